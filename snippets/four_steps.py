@@ -1,0 +1,114 @@
+"""2장 어텐션 계산 4단계: 내적 → 스케일링 → 소프트맥스 → 가중합.
+
+docs/four_steps.md 가 절(section)마다 이 파일을 보여 주고, tests/test_four_steps.py 가
+페이지가 말하는 내용을 숫자로 확인합니다.
+"""
+
+# --8<-- [start:setup]
+import numpy as np
+
+from attention import scaled_dot_product_attention, softmax
+from toy_data import toy_qkv
+
+np.set_printoptions(precision=3, suppress=True)
+
+tokens, X, Q, K, V = toy_qkv()  # "나는 학교에 간다": 토큰 3개, d_k = 4
+d_k = K.shape[-1]
+print("토큰:", tokens)
+print("Q:", Q.shape, " K:", K.shape, " V:", V.shape)
+# --8<-- [end:setup]
+
+# --8<-- [start:step1_scores]
+scores = Q @ K.T  # (3, 4) @ (4, 3) → (3, 3): 모든 쿼리와 모든 키의 내적
+print("① scores = Q @ K.T  모양:", scores.shape)
+print(scores)
+# --8<-- [end:step1_scores]
+
+# --8<-- [start:matmul_vs_mul]
+# numpy 의 * 는 같은 자리끼리 곱하는 원소별 곱입니다. 행렬 곱은 @ 입니다.
+try:
+    Q * K.T  # (3, 4) * (4, 3): 모양이 맞지 않습니다
+except ValueError as err:
+    print("Q * K.T →", type(err).__name__ + ":", err)
+
+elementwise = (Q * K).sum(axis=-1)  # 모양은 맞지만 i 번째 쿼리와 i 번째 키만 짝짓습니다
+print("(Q * K).sum(-1):", elementwise, "모양:", elementwise.shape)
+print("scores 의 대각선:", np.diag(scores))
+print("대각선과 같은가?", np.allclose(elementwise, np.diag(scores)))
+# --8<-- [end:matmul_vs_mul]
+
+# --8<-- [start:step2_scale]
+scaled = scores / np.sqrt(d_k)  # d_k = 4 이므로 모든 점수를 2로 나눕니다
+print("② scaled = scores / √d_k  모양:", scaled.shape, " √d_k =", np.sqrt(d_k))
+print(scaled)
+# --8<-- [end:step2_scale]
+
+# --8<-- [start:dtype_pitfall]
+# np.sqrt(4) 는 float64 입니다. float32 점수를 나누면 결과가 조용히 float64 로 바뀝니다.
+scores32 = scores.astype(np.float32)
+print("float32 / np.sqrt(d_k)           →", (scores32 / np.sqrt(d_k)).dtype)
+print("float32 / np.sqrt(np.float32(d_k)) →", (scores32 / np.sqrt(np.float32(d_k))).dtype)
+# --8<-- [end:dtype_pitfall]
+
+# --8<-- [start:step3_softmax]
+weights = softmax(scaled, axis=-1)  # 마지막 축 = 키 축: 한 쿼리(행)의 점수들을 확률로
+print("③ weights = softmax(scaled, axis=-1)  모양:", weights.shape)
+print(weights)
+print("행의 합:", weights.sum(axis=-1))
+# --8<-- [end:step3_softmax]
+
+# --8<-- [start:wrong_axis]
+wrong = softmax(scaled, axis=0)  # 축을 잘못 고르면 열(키)마다 합이 1이 됩니다
+print("axis=0 으로 하면 행의 합:", wrong.sum(axis=-1))
+print("                 열의 합:", wrong.sum(axis=0))
+# --8<-- [end:wrong_axis]
+
+# --8<-- [start:step4_weighted_sum]
+output = weights @ V  # (3, 3) @ (3, 4) → (3, 4): 토큰마다 밸류의 가중합 하나
+print("④ output = weights @ V  모양:", output.shape)
+print(output)
+# 첫 토큰의 출력은 세 밸류 벡터를 가중치만큼 섞은 것입니다
+mix = weights[0, 0] * V[0] + weights[0, 1] * V[1] + weights[0, 2] * V[2]
+print("output[0] 이 V 행들의 가중합과 같은가?", np.allclose(output[0], mix))
+# --8<-- [end:step4_weighted_sum]
+
+# --8<-- [start:one_line]
+out_core, w_core = scaled_dot_product_attention(Q, K, V)
+print("코어 함수와 4단계 결과가 같은가?",
+      np.allclose(out_core, output), np.allclose(w_core, weights))
+# --8<-- [end:one_line]
+
+
+# --8<-- [start:figure]
+def figure_pipeline():
+    """네 단계의 행렬을 나란히: 모양이 어떻게 바뀌는지 한눈에 봅니다."""
+    import matplotlib.pyplot as plt
+
+    from plotting import heatmap
+
+    fig, axes = plt.subplots(1, 4, figsize=(12.5, 3.6), layout="constrained")
+    panels = [
+        (scores, f"① $QK^T$  ({scores.shape[0]}×{scores.shape[1]})", tokens),
+        (scaled, f"② $\\div\\sqrt{{d_k}}$ = ÷{np.sqrt(d_k):g}", tokens),
+        (weights, "③ 소프트맥스 (행 합 = 1)", tokens),
+        (output, f"④ 가중치 @ V  ({output.shape[0]}×{output.shape[1]})",
+         [f"특성{j}" for j in range(output.shape[1])]),
+    ]
+    for ax, (m, title, cols) in zip(axes, panels):
+        if m is weights:
+            heatmap(ax, m, tokens, cols, title=title, xlabel="키", ylabel="쿼리")
+            continue
+        # ①과 ②는 같은 색 범위로 그려야 나눗셈으로 값이 작아진 것(색이 옅어진 것)이 보입니다.
+        lim = np.abs(output if m is output else scores).max()
+        ax.imshow(m, cmap="RdBu_r", vmin=-lim, vmax=lim)
+        ax.set_xticks(range(len(cols)), labels=cols, rotation=45, ha="right")
+        ax.set_yticks(range(len(tokens)), labels=tokens)
+        ax.set_title(title)
+        ax.set_xlabel("키" if m is not output else "출력 특성")
+        ax.set_ylabel("쿼리")
+        for i in range(m.shape[0]):
+            for j in range(m.shape[1]):
+                ax.text(j, i, f"{m[i, j]:.2f}", ha="center", va="center", fontsize=8,
+                        color="white" if abs(m[i, j]) > 0.6 * lim else "black")
+    return fig
+# --8<-- [end:figure]

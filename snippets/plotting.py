@@ -1,0 +1,90 @@
+"""그림 도우미: 한글 글꼴, 밝은/어두운 테마, 어텐션 히트맵.
+
+사이트의 그림은 모두 이 모듈의 `heatmap` 과 테마를 씁니다. 빌드는 그림마다 밝은 테마와
+어두운 테마로 한 번씩 그리고, 페이지는 Material 의 팔레트에 맞는 쪽을 보여 줍니다.
+"""
+
+import importlib.util
+from contextlib import contextmanager
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")  # 화면 없이 파일로만 그립니다 (빌드·테스트·CI)
+
+import matplotlib.pyplot as plt
+from matplotlib import font_manager
+
+# 배경은 투명하게 두고 글자·선 색만 팔레트에 맞춥니다.
+# 글자색은 Material 의 본문 색(밝은 테마 #000000de, 어두운 테마 #e2e4e9)과 같은 계열입니다.
+THEMES = {
+    "light": {"text": "#1f2328", "muted": "#57606a", "grid": "#d0d7de", "accent": "#3949ab",
+              "accent2": "#d81b60", "cmap": "viridis"},
+    "dark": {"text": "#e6e8ee", "muted": "#aab1bf", "grid": "#454b5a", "accent": "#8c9eff",
+             "accent2": "#ff80ab", "cmap": "viridis"},
+}
+
+
+# --8<-- [start:korean_font]
+def use_korean_font():
+    """한글이 네모(□)로 깨지지 않게 나눔고딕을 등록합니다.
+
+    koreanize-matplotlib 패키지에 들어 있는 글꼴 파일을 직접 등록합니다 (그 패키지를 import 하면
+    Python 3.12 에서 distutils 를 찾다가 실패할 수 있어서 파일만 씁니다).
+    """
+    spec = importlib.util.find_spec("koreanize_matplotlib")
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError("한글 글꼴이 없습니다: pip install koreanize-matplotlib")
+    font_dir = Path(next(iter(spec.submodule_search_locations))) / "fonts"
+    for path in sorted(font_dir.glob("NanumGothic*.ttf")):
+        font_manager.fontManager.addfont(str(path))
+    plt.rcParams["font.family"] = "NanumGothic"
+    plt.rcParams["axes.unicode_minus"] = False  # 나눔고딕에는 유니코드 마이너스(U+2212)가 없습니다
+# --8<-- [end:korean_font]
+
+
+@contextmanager
+def theme(name):
+    """밝은/어두운 팔레트용 rcParams 를 잠깐 적용합니다."""
+    t = THEMES[name]
+    rc = {
+        "text.color": t["text"], "axes.labelcolor": t["text"], "axes.edgecolor": t["muted"],
+        "xtick.color": t["text"], "ytick.color": t["text"], "axes.titlecolor": t["text"],
+        "grid.color": t["grid"], "legend.edgecolor": t["grid"], "legend.facecolor": "none",
+        "figure.facecolor": "none", "axes.facecolor": "none", "savefig.transparent": True,
+        "axes.prop_cycle": matplotlib.cycler(color=[t["accent"], t["accent2"], "#26a69a", "#ffa000"]),
+        "image.cmap": t["cmap"], "font.size": 11, "axes.titlesize": 12,
+    }
+    with plt.rc_context(rc):
+        yield t
+
+
+def current_theme():
+    """지금 적용된 rcParams 에서 테마 색을 찾아 돌려줍니다 (그림 함수 안에서 씁니다)."""
+    text = plt.rcParams["text.color"]
+    for t in THEMES.values():
+        if t["text"] == text:
+            return t
+    return THEMES["light"]
+
+
+# --8<-- [start:heatmap]
+def heatmap(ax, weights, row_labels, col_labels, title=None, annotate=True,
+            xlabel="키 (보는 대상)", ylabel="쿼리 (보는 쪽)"):
+    """어텐션 가중치를 히트맵으로 그립니다: 행 = 쿼리, 열 = 키, 행의 합 = 1."""
+    im = ax.imshow(weights, vmin=0.0, vmax=1.0, cmap=plt.rcParams["image.cmap"])
+    ax.set_xticks(range(len(col_labels)), labels=col_labels, rotation=45, ha="right")
+    ax.set_yticks(range(len(row_labels)), labels=row_labels)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if title:
+        ax.set_title(title)
+    if annotate:
+        for i in range(weights.shape[0]):
+            for j in range(weights.shape[1]):
+                w = weights[i, j]
+                # 밝은 칸에는 검은 글씨, 어두운 칸에는 흰 글씨를 써서 어느 테마에서도 읽힙니다.
+                ax.text(j, i, f"{w:.2f}", ha="center", va="center", fontsize=8,
+                        color="black" if w > 0.55 else "white")
+    return im
+# --8<-- [end:heatmap]

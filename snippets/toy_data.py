@@ -1,0 +1,35 @@
+"""여러 페이지가 함께 쓰는 작은 예제 입력.
+
+실제 모델의 토큰 벡터는 학습된 임베딩이지만, 계산 과정을 보여 주는 데에는 시드(seed)를 고정한
+난수 벡터로 충분합니다. 시드가 같으면 어느 컴퓨터에서 돌려도 같은 숫자가 나옵니다.
+"""
+
+import numpy as np
+
+
+# --8<-- [start:token_vectors]
+def token_vectors(tokens, d_model, seed=0):
+    """토큰마다 d_model 차원 벡터 하나: (n, d_model) 행렬."""
+    rng = np.random.default_rng(seed)
+    return rng.standard_normal((len(tokens), d_model))
+
+
+def projection_weights(d_model, d_k, seed=1):
+    """W_Q, W_K, W_V: 같은 입력을 세 방향으로 비추는 (d_model, d_k) 행렬 세 개.
+
+    √d_model 로 나눠 두면 투영한 값의 분산이 입력과 비슷하게 유지됩니다
+    (학습 전 가중치를 이렇게 초기화하는 것이 보통입니다).
+    """
+    rng = np.random.default_rng(seed)
+    return [rng.standard_normal((d_model, d_k)) / np.sqrt(d_model) for _ in range(3)]
+# --8<-- [end:token_vectors]
+
+
+# --8<-- [start:toy_qkv]
+def toy_qkv(tokens=("나는", "학교에", "간다"), d_model=8, d_k=4):
+    """라이브러리 비유 페이지에서 만든 Q, K, V 를 그대로 다시 만듭니다."""
+    tokens = list(tokens)
+    X = token_vectors(tokens, d_model)
+    W_Q, W_K, W_V = projection_weights(d_model, d_k)
+    return tokens, X, X @ W_Q, X @ W_K, X @ W_V
+# --8<-- [end:toy_qkv]

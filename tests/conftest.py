@@ -1,0 +1,46 @@
+"""테스트 공통 준비: 경로, hypothesis 설정, 사이트 한 번 빌드하기."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+ROOT = Path(__file__).resolve().parent.parent
+SNIPPETS = ROOT / "snippets"
+DOCS = ROOT / "docs"
+HOOKS = ROOT / "overrides" / "hooks"
+
+for p in (SNIPPETS, HOOKS, Path(__file__).resolve().parent):
+    if str(p) not in sys.path:
+        sys.path.insert(0, str(p))
+
+# CI 에서는 예제를 더 많이, 그리고 매번 같은 순서로 뽑습니다 (실패를 그대로 다시 볼 수 있게).
+settings.register_profile("ci", max_examples=300, derandomize=True, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("dev", max_examples=100, deadline=None)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
+os.environ.setdefault("JUPYTER_PLATFORM_DIRS", "1")
+
+
+def mkdocs_build(config_file, site_dir, strict=True):
+    """mkdocs build 를 별도 프로세스로 돌리고 (종료 코드, 로그) 를 돌려줍니다."""
+    cmd = [sys.executable, "-m", "mkdocs", "build", "-f", str(config_file), "-d", str(site_dir)]
+    if strict:
+        cmd.append("--strict")
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=900)
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory):
+    """저장소의 사이트를 --strict 로 한 번 빌드합니다. 여러 테스트가 결과를 함께 봅니다."""
+    site = tmp_path_factory.mktemp("site")
+    code, log = mkdocs_build(ROOT / "mkdocs.yml", site)
+    if code != 0:
+        pytest.fail(f"mkdocs build --strict 가 실패했습니다 (종료 코드 {code}):\n{log[-6000:]}")
+    return site, log

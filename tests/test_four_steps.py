@@ -1,0 +1,78 @@
+"""docs/four_steps.md 가 말하는 내용을 확인합니다 (snippets/four_steps.py)."""
+
+import numpy as np
+import pytest
+
+
+@pytest.fixture(scope="module")
+def fs():
+    import four_steps
+
+    return four_steps
+
+
+def test_shapes_follow_the_four_steps(fs):
+    n, d_k = len(fs.tokens), fs.d_k
+    assert (n, d_k) == (3, 4)
+    assert fs.scores.shape == (n, n)
+    assert fs.scaled.shape == (n, n)
+    assert fs.weights.shape == (n, n)
+    assert fs.output.shape == (n, fs.V.shape[1])
+
+
+def test_step1_is_all_pairs_of_dot_products(fs):
+    for i in range(3):
+        for j in range(3):
+            assert fs.scores[i, j] == pytest.approx(float(np.dot(fs.Q[i], fs.K[j])))
+
+
+def test_elementwise_product_only_gives_the_diagonal(fs, capsys):
+    assert np.allclose(fs.elementwise, np.diag(fs.scores))
+    # 대각선 밖의 칸은 대각선과 다른 값이라서, * 로는 다른 토큰을 보는 점수를 얻을 수 없습니다.
+    off = fs.scores[~np.eye(3, dtype=bool)]
+    assert not np.any(np.isclose(off[:, None], fs.elementwise[None, :]))
+    with pytest.raises(ValueError, match="broadcast"):
+        fs.Q * fs.K.T
+
+
+def test_step2_divides_by_two(fs):
+    assert np.sqrt(fs.d_k) == 2.0
+    assert np.allclose(fs.scaled * 2.0, fs.scores)
+
+
+def test_dtype_pitfall_is_real(fs):
+    s32 = fs.scores.astype(np.float32)
+    assert (s32 / np.sqrt(fs.d_k)).dtype == np.float64
+    assert (s32 / np.sqrt(np.float32(fs.d_k))).dtype == np.float32
+
+
+def test_softmax_runs_over_the_key_axis(fs):
+    assert np.allclose(fs.weights.sum(axis=-1), 1.0)
+    assert np.all(fs.weights > 0)
+    assert not np.allclose(fs.weights.sum(axis=0), 1.0)
+    assert np.allclose(fs.wrong.sum(axis=0), 1.0)
+    assert not np.allclose(fs.wrong.sum(axis=-1), 1.0)
+
+
+def test_output_rows_are_mixtures_of_values(fs):
+    for i in range(3):
+        mix = sum(fs.weights[i, j] * fs.V[j] for j in range(3))
+        assert np.allclose(fs.output[i], mix)
+
+
+def test_core_function_agrees_with_the_steps(fs):
+    assert np.allclose(fs.out_core, fs.output) and np.allclose(fs.w_core, fs.weights)
+
+
+def test_page_output_shows_what_the_tests_check(fs):
+    """페이지에 찍히는 출력 문장들이 위에서 확인한 사실과 같은 값을 말합니다."""
+    from site_pages import page_blocks
+    from sitebuild import codeblocks
+
+    outputs = "".join(r.output for r in codeblocks.run_blocks(page_blocks("four_steps.md")))
+    assert "모양: (3, 3)" in outputs
+    assert "대각선과 같은가? True" in outputs
+    assert "→ float64" in outputs and "→ float32" in outputs
+    assert "행의 합: [1. 1. 1.]" in outputs
+    assert "output[0] 이 V 행들의 가중합과 같은가? True" in outputs
+    assert "코어 함수와 4단계 결과가 같은가? True True" in outputs

@@ -1,0 +1,111 @@
+"""(c) `mkdocs build --strict` 가 경고 없이 끝나고, nav 의 모든 페이지와 그 그림이 만들어집니다."""
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+from site_pages import nav_pages
+
+pytestmark = pytest.mark.slow
+
+
+class _Refs(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.imgs, self.refs, self.lang = [], [], None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "html":
+            self.lang = a.get("lang")
+        if tag == "img":
+            self.imgs.append(a)
+        for key in ("src", "href"):
+            if a.get(key) and tag in ("img", "script", "link", "source", "iframe", "a"):
+                self.refs.append((tag, a.get("rel"), a[key]))
+
+
+def parse(path):
+    p = _Refs()
+    p.feed(path.read_text(encoding="utf-8"))
+    return p
+
+
+def built_html(site):
+    return sorted(site.rglob("*.html"))
+
+
+def page_html(site, doc):
+    stem = doc[: -len(".md")] if doc.endswith(".md") else doc.rsplit(".", 1)[0]
+    return site / ("index.html" if stem == "index" else f"{stem}/index.html")
+
+
+def test_build_has_no_warnings(built_site):
+    _, log = built_site
+    bad = [line for line in log.splitlines() if re.match(r"^(WARNING|ERROR)\b", line)]
+    assert not bad, "\n".join(bad)
+
+
+def test_every_nav_page_is_built(built_site):
+    site, _ = built_site
+    for doc in nav_pages():
+        assert page_html(site, doc).is_file(), f"{doc} 의 HTML 이 없습니다"
+
+
+def test_pages_are_korean(built_site):
+    site, _ = built_site
+    for path in built_html(site):
+        assert parse(path).lang == "ko", f"{path.relative_to(site)} 에 lang=\"ko\" 가 없습니다"
+
+
+def test_every_image_exists_and_has_alt(built_site):
+    site, _ = built_site
+    seen = 0
+    for path in built_html(site):
+        for img in parse(path).imgs:
+            src = img.get("src", "")
+            if src.startswith("data:"):
+                continue
+            target = (path.parent / unquote(urlsplit(src).path)).resolve()
+            assert target.is_file(), f"{path.relative_to(site)}: 그림 {src} 가 없습니다"
+            assert target.stat().st_size > 1000, f"{src} 가 비어 있습니다"
+            assert img.get("alt"), f"{path.relative_to(site)}: {src} 에 alt 가 없습니다"
+            seen += 1
+    assert seen > 0
+
+
+def test_figures_come_in_light_and_dark_pairs(built_site):
+    site, _ = built_site
+    for path in built_html(site):
+        srcs = [i["src"] for i in parse(path).imgs if "/figures/" in "/" + i.get("src", "")]
+        light = sorted(s.replace("-light.png#only-light", "") for s in srcs if s.endswith("#only-light"))
+        dark = sorted(s.replace("-dark.png#only-dark", "") for s in srcs if s.endswith("#only-dark"))
+        assert light == dark, f"{path.relative_to(site)}: 밝은/어두운 그림 짝이 맞지 않습니다"
+        assert len(light) * 2 == len(srcs), f"{path.relative_to(site)}: 팔레트 표시가 없는 그림이 있습니다"
+
+
+def test_no_third_party_assets(built_site):
+    """글꼴·스크립트·스타일·그림은 모두 사이트 자신의 것이어야 합니다 (외부 링크 <a> 는 괜찮습니다)."""
+    site, _ = built_site
+    for path in built_html(site):
+        html = path.read_text(encoding="utf-8")
+        assert "fonts.googleapis" not in html and "fonts.gstatic" not in html
+        for tag, rel, url in parse(path).refs:
+            if tag == "a":
+                continue
+            if tag == "link" and rel in ("canonical", "alternate"):
+                continue
+            assert not urlsplit(url).netloc and not url.startswith("//"), (
+                f"{path.relative_to(site)}: 외부 자원 <{tag}> {url}")
+
+
+def test_math_is_rendered_at_build_time(built_site):
+    """수식은 MathML 로 들어 있고, TeX 원문이나 수식 스크립트가 남지 않습니다."""
+    site, _ = built_site
+    page = page_html(site, "four_steps.md").read_text(encoding="utf-8")
+    assert page.count("<math ") >= 3
+    body = re.sub(r'alttext="[^"]*"', "", page)
+    assert "\\frac" not in body and "\\(" not in body and "$$" not in body
+    assert "mathjax" not in page.lower() and "katex" not in page.lower()

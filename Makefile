@@ -40,7 +40,7 @@ lighthouse: $(STAMP)
 $(STAMP): requirements.txt
 	@test -n "$(PYTHON)" || { echo "Python 3.12 이상을 찾지 못했습니다. PYTHON=/path/to/python3.12 make ... 로 지정하세요." >&2; exit 1; }
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --no-deps --require-virtualenv -r requirements.txt
+	$(BIN)/python -m pip install -qq --no-deps --require-virtualenv -r requirements.txt
 	@touch $@
 
 # 잠금 파일 다시 만들기: requirements.in 의 최상위 패키지로부터 전체 목록을 고정합니다.

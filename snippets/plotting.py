@@ -4,16 +4,9 @@
 어두운 테마로 한 번씩 그리고, 페이지는 Material 의 팔레트에 맞는 쪽을 보여 줍니다.
 """
 
-import importlib.util
 from contextlib import contextmanager
-from pathlib import Path
 
 import matplotlib
-
-matplotlib.use("Agg")  # 화면 없이 파일로만 그립니다 (빌드·테스트·CI)
-
-import matplotlib.pyplot as plt
-from matplotlib import font_manager
 
 # 배경은 투명하게 두고 글자·선 색만 팔레트에 맞춥니다.
 # 글자색은 Material 의 본문 색(밝은 테마 #000000de, 어두운 테마 #e2e4e9)과 같은 계열입니다.
@@ -26,20 +19,33 @@ THEMES = {
 
 
 # --8<-- [start:korean_font]
-def use_korean_font():
-    """한글이 네모(□)로 깨지지 않게 나눔고딕을 등록합니다.
+import importlib.util
+from pathlib import Path
 
-    koreanize-matplotlib 패키지에 들어 있는 글꼴 파일을 직접 등록합니다 (그 패키지를 import 하면
-    Python 3.12 에서 distutils 를 찾다가 실패할 수 있어서 파일만 씁니다).
+import matplotlib.pyplot as plt
+from matplotlib import font_manager
+
+
+def use_korean_font():
+    """그림의 한글이 네모(□)로 깨지지 않게 한글 글꼴을 찾아 씁니다. 찾으면 True.
+
+    1순위는 koreanize-matplotlib 패키지에 들어 있는 나눔고딕 파일입니다. 그 패키지를
+    import 하지 않고 글꼴 파일만 등록합니다 (Python 3.12 에서 distutils 를 찾다 실패할 수 있어서).
+    없으면 컴퓨터에 설치된 한글 글꼴을 찾아봅니다.
     """
     spec = importlib.util.find_spec("koreanize_matplotlib")
-    if spec is None or not spec.submodule_search_locations:
-        raise RuntimeError("한글 글꼴이 없습니다: pip install koreanize-matplotlib")
-    font_dir = Path(next(iter(spec.submodule_search_locations))) / "fonts"
-    for path in sorted(font_dir.glob("NanumGothic*.ttf")):
-        font_manager.fontManager.addfont(str(path))
-    plt.rcParams["font.family"] = "NanumGothic"
-    plt.rcParams["axes.unicode_minus"] = False  # 나눔고딕에는 유니코드 마이너스(U+2212)가 없습니다
+    if spec is not None and spec.submodule_search_locations:
+        font_dir = Path(next(iter(spec.submodule_search_locations))) / "fonts"
+        for path in sorted(font_dir.glob("NanumGothic*.ttf")):
+            font_manager.fontManager.addfont(str(path))
+    installed = {f.name for f in font_manager.fontManager.ttflist}
+    for name in ("NanumGothic", "Noto Sans CJK KR", "Noto Sans KR", "Malgun Gothic", "AppleGothic"):
+        if name in installed:
+            plt.rcParams["font.family"] = name
+            plt.rcParams["axes.unicode_minus"] = False  # 한글 글꼴 다수에 U+2212 마이너스가 없습니다
+            return True
+    print("한글 글꼴을 찾지 못해 그림의 한글이 네모로 보일 수 있습니다: pip install koreanize-matplotlib")
+    return False
 # --8<-- [end:korean_font]
 
 

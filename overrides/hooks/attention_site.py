@@ -14,12 +14,13 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 
-from sitebuild import codeblocks, figures, mathml
+from sitebuild import codeblocks, figures, mathfont, mathml, notebook_pages, notebooks
 
 _state = {}
 _output_cache = {}  # serve 중 다시 빌드할 때 바뀌지 않은 페이지는 코드를 다시 돌리지 않습니다
 
-FIGURE_REF = re.compile(r"!\[(?P<alt>[^\]]*)\]\(figures/(?P<name>[\w.-]+)\.png\)(?P<attrs>\{[^}]*\})?")
+# 대체 텍스트 안에 [CLS] 처럼 대괄호가 한 겹 들어가도 됩니다.
+FIGURE_REF = re.compile(r"!\[(?P<alt>(?:[^\[\]]|\[[^\]]*\])*)\]\(figures/(?P<name>[\w.-]+)\.png\)")
 
 
 def _snippets_config(config):
@@ -60,10 +61,18 @@ def on_files(files, config):
     except figures.FigureError as exc:
         raise PluginError(str(exc)) from exc
     _state["figures"] = figs
+    font = mathfont.build_math_font(_state["gen_dir"] / "fonts")
+    files.append(File.generated(config, f"assets/fonts/{font.name}", abs_src_path=str(font)))
     for name, info in figs.items():
         for theme in figures.THEMES:
             path = info[theme]
             files.append(File.generated(config, f"figures/{path.name}", abs_src_path=str(path)))
+    # 실습 노트북: 스니펫에서 만든 .ipynb 를 practice/ 아래 문서로 넣습니다.
+    # mkdocs-jupyter 의 on_files(우선순위 0)보다 먼저 넣어야 노트북 페이지로 바뀝니다.
+    nb_src = _state["snippets_dir"] / "notebooks"
+    if nb_src.is_dir():
+        for path in notebooks.build_notebooks(nb_src, _state["gen_dir"] / "notebooks", _state["expand"]):
+            files.append(File.generated(config, f"practice/{path.name}", abs_src_path=str(path)))
     return files
 
 
@@ -111,6 +120,19 @@ def on_page_markdown(markdown, page, config, files):
 
 def on_page_content(html, page, config, files):
     try:
+        if page.file.src_uri.endswith(".ipynb"):
+            out_dir = Path(config["site_dir"]) / Path(page.file.dest_uri).parent
+            html = notebook_pages.slim_notebook_html(html, page.file.abs_src_path, out_dir,
+                                                      page.file.src_uri)
         return mathml.render_math(html)
-    except mathml.MathError as exc:
+    except (mathml.MathError, notebook_pages.NotebookPageError) as exc:
         raise PluginError(f"{page.file.src_uri}: {exc}") from exc
+
+
+def on_post_page(output, page, config):
+    # 수식이 있는 페이지는 수식 글꼴을 미리 받아 두어, 글꼴이 늦게 와서 수식이 다시 그려지는 일을 줄입니다.
+    if "<math" in output:
+        href = "../" * page.url.count("/") + f"assets/fonts/{mathfont.FONT_NAME}"
+        preload = f'<link rel="preload" href="{href}" as="font" type="font/woff2" crossorigin>'
+        output = output.replace("</head>", preload + "\n</head>", 1)
+    return output

@@ -14,6 +14,7 @@ import hashlib
 import importlib
 import io
 import json
+import logging
 import struct
 import sys
 import warnings
@@ -74,12 +75,24 @@ def png_size(path):
     return struct.unpack(">II", head[16:24])
 
 
+class _RaiseOnWarning(logging.Handler):
+    """matplotlib 은 mathtext 글리프 누락 같은 일부 경고를 warnings 가 아니라 logging 으로 알립니다."""
+
+    def emit(self, record):
+        if record.levelno >= logging.WARNING:
+            raise FigureError(f"matplotlib 경고: {record.getMessage()}")
+
+
 def render(module_name, func_name, out_paths):
     """figure 함수를 테마마다 한 번씩 그려 저장합니다. 경고는 FigureError 가 됩니다."""
+    import matplotlib
+
+    matplotlib.use("Agg")  # 화면 없이 파일로만 그립니다
     import matplotlib.pyplot as plt
     import plotting
 
-    plotting.use_korean_font()
+    if not plotting.use_korean_font():
+        raise FigureError("한글 글꼴(koreanize-matplotlib 의 나눔고딕)을 찾지 못했습니다")
     try:
         with contextlib.redirect_stdout(io.StringIO()):  # 모듈의 print 는 그림과 상관이 없습니다
             module = importlib.import_module(module_name)
@@ -87,7 +100,10 @@ def render(module_name, func_name, out_paths):
         raise FigureError(f"그림을 그리려고 스니펫 {module_name}.py 를 import 하다 실패했습니다: "
                           f"{type(exc).__name__}: {exc}") from exc
     func = getattr(module, func_name)
+    mpl_log = logging.getLogger("matplotlib")
+    handler = _RaiseOnWarning()
     for theme, path in zip(THEMES, out_paths):
+        mpl_log.addHandler(handler)
         try:
             with warnings.catch_warnings(), plotting.theme(theme):
                 warnings.simplefilter("error")
@@ -98,6 +114,7 @@ def render(module_name, func_name, out_paths):
             raise FigureError(f"그림 {module_name}.{func_name} ({theme}) 을 그리지 못했습니다: "
                               f"{type(exc).__name__}: {exc}") from exc
         finally:
+            mpl_log.removeHandler(handler)
             plt.close("all")
 
 

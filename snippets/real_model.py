@@ -1,0 +1,183 @@
+"""실제 모델 들여다보기: all-MiniLM-L6-v2 의 헤드 72개(6층 × 12헤드)를 사이트의 numpy 코어로 분석합니다."""
+
+# --8<-- [start:one_sentence]
+import numpy as np
+
+from bert_numpy import attention_maps, encode, load_model, tokenize
+from head_stats import mean_pairwise_js
+
+np.set_printoptions(precision=2, suppress=True)
+
+tokens, maps = attention_maps("The cat sat on the mat.")  # maps: (층 6, 헤드 12, n, n)
+print("토큰:", tokens)
+print("가중치:", maps.shape, " 모든 행의 합이 1인가?", bool(np.allclose(maps.sum(-1), 1, atol=1e-5)))
+# --8<-- [end:one_sentence]
+
+# --8<-- [start:sentences]
+# 헤드의 습관을 한 문장으로 판단하지 않도록, 구조가 다양한 영어 문장 24개에서 평균을 냅니다.
+SENTENCES = [
+    "The cat sat on the mat.", "A dog chased the ball across the park.",
+    "She reads a book every night.", "The children played in the garden after school.",
+    "My brother bought a new bicycle yesterday.", "Rain fell on the quiet village all morning.",
+    "The teacher explained the problem again, slowly.", "We watched the sun rise over the mountains.",
+    "He forgot his keys at the office.", "The old man fed the birds in the square.",
+    "They built a small house near the river.", "Please close the window before you leave.",
+    "The train arrived late because of the snow.", "Music filled the room when she opened the door.",
+    "The scientist measured the temperature twice.", "Our neighbors planted tomatoes and beans this spring.",
+    "The baby laughed at the funny dog.", "I wrote a letter to my grandmother.",
+    "The store sells fresh bread every morning.", "Two students solved the puzzle together.",
+    "The wind blew the leaves across the road.", "After dinner, we walked along the beach.",
+    "The pilot landed the plane safely.", "Why did the chicken cross the road?",
+]
+PUNCT = set(".,!?;:'\"")
+PATTERNS = ["이전 토큰", "다음 토큰", "[CLS]", "[SEP]", "자기 자신", "문장부호", "엔트로피"]
+
+
+def head_stats(maps, tokens):
+    """쿼리 토큰 하나하나가 각 패턴에 준 가중치: {패턴: (층, 헤드, 쿼리 수)}."""
+    n = len(tokens)
+    idx = np.arange(n)
+    punct = np.array([t in PUNCT for t in tokens])
+    prev = np.where(idx > 0, maps[..., idx, np.maximum(idx - 1, 0)], np.nan)  # [CLS] 에는 이전이 없음
+    nxt = np.where(idx < n - 1, maps[..., idx, np.minimum(idx + 1, n - 1)], np.nan)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        entropy = -np.nansum(np.where(maps > 0, maps * np.log(maps), 0.0), axis=-1)
+    return {"이전 토큰": prev, "다음 토큰": nxt, "[CLS]": maps[..., 0], "[SEP]": maps[..., n - 1],
+            "자기 자신": maps[..., idx, idx], "문장부호": maps[..., punct].sum(-1), "엔트로피": entropy}
+
+
+def collect(sentences, model):
+    """모든 문장의 모든 쿼리 토큰에 대해 평균 낸 패턴 값: {패턴: (6, 12)}, 층별 헤드 간 JS 거리 (6,)."""
+    per_pattern = {p: [] for p in PATTERNS}
+    js = []
+    for text in sentences:
+        ids, toks = tokenize(model, text)
+        _, weights = encode(model, ids)
+        maps = np.stack([w[0] for w in weights]).astype(np.float64)
+        for p, v in head_stats(maps, toks).items():
+            per_pattern[p].append(v)
+        js.append([mean_pairwise_js(layer) for layer in maps])
+    means = {p: np.nanmean(np.concatenate(v, axis=-1), axis=-1) for p, v in per_pattern.items()}
+    return means, np.mean(js, axis=0)
+
+
+model = load_model()
+stats, js_layers = collect(SENTENCES, model)
+print("문장", len(SENTENCES), "개, 쿼리 토큰", sum(len(tokenize(model, s)[1]) for s in SENTENCES), "개")
+# --8<-- [end:sentences]
+
+# --8<-- [start:top_heads]
+def name(layer, head):
+    return f"{layer + 1}-{head + 1}"  # Clark 외(2019)처럼 1부터 세는 "층-헤드"
+
+
+for pattern in PATTERNS[:-1]:
+    order = np.argsort(stats[pattern], axis=None)[::-1][:3]
+    best = [np.unravel_index(i, stats[pattern].shape) for i in order]
+    print(f"{pattern:6s} 가장 많이 보는 헤드: "
+          + ", ".join(f"{name(*lh)} ({stats[pattern][lh]:.2f})" for lh in best))
+ent = stats["엔트로피"]
+broad, sharp = np.unravel_index(ent.argmax(), ent.shape), np.unravel_index(ent.argmin(), ent.shape)
+print(f"가장 넓게 보는 헤드 {name(*broad)} (엔트로피 {ent[broad]:.2f}), "
+      f"가장 좁게 보는 헤드 {name(*sharp)} (엔트로피 {ent[sharp]:.2f})")
+# --8<-- [end:top_heads]
+
+# --8<-- [start:clark_compare]
+over_half = {p: [name(*lh) for lh in zip(*np.nonzero(stats[p] > 0.5))] for p in ("이전 토큰", "다음 토큰")}
+print("이전 토큰에 50% 넘게 주는 헤드:", over_half["이전 토큰"])
+print("다음 토큰에 50% 넘게 주는 헤드:", over_half["다음 토큰"])
+print("층별 평균 [CLS] 몫:", stats["[CLS]"].mean(axis=1))
+print("층별 평균 [SEP] 몫:", stats["[SEP]"].mean(axis=1))
+print("층별 평균 엔트로피:", stats["엔트로피"].mean(axis=1))
+# --8<-- [end:clark_compare]
+
+# --8<-- [start:random_baseline]
+# 비교: 구조는 같고 가중치만 학습 전처럼 무작위인 모델 (BERT 의 초기화: 정규분포, 표준편차 0.02)
+rng = np.random.default_rng(0)
+random_weights = {k: (rng.standard_normal(v.shape) * 0.02).astype(np.float32)
+                  if v.ndim == 2 else np.zeros_like(v) for k, v in model.weights.items()}
+for k in random_weights:
+    if k.endswith("LayerNorm.weight"):
+        random_weights[k] = np.ones_like(random_weights[k])
+random_model = type(model)(random_weights, model.config, model.tokenizer)
+random_stats, random_js = collect(SENTENCES, random_model)
+
+mean_n = np.mean([len(tokenize(model, s)[1]) for s in SENTENCES])
+print(f"이전 토큰 몫의 최댓값: 학습됨 {stats['이전 토큰'].max():.2f}, 무작위 {random_stats['이전 토큰'].max():.2f}"
+      f"  (고르게 나누면 약 1/{mean_n:.0f})")
+print(f"평균 엔트로피: 학습됨 {stats['엔트로피'].mean():.2f}, 무작위 {random_stats['엔트로피'].mean():.2f} 나트")
+print("층별 헤드 사이 평균 JS 거리 (학습됨):", js_layers)
+print("층별 헤드 사이 평균 JS 거리 (무작위):", random_js)
+# --8<-- [end:random_baseline]
+
+# --8<-- [start:korean]
+for text in ["나는 학교에 간다", "고양이가 매트 위에 앉았다."]:
+    pieces = tokenize(model, text)[1][1:-1]  # [CLS], [SEP] 를 뺀 조각
+    print(f"{text} → {len(pieces)}조각, [UNK] {pieces.count('[UNK]')}개:", pieces)
+# --8<-- [end:korean]
+
+# --8<-- [start:cat_sat]
+cat, sat = tokens.index("cat"), tokens.index("sat")
+cs = maps[:, :, cat, sat]  # 헤드 72개가 cat → sat 에 준 가중치
+top = np.unravel_index(cs.argmax(), cs.shape)
+print(f"cat → sat 이 가장 큰 헤드: {name(*top)} ({cs[top]:.2f}), 72개 헤드 평균 {cs.mean():.2f}")
+print(f"그 헤드가 24문장에서 다음 토큰에 주는 평균 몫: {stats['다음 토큰'][top]:.2f}")
+# --8<-- [end:cat_sat]
+
+# 그림과 히트맵 페이지가 함께 쓰는 "눈에 띄는 헤드" 네 개 (통계에서 고릅니다)
+SHOWCASE = [
+    ("이전 토큰", np.unravel_index(stats["이전 토큰"].argmax(), (6, 12))),
+    ("다음 토큰", np.unravel_index(stats["다음 토큰"].argmax(), (6, 12))),
+    ("[CLS]", np.unravel_index(stats["[CLS]"].argmax(), (6, 12))),
+    ("넓게 보기", broad),
+]
+
+
+# --8<-- [start:figures]
+def figure_layer1():
+    """"The cat sat on the mat." 에 대한 1층의 헤드 12개."""
+    import matplotlib.pyplot as plt
+
+    from plotting import heatmap
+
+    fig, axes = plt.subplots(3, 4, figsize=(12.8, 10.4), layout="constrained")
+    for h, ax in enumerate(axes.flat):
+        im = heatmap(ax, maps[0, h], tokens, tokens, title=f"헤드 {name(0, h)}", annotate=False,
+                     xlabel="", ylabel="")
+    fig.colorbar(im, ax=axes, shrink=0.6, label="어텐션 가중치")
+    fig.supxlabel("키 (보이는 쪽)")
+    fig.supylabel("쿼리 (보는 쪽)")
+    return fig
+
+
+def figure_showcase():
+    """습관이 뚜렷한 헤드 네 개: 이전 토큰, 다음 토큰, [CLS], 넓게 보기."""
+    import matplotlib.pyplot as plt
+
+    from plotting import heatmap
+
+    fig, axes = plt.subplots(1, 4, figsize=(14.4, 4.2), layout="constrained")
+    for ax, (pattern, (layer, head)) in zip(axes, SHOWCASE):
+        value = stats["엔트로피" if pattern == "넓게 보기" else pattern][layer, head]
+        label = f"엔트로피 {value:.2f}" if pattern == "넓게 보기" else f"평균 {value:.2f}"
+        heatmap(ax, maps[layer, head], tokens, tokens, annotate=False,
+                title=f"헤드 {name(layer, head)}: {pattern}\n(24문장 {label})",
+                ylabel="쿼리" if ax is axes[0] else "", xlabel="키")
+    return fig
+
+
+def figure_stats():
+    """모든 헤드(6층 × 12헤드)의 패턴별 평균 가중치."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(2, 3, figsize=(12.8, 6.8), layout="constrained")
+    for ax, pattern in zip(axes.flat, PATTERNS[:-1]):
+        im = ax.imshow(stats[pattern], vmin=0, vmax=1, cmap=plt.rcParams["image.cmap"], aspect="auto")
+        ax.set_title(f"{pattern}에 주는 몫")
+        ax.set_xticks(range(12), labels=[str(h + 1) for h in range(12)])
+        ax.set_yticks(range(6), labels=[str(layer + 1) for layer in range(6)])
+        ax.set_xlabel("헤드")
+        ax.set_ylabel("층")
+    fig.colorbar(im, ax=axes, shrink=0.8, label="24문장 평균 어텐션 가중치")
+    return fig
+# --8<-- [end:figures]

@@ -1,0 +1,103 @@
+"""7장 정리: 한 단계로 닿는 거리, 병렬 처리와 그 대가 O(n²), NLP 밖의 어텐션."""
+
+# --8<-- [start:steps]
+import sys
+
+import numpy as np
+
+from attention import scaled_dot_product_attention
+
+
+def rnn(x, W, U):
+    """RNN 은 앞 상태가 있어야 다음 상태를 계산할 수 있습니다: 토큰 수만큼 차례로."""
+    h = np.zeros(W.shape[0])
+    for x_t in x:
+        h = np.tanh(W @ h + U @ x_t)
+    return h
+
+
+def self_attention(x):
+    """어텐션은 모든 토큰을 행렬 연산 몇 번으로 한꺼번에 처리합니다."""
+    return scaled_dot_product_attention(x, x, x)[0]
+
+
+def python_steps(fn, *args):
+    """fn 을 실행하는 동안 차례로 실행된 Python 줄 수를 셉니다 (numpy 안의 C 반복은 빼고)."""
+    count = 0
+
+    def tracer(frame, event, arg):
+        nonlocal count
+        count += event == "line"
+        return tracer
+
+    sys.settrace(tracer)
+    try:
+        fn(*args)
+    finally:
+        sys.settrace(None)
+    return count
+
+
+rng = np.random.default_rng(0)
+d = 16
+W, U = rng.standard_normal((d, d)) * 0.1, rng.standard_normal((d, d)) * 0.1
+steps = {}
+print(" 토큰 수   RNN 의 차례 단계(줄)   어텐션의 차례 단계(줄)")
+for n in (8, 64, 512):
+    x = rng.standard_normal((n, d))
+    steps[n] = (python_steps(rnn, x, W, U), python_steps(self_attention, x))
+    print(f"{n:7d} {steps[n][0]:18d} {steps[n][1]:22d}")
+# --8<-- [end:steps]
+
+# --8<-- [start:quadratic]
+def attention_core_cost(n, d_head=64, bytes_per_number=4):
+    """헤드 하나, 층 하나에서 Q Kᵀ 와 가중치 @ V 의 FLOP, 그리고 가중치 행렬의 메모리."""
+    flops = 2 * n * n * d_head * 2  # 두 번의 (n × d_head × n) 행렬 곱
+    memory_mb = n * n * bytes_per_number / 2**20  # float32 n × n 가중치 행렬
+    return flops, memory_mb
+
+
+print(" 토큰 수          FLOP   가중치 행렬 (MiB)   짧은 문장(128) 대비")
+base_flops, _ = attention_core_cost(128)
+for n in (128, 512, 2048, 8192):
+    flops, mem = attention_core_cost(n)
+    print(f"{n:7d} {flops:14,d} {mem:16.1f} {flops / base_flops:14.0f}배")
+# --8<-- [end:quadratic]
+
+# --8<-- [start:beyond]
+# ViT-B/16: 224×224 이미지를 16×16 패치로 자르면 몇 개의 "토큰"이 되나?
+vit_patches = (224 // 16) ** 2
+print("ViT 패치 수:", vit_patches, "+ 분류 토큰 1개 =", vit_patches + 1)
+# Whisper: 30초 소리를 10ms 간격 로그-멜 스펙트로그램으로 → 합성곱(보폭 2) → 인코더 위치 수
+frames = 30 * 1000 // 10
+print("Whisper 스펙트로그램 프레임:", frames, "→ 인코더 위치:", frames // 2)
+print("Whisper 인코더 헤드 하나의 가중치 행렬 원소:", f"{(frames // 2) ** 2:,}")
+# --8<-- [end:beyond]
+
+
+# --8<-- [start:figure]
+def figure_quadratic():
+    """문장 길이에 따른 비용: 어텐션의 FLOP 과 메모리는 n² 으로, RNN 의 차례 단계는 n 으로 늘어납니다."""
+    import matplotlib.pyplot as plt
+
+    from plotting import current_theme
+
+    t = current_theme()
+    ns = np.array([128, 256, 512, 1024, 2048, 4096, 8192])
+    mem = np.array([attention_core_cost(int(n))[1] for n in ns])
+    fig, ax = plt.subplots(figsize=(6.4, 3.8), layout="constrained")
+    ax.plot(ns, mem, "o-", color=t["accent"], label="어텐션 가중치 행렬 메모리 (n²)")
+    ax.plot(ns, mem[0] * ns / ns[0], "s--", color=t["accent2"], label="n 에 비례했다면")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log", base=2)
+    ax.set_xticks(ns, labels=[str(n) for n in ns])  # 2^k 대신 보통 숫자로
+    ticks = [1 / 16, 1 / 4, 1, 4, 16, 64, 256]
+    ax.set_yticks(ticks, labels=["1/16", "1/4", "1", "4", "16", "64", "256"])
+    ax.minorticks_off()
+    ax.set_xlabel("토큰 수 n")
+    ax.set_ylabel("MiB (헤드 하나, 층 하나, float32)")
+    ax.set_title("길이가 2배면 어텐션 비용은 4배")
+    ax.grid(True, alpha=0.6)
+    ax.legend()
+    return fig
+# --8<-- [end:figure]

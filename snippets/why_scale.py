@@ -1,0 +1,156 @@
+"""3장 √d_k 로 나누는 이유: 내적의 퍼짐, 소프트맥스의 날카로움, 기울기, 안정한 소프트맥스."""
+
+# --8<-- [start:spread]
+import numpy as np
+
+from attention import softmax
+
+np.set_printoptions(precision=4, suppress=True)
+rng = np.random.default_rng(0)
+
+dims = [1, 4, 16, 64, 256, 1024]
+pairs = 10_000  # d_k 마다 (q, k) 쌍 1만 개를 뽑아 내적을 잽니다
+spread = {}
+print(" d_k   평균    표준편차  표준편차/√d_k  나눈 뒤 표준편차")
+for d_k in dims:
+    q = rng.standard_normal((pairs, d_k))  # 성분이 평균 0, 분산 1 인 벡터
+    k = rng.standard_normal((pairs, d_k))
+    dots = np.sum(q * k, axis=-1)  # 쌍마다 q·k 하나 (행마다 짝지은 내적이라 * 가 맞습니다)
+    spread[d_k] = dots
+    print(f"{d_k:4d} {dots.mean():7.3f} {dots.std():9.3f} {dots.std() / np.sqrt(d_k):11.3f}"
+          f" {(dots / np.sqrt(d_k)).std():13.3f}")
+# --8<-- [end:spread]
+
+# --8<-- [start:what_grows]
+# d_k = 64 에서 정확히 무엇이 8배가 되는지 d_k = 1 과 비교합니다.
+one, big = spread[1], spread[64]
+print("평균       d_k=1:", round(one.mean(), 3), "  d_k=64:", round(big.mean(), 3))
+print("표준편차 비   :", round(big.std() / one.std(), 2))
+print("분산 비       :", round(big.var() / one.var(), 1))
+print("|q·k| 평균 비 :", round(np.abs(big).mean() / np.abs(one).mean(), 2))
+# --8<-- [end:what_grows]
+
+# --8<-- [start:sharpness]
+# d_k = 64, 키 10개. 무작위 쿼리 2천 개로 나누기 전과 후의 가중치를 비교합니다.
+d_k, n_keys, trials = 64, 10, 2_000
+q = rng.standard_normal((trials, 1, d_k))
+k = rng.standard_normal((trials, n_keys, d_k))
+raw = (q @ np.swapaxes(k, -1, -2))[:, 0, :]  # (trials, 10): 나누기 전 점수
+
+
+def entropy(p):
+    """분포가 고를수록 큰 값. 키 10개에 똑같이 나누면 ln 10 ≈ 2.303."""
+    return -np.sum(p * np.log(np.clip(p, 1e-300, None)), axis=-1)
+
+
+for name, s in [("나누지 않음", raw), ("÷ √d_k", raw / np.sqrt(d_k))]:
+    p = softmax(s, axis=-1)
+    print(f"{name:7s}: 가장 큰 가중치 평균 {p.max(-1).mean():.3f}, "
+          f"엔트로피 평균 {entropy(p).mean():.3f}, 0.99 넘게 몰린 비율 {(p.max(-1) > 0.99).mean():.3f}")
+# --8<-- [end:sharpness]
+
+# --8<-- [start:article_example]
+print("softmax([100, 1, 1])    =", softmax(np.array([100.0, 1.0, 1.0])))
+print("softmax([10, 0.1, 0.1]) =", softmax(np.array([10.0, 0.1, 0.1])))
+# --8<-- [end:article_example]
+
+# --8<-- [start:better_example]
+# d_k = 64 에서 흔한 크기의 점수 (표준편차가 8 정도) 를 √64 = 8 로 나눠 봅니다.
+typical = np.array([16.0, 8.0, 4.0])
+print("나누기 전 softmax(", typical, ") =", softmax(typical))
+print("÷ 8 한 뒤 softmax(", typical / 8, ") =", softmax(typical / 8))
+# --8<-- [end:better_example]
+
+# --8<-- [start:gradient]
+def softmax_jacobian(s):
+    """∂p_i/∂s_j = p_i (δ_ij − p_j): 점수가 조금 바뀔 때 가중치가 얼마나 바뀌는지."""
+    p = softmax(s)
+    return np.diag(p) - np.outer(p, p)
+
+
+for s in [np.array([100.0, 1.0, 1.0]), np.array([10.0, 0.1, 0.1]), typical, typical / 8]:
+    J = softmax_jacobian(s)
+    print(f"s = {str(s):22s} 야코비안에서 가장 큰 절댓값 {np.abs(J).max():.2e}, "
+          f"1등 자리 ∂p₁/∂s₁ = {J[0, 0]:.2e}")
+# --8<-- [end:gradient]
+
+# --8<-- [start:gradient_dk]
+# 다시 d_k = 64, 키 10개: 점수에서 가중치로 흐르는 기울기의 크기 (야코비안 프로베니우스 노름)
+for name, s in [("나누지 않음", raw), ("÷ √d_k", raw / np.sqrt(d_k))]:
+    norms = [np.linalg.norm(softmax_jacobian(row)) for row in s]
+    print(f"{name:7s}: 노름 중앙값 {np.median(norms):.4f}, 0.01 보다 작은 비율 {np.mean(np.less(norms, 0.01)):.3f}")
+# --8<-- [end:gradient_dk]
+
+# --8<-- [start:value_gradient]
+# 가중치가 한 곳에 몰려도 밸류 쪽 기울기는 살아 있습니다: 출력 = p @ V 이므로 ∂출력/∂V_j = p_j.
+p = softmax(np.array([100.0, 1.0, 1.0]))
+print("∂출력/∂V_j 의 크기 (j = 1, 2, 3):", p)
+# --8<-- [end:value_gradient]
+
+# --8<-- [start:naive_overflow]
+def naive_softmax(x):
+    """교과서 정의 그대로: 최댓값을 빼지 않습니다 (비교용, 쓰면 안 되는 버전)."""
+    e = np.exp(x)
+    return e / e.sum()
+
+
+x = np.array([1000.0, 999.0])
+with np.errstate(over="ignore", invalid="ignore"):  # 넘침 경고를 일부러 끄고 결과만 봅니다
+    print("그대로 계산:    ", naive_softmax(x))
+    print("float32 에서 exp(89) =", np.exp(np.float32(89.0)), " exp(88) =", np.exp(np.float32(88.0)))
+print("최댓값을 빼고:  ", softmax(x))
+print("빼 준 뒤의 지수:", x - x.max())
+# --8<-- [end:naive_overflow]
+
+
+# --8<-- [start:figure_spread]
+def figure_spread():
+    """d_k 에 따른 q·k 의 표준편차: 나누기 전에는 √d_k 를 따라 커지고, 나눈 뒤에는 1 근처."""
+    import matplotlib.pyplot as plt
+
+    from plotting import current_theme
+
+    t = current_theme()
+    fig, ax = plt.subplots(figsize=(6.4, 3.8), layout="constrained")
+    raw_std = [spread[d].std() for d in dims]
+    scaled_std = [(spread[d] / np.sqrt(d)).std() for d in dims]
+    grid = np.geomspace(1, 1024, 100)
+    ax.plot(grid, np.sqrt(grid), color=t["muted"], linestyle="--", label="$\\sqrt{d_k}$ (이론)")
+    ax.plot(dims, raw_std, "o-", color=t["accent"], label="q·k (나누기 전)")
+    ax.plot(dims, scaled_std, "s-", color=t["accent2"], label="q·k / $\\sqrt{d_k}$ (나눈 뒤)")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log", base=2)
+    ax.set_xticks(dims, labels=[str(d) for d in dims])  # 2^k 대신 보통 숫자로
+    ax.set_yticks([1, 2, 4, 8, 16, 32], labels=["1", "2", "4", "8", "16", "32"])
+    ax.minorticks_off()
+    ax.set_xlabel("d_k (쿼리·키 벡터의 차원)")
+    ax.set_ylabel("내적의 표준편차")
+    ax.set_title("차원이 커질수록 내적이 퍼집니다")
+    ax.grid(True, which="major", alpha=0.6)
+    ax.legend()
+    return fig
+# --8<-- [end:figure_spread]
+
+
+# --8<-- [start:figure_sharpness]
+def figure_sharpness():
+    """d_k = 64 의 한 쿼리: 나누기 전과 후의 어텐션 가중치."""
+    import matplotlib.pyplot as plt
+
+    from plotting import current_theme
+
+    t = current_theme()
+    row = raw[0]
+    fig, axes = plt.subplots(1, 2, figsize=(8, 3.2), sharey=True, layout="constrained")
+    for ax, s, title, color in [(axes[0], row, "나누지 않음", t["accent2"]),
+                                (axes[1], row / np.sqrt(d_k), "÷ √d_k", t["accent"])]:
+        p = softmax(s)
+        ax.bar(range(1, n_keys + 1), p, color=color)
+        ax.set_title(f"{title}: 가장 큰 가중치 {p.max():.2f}")
+        ax.set_xlabel("키 번호")
+        ax.set_xticks(range(1, n_keys + 1))
+        ax.set_ylim(0, 1.05)
+        ax.spines[["top", "right"]].set_visible(False)
+    axes[0].set_ylabel("어텐션 가중치")
+    return fig
+# --8<-- [end:figure_sharpness]

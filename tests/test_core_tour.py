@@ -1,0 +1,47 @@
+"""docs/core_tour.md (부록: 어텐션 코어 둘러보기) 가 보여 주는 사실들."""
+
+import numpy as np
+import pytest
+
+
+@pytest.fixture(scope="module")
+def ct():
+    import core_tour
+
+    return core_tour
+
+
+def test_batch_and_head_axes(ct):
+    out, w = ct.scaled_dot_product_attention(ct.q, ct.k, ct.v)
+    assert out.shape == (2, 4, 5, 6) and w.shape == (2, 4, 5, 5)
+
+
+def test_cross_attention_weights_are_not_square(ct):
+    _, w = ct.scaled_dot_product_attention(ct.q_dec, ct.k_enc, ct.v_enc)
+    assert w.shape == (3, 7)
+    np.testing.assert_allclose(w.sum(-1), 1.0)
+
+
+def test_padding_and_causal_masks_combine(ct):
+    assert ct.pad.shape == (2, 1, 1, 5) and ct.both.shape == (2, 1, 5, 5)
+    x = np.random.default_rng(1).standard_normal((2, 5, 8))
+    _, w = ct.multi_head_attention(x, x, ct.params, num_heads=2, mask=ct.both)
+    assert w.shape == (2, 2, 5, 5)
+    assert np.all(w[0, :, :, 3:] == 0)  # 첫 문장의 패딩 키 (길이 3)
+    assert np.all(w[..., np.triu_indices(5, k=1)[0], np.triu_indices(5, k=1)[1]] == 0)  # 미래
+
+
+def test_page_output(ct):
+    from site_pages import page_blocks
+    from sitebuild import codeblocks
+
+    text = "".join(r.output for r in codeblocks.run_blocks(page_blocks("core_tour.md")))
+    assert "출력: (2, 4, 5, 6)  가중치: (2, 4, 5, 5)" in text
+    assert "크로스 어텐션 가중치: (3, 7)" in text
+    assert "가린 자리의 가중치가 정확히 0인가? True" in text
+    assert "첫 문장이 패딩(키 3, 4)에 준 가중치의 최댓값: 0.0" in text
+    assert "NaN 이 있는가? False" in text
+    assert "float32 입력 → float32 float32" in text
+    for why in ("쿼리/키 특성 크기가 다름", "키/밸류 길이가 다름", "마스크가 브로드캐스트되지 않음",
+                "차원 수가 모자람", "헤드 수로 나누어떨어지지 않음"):
+        assert f"[{why}] ValueError:" in text

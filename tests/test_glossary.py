@@ -1,0 +1,75 @@
+"""용어를 어느 페이지에서나 같은 말로 쓰는지 확인합니다. 기준은 docs/glossary.md 의 표입니다."""
+
+import re
+
+import pytest
+from site_pages import DOCS, markdown_pages
+
+from conftest import SNIPPETS
+
+ROW = re.compile(r"^\|\s*([^|]+?)\s*\|\s*([^|]+?)\s*\|\s*[^|]*\|\s*([^|]*?)\s*\|$")
+
+
+def glossary():
+    """[(용어, 영어, [피하는 번역…])] — 용어집 표에서 읽습니다."""
+    rows = []
+    for line in (DOCS / "glossary.md").read_text(encoding="utf-8").splitlines():
+        m = ROW.match(line)
+        if m and m.group(1) not in ("용어", "---") and not set(m.group(1)) <= {"-"}:
+            avoid = [a.strip() for a in m.group(3).split(",") if a.strip()]
+            rows.append((m.group(1), m.group(2), avoid))
+    return rows
+
+
+def prose(text):
+    """본문만: 머리말(front matter), 코드 블록, 제목 줄, 그림의 대체 텍스트, HTML 주석,
+    맨 끝의 "다음 장:" 줄은 뺍니다."""
+    text = re.sub(r"\A---\n.*?\n---\n", "", text, flags=re.S)
+    text = re.sub(r"^([ \t]*)(```|~~~).*?^\1\2[^\n]*$", "", text, flags=re.S | re.M)
+    text = re.sub(r"<!--.*?-->", "", text, flags=re.S)
+    text = re.sub(r"!\[(?:[^\[\]]|\[[^\]]*\])*\]\([^)]*\)", "", text)
+    return "\n".join(line for line in text.splitlines()
+                     if not line.lstrip().startswith("#") and not line.startswith("다음 장:"))
+
+
+SOURCES = ([DOCS / p for p in markdown_pages() if p != "glossary.md"]
+           + sorted((SNIPPETS / "notebooks").glob("*.md")) + sorted(SNIPPETS.glob("*.py")))
+
+
+def test_glossary_has_the_section_map_terms():
+    terms = {t for t, _, _ in glossary()}
+    for must in ["어텐션", "쿼리 (Q)", "키 (K)", "밸류 (V)", "내적", "스케일링", "소프트맥스", "어텐션 가중치",
+                 "가중합", "셀프 어텐션", "크로스 어텐션", "마스크드(인과) 셀프 어텐션", "인코더", "디코더",
+                 "멀티헤드 어텐션", "헤드", "히트맵"]:
+        assert must in terms, f"용어집에 {must} 가 없습니다"
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
+def test_no_competing_translations(path):
+    text = path.read_text(encoding="utf-8")
+    for term, _, avoid in glossary():
+        for word in avoid:
+            assert word not in text, f"{path.name}: '{word}' 대신 용어집의 '{term}' 을 씁니다"
+
+
+# 페이지에서 처음 쓸 때 영어 원어를 괄호에 적는 용어 (흔한 낱말 속에 섞이지 않는 것들)
+FIRST_USE = {
+    "어텐션": "attention", "쿼리": "query", "밸류": "value", "내적": "dot product",
+    "소프트맥스": "softmax", "가중합": "weighted sum", "셀프 어텐션": "self-attention",
+    "크로스 어텐션": "cross-attention", "멀티헤드 어텐션": "multi-head attention", "히트맵": "heatmap",
+    "인코더": "encoder", "디코더": "decoder", "헤드": "head", "스케일링": "scaling",
+    "어텐션 가중치": "attention weight", "엔트로피": "entropy",
+}
+
+
+@pytest.mark.parametrize("path", [p for p in SOURCES if p.suffix == ".md"], ids=lambda p: p.name)
+def test_english_term_at_first_use(path):
+    text = prose(path.read_text(encoding="utf-8"))
+    for term, english in FIRST_USE.items():
+        i = text.find(term)
+        if i < 0:
+            continue
+        after = text[i + len(term): i + len(term) + 40]
+        m = re.match(r"[^\s(]{0,3}(?:\s?[가-힣]{1,4})?\s?\(([^)]*)\)", after)
+        assert m and english.lower() in m.group(1).lower(), (
+            f"{path.name}: '{term}' 이 처음 나오는 곳에 영어 원어 ({english}) 가 없습니다: …{text[i:i + 40]!r}")

@@ -1,0 +1,38 @@
+"""docs/heatmap.md: 무작위 가중치 히트맵이 보여 주는 것(모양, 행의 합, 스케일링)과 보여 주지 못하는 것."""
+
+import numpy as np
+import pytest
+from page_outputs import page_output
+
+
+@pytest.fixture(scope="module")
+def hm():
+    import heatmap
+
+    return heatmap
+
+
+def test_shape_and_rows(hm):
+    assert hm.weights.shape == (6, 6)
+    np.testing.assert_allclose(hm.weights.sum(-1), 1.0)
+    assert not np.allclose(hm.weights, hm.weights.T)  # 대칭이 아닙니다
+
+
+def test_unscaled_rows_are_sharper(hm):
+    assert np.all(hm.unscaled.max(-1) >= hm.weights.max(-1))
+    assert hm.unscaled.max(-1).mean() > hm.weights.max(-1).mean() + 0.3
+
+
+def test_random_heatmaps_pick_a_random_favourite(hm):
+    counts = np.array(list(hm.top_counts.values()))
+    assert counts.sum() == 200
+    # 고른 분포(기댓값 200/6 ≈ 33)와 카이제곱 검정: 자유도 5 의 99.9% 임계값 20.5
+    chi2 = ((counts - 200 / 6) ** 2 / (200 / 6)).sum()
+    assert chi2 < 20.5
+    assert 0.1 < hm.top_counts["sat"] / 200 < 0.25
+
+
+def test_page_output():
+    out = page_output("heatmap.md")
+    assert "가중치 모양: (6, 6)  행의 합: [1. 1. 1. 1. 1. 1.]" in out
+    assert "'sat' 이 1등인 비율: 0.175" in out

@@ -1,0 +1,46 @@
+"""docs/library_analogy.md: 도서관 비유와 Q, K, V 투영."""
+
+import numpy as np
+import pytest
+from page_outputs import page_output
+
+
+@pytest.fixture(scope="module")
+def la():
+    import library_analogy
+
+    return library_analogy
+
+
+def test_label_scores_and_soft_lookup(la):
+    np.testing.assert_array_equal(la.scores, [2.0, 1.0, 1.0])
+    assert la.books[la.best] == "파이썬 입문서"
+    e = np.exp([2.0, 1.0, 1.0])
+    np.testing.assert_allclose(la.weights, e / e.sum())
+    assert la.weights[0] == pytest.approx(0.576, abs=5e-4) and la.weights[1] == pytest.approx(0.212, abs=5e-4)
+    np.testing.assert_allclose(la.weights @ la.values, [0.730, 0.652], atol=5e-4)
+
+
+def test_qkv_are_three_projections_of_the_same_input(la):
+    assert la.X.shape == (3, 8) and la.W_Q.shape == (8, 4)
+    assert la.Q.shape == la.K.shape == la.V.shape == (3, 4)
+    np.testing.assert_allclose(la.Q, la.X @ la.W_Q)
+    assert not np.allclose(la.Q, la.K) and not np.allclose(la.K, la.V)
+
+
+def test_toy_qkv_recreates_this_page(la):
+    from toy_data import toy_qkv
+
+    tokens, X, Q, K, V = toy_qkv()
+    assert tokens == la.tokens
+    for a, b in [(X, la.X), (Q, la.Q), (K, la.K), (V, la.V)]:
+        np.testing.assert_array_equal(a, b)
+
+
+def test_page_output():
+    out = page_output("library_analogy.md")
+    assert "라벨과의 점수: [2. 1. 1.]" in out
+    assert "딕셔너리 방식 → 파이썬 입문서" in out
+    assert "파이썬 입문서: 가중치 0.576" in out and "요리 입문서: 가중치 0.212" in out
+    assert "Q: (3, 4)  K: (3, 4)  V: (3, 4)" in out
+    assert "Q 와 K 가 같은가? False  K 와 V 가 같은가? False" in out

@@ -1,0 +1,50 @@
+"""docs/multi_head.md: 한 번의 배열 연산, 파라미터와 FLOP, GPT-3 의 숫자."""
+
+import numpy as np
+import pytest
+from page_outputs import page_output
+
+
+@pytest.fixture(scope="module")
+def mh():
+    import multi_head
+
+    return multi_head
+
+
+def test_heads_are_column_blocks(mh):
+    assert mh.Qh.shape == (8, 6, 8)
+    for i in range(8):
+        np.testing.assert_array_equal(mh.Qh[i], mh.Q[:, 8 * i:8 * (i + 1)])
+
+
+def test_batched_equals_loop(mh):
+    assert mh.weights.shape == (8, 6, 6) and mh.out.shape == (6, 64)
+    np.testing.assert_allclose(mh.loop_out, mh.out, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("n, d", [(512, 512), (10, 64), (37, 96)])
+def test_cost_formula_matches_counted_arrays(mh, n, d):
+    for h in (1, 2, 8 if d % 8 == 0 else 4):
+        assert mh.measured_cost(n, d, h) == mh.attention_cost(n, d, h)
+
+
+def test_h_heads_cost_the_same_matmuls_but_h_times_the_weights(mh):
+    one, eight = mh.attention_cost(512, 512, 1), mh.attention_cost(512, 512, 8)
+    assert one["파라미터"] == eight["파라미터"] == 4 * 512 * 512 == 1_048_576
+    assert one["FLOP"] == eight["FLOP"] == 1_610_612_736
+    assert eight["가중치 원소"] == 8 * one["가중치 원소"] == 8 * 512 * 512
+
+
+def test_gpt3_numbers(mh):
+    assert mh.d // mh.heads_gpt3 == 128
+    total = mh.attn_params + mh.ffn_params
+    assert mh.attn_params / 1e9 == pytest.approx(58.0, abs=0.05)
+    assert 0.98 < total / 175.0e9 < 1.0  # 행렬만 세어도 논문 전체 크기의 99%
+
+
+def test_page_output():
+    out = page_output("multi_head.md")
+    assert "반복문 결과와 같은가? True" in out and "코어의 multi_head_attention 과 같은가? True" in out
+    assert "헤드 8개 (폭  64): 파라미터 1,048,576  FLOP 1,610,612,736  가중치 원소 2,097,152  공식과 같은가? True" in out
+    assert "어텐션 파라미터 58.0B + FFN 파라미터 116.0B = 173.9B" in out

@@ -1,0 +1,117 @@
+"""snippets/bert_numpy.py 와 docs/real_model.md: numpy BERT 인코더가 참조 구현과 같고, 페이지의 측정이 맞습니다."""
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from page_outputs import page_output
+
+FIXTURE = Path(__file__).parent / "fixtures" / "minilm_reference.npz"
+
+
+@pytest.fixture(scope="module")
+def reference():
+    return np.load(FIXTURE)
+
+
+@pytest.fixture(scope="module")
+def rm():
+    import real_model
+
+    return real_model
+
+
+def test_uses_the_sites_attention_core():
+    import attention
+    import bert_numpy
+
+    assert bert_numpy.multi_head_attention is attention.multi_head_attention
+
+
+def test_matches_transformers_bertmodel(reference):
+    """tests/fixtures/make_minilm_fixture.py 가 transformers BertModel(eager)로 만든 값과 비교."""
+    from bert_numpy import encode, load_model, tokenize
+
+    meta = json.loads(str(reference["meta"]))
+    model = load_model()
+    ids, tokens = tokenize(model, meta["text"])
+    np.testing.assert_array_equal(ids, reference["input_ids"])
+    assert tokens == meta["tokens"]
+    hidden, weights = encode(model, ids)
+    assert hidden.dtype == np.float32 and all(w.dtype == np.float32 for w in weights)
+    attn = np.stack([w[0] for w in weights])
+    assert attn.shape == reference["attentions"].shape == (6, 12, len(tokens), len(tokens))
+    assert np.abs(attn - reference["attentions"]).max() <= 1e-4
+    assert np.abs(hidden[0] - reference["last_hidden_state"]).max() <= 1e-4
+
+
+def test_details_that_change_the_numbers():
+    from bert_numpy import gelu, load_model
+
+    x = np.array([1.0, -0.5, 2.0], dtype=np.float32)
+    exact = np.array([0.5 * v * (1 + math.erf(v / math.sqrt(2))) for v in x.astype(float)])
+    np.testing.assert_allclose(gelu(x), exact, rtol=1e-6)
+    tanh_approx = 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x**3)))
+    assert np.abs(gelu(x) - tanh_approx).max() > 1e-5  # 근사식을 쓰면 숫자가 달라집니다
+    model = load_model()
+    assert model.config["layer_norm_eps"] == 1e-12
+    assert len(model.tokenizer.encode("hi").ids) == 3  # 128 로 채우지 않습니다
+
+
+def test_paraphrases_are_closer_than_unrelated_sentences():
+    from bert_numpy import sentence_embeddings
+
+    e = sentence_embeddings(["A man is playing a guitar.", "Someone is playing the guitar.",
+                             "The stock market fell sharply today."])
+    np.testing.assert_allclose(np.linalg.norm(e, axis=-1), 1.0, rtol=1e-5)
+    para, unrelated = float(e[0] @ e[1]), float(e[0] @ e[2])
+    assert para > 0.7 and unrelated < 0.2 and para > unrelated + 0.5
+
+
+def test_padding_does_not_change_a_sentence_embedding():
+    from bert_numpy import sentence_embeddings
+
+    alone = sentence_embeddings(["A cat."])[0]
+    padded = sentence_embeddings(["A cat.", "A much longer sentence that forces padding of the first."])[0]
+    np.testing.assert_allclose(alone, padded, atol=1e-5)
+
+
+def test_head_statistics(rm):
+    s = rm.stats
+    assert s["이전 토큰"].shape == (6, 12)
+    assert rm.over_half["이전 토큰"] == ["1-3"] and rm.over_half["다음 토큰"] == ["2-9"]
+    assert s["이전 토큰"][0, 2] > 0.95 and s["엔트로피"][0, 2] < 0.05
+    assert np.all(s["[CLS]"].mean(axis=1)[1:5] > 0.5)  # 2–5층: 절반 넘게 [CLS]
+    assert np.all(s["[SEP]"].mean(axis=1) < 0.15)  # [SEP] 은 어느 층에서도 작음
+    assert s["엔트로피"].mean(axis=1).argmax() == 0  # 1층이 가장 넓게 봅니다
+
+
+def test_random_heads_are_nearly_uniform(rm):
+    r = rm.random_stats
+    assert r["이전 토큰"].max() < 0.2
+    lengths = [len(rm.tokenize(rm.model, t)[1]) for t in rm.SENTENCES]
+    uniform_entropy = np.mean([math.log(n) for n in lengths for _ in range(n)])
+    assert abs(r["엔트로피"].mean() - uniform_entropy) < 0.05
+    assert rm.random_js.max() < 0.1 < 0.3 < rm.js_layers.min()
+
+
+def test_cat_sat_is_a_next_token_head(rm):
+    assert rm.name(*rm.top) == "2-9"
+    assert rm.stats["다음 토큰"][rm.top] > 0.5
+
+
+def test_korean_is_split_into_jamo(rm):
+    from bert_numpy import tokenize
+
+    pieces = tokenize(rm.model, "나는 학교에 간다")[1][1:-1]
+    assert len(pieces) == 17 and "[UNK]" not in pieces
+    assert tokenize(rm.model, "고양이가 매트 위에 앉았다.")[1].count("[UNK]") == 3
+
+
+def test_page_output():
+    out = page_output("real_model.md")
+    assert "이전 토큰에 50% 넘게 주는 헤드: ['1-3']" in out
+    assert "cat → sat 이 가장 큰 헤드: 2-9" in out
+    assert "나는 학교에 간다 → 17조각, [UNK] 0개" in out

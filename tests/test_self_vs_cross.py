@@ -1,0 +1,38 @@
+"""docs/self_vs_cross.md: 셀프·크로스 어텐션의 모양과 인과 마스크."""
+
+import numpy as np
+import pytest
+from page_outputs import page_output
+
+
+@pytest.fixture(scope="module")
+def sc():
+    import self_vs_cross
+
+    return self_vs_cross
+
+
+def test_self_is_square_and_cross_is_not(sc):
+    assert sc.w_self.shape == (1, 3, 3)
+    assert sc.w_cross.shape == (1, 4, 3)
+    np.testing.assert_allclose(sc.w_cross.sum(-1), 1.0)
+
+
+def test_causal_mask_zeroes_the_future(sc):
+    w = sc.w_causal[0]
+    assert np.all(w[np.triu_indices(4, k=1)] == 0.0)
+    assert w[0, 0] == 1.0
+    np.testing.assert_allclose(w.sum(-1), 1.0)
+
+
+def test_changing_the_last_token_only_changes_itself(sc):
+    assert np.array_equal(sc.out_changed[:3], sc.out[:3])
+    assert np.abs(sc.out_changed[3] - sc.out[3]).max() > 1.0
+    assert np.abs(sc.out_free_changed[:3] - sc.out_free[:3]).max() > 1.0
+
+
+def test_page_output():
+    out = page_output("self_vs_cross.md")
+    assert "크로스 어텐션 가중치: (1, 4, 3)" in out
+    assert "대각선 위(미래)의 가중치 합: 0.0" in out
+    assert "앞 세 토큰 출력의 최대 변화: 0.0" in out

@@ -1,0 +1,88 @@
+"""docs/why_scale.md: √d_k 로 나누는 이유를 숫자로. 페이지의 문장이 여기서 확인하는 값에 기대고 있습니다."""
+
+import math
+
+import numpy as np
+import pytest
+from attention import softmax
+from page_outputs import page_output
+
+
+@pytest.fixture(scope="module")
+def ws():
+    import why_scale
+
+    return why_scale
+
+
+def test_dot_product_spread_is_sqrt_dk(ws):
+    for d_k, dots in ws.spread.items():
+        # 표준편차 = √d_k (표본 1만 개의 상대 오차는 1% 안팎)
+        assert dots.std() / math.sqrt(d_k) == pytest.approx(1.0, abs=0.03), d_k
+        # 평균은 0: 표준오차 √(d_k/N) 의 4배 안
+        assert abs(dots.mean()) < 4 * math.sqrt(d_k / dots.size), d_k
+        assert (dots / math.sqrt(d_k)).std() == pytest.approx(1.0, abs=0.03)
+
+
+def test_what_exactly_grows_eight_times(ws):
+    one, big = ws.spread[1], ws.spread[64]
+    assert big.std() / one.std() == pytest.approx(8.0, rel=0.04)  # "8배"는 표준편차
+    assert big.var() / one.var() == pytest.approx(64.0, rel=0.08)  # 분산은 64배
+    # |q·k| 의 평균은 약 10배: d_k=1 이면 E|q₁k₁| = 2/π, d_k=64 이면 거의 정규분포라 √(2/π)·8
+    expected = math.sqrt(2 / math.pi) * 8 / (2 / math.pi)
+    assert np.abs(big).mean() / np.abs(one).mean() == pytest.approx(expected, rel=0.04)
+    assert expected == pytest.approx(10.03, abs=0.01)
+
+
+def test_scaling_keeps_softmax_from_saturating(ws):
+    raw_p = softmax(ws.raw, axis=-1)
+    scaled_p = softmax(ws.raw / 8.0, axis=-1)
+    assert raw_p.max(-1).mean() > 0.8 and scaled_p.max(-1).mean() < 0.4
+    assert (raw_p.max(-1) > 0.99).mean() > 0.3
+    assert (scaled_p.max(-1) > 0.99).mean() == 0.0
+    assert ws.entropy(scaled_p).mean() > 1.5 > 0.5 > ws.entropy(raw_p).mean()
+    assert ws.entropy(np.full(10, 0.1)) == pytest.approx(math.log(10))
+
+
+def test_the_articles_example_barely_spreads():
+    p = softmax(np.array([10.0, 0.1, 0.1]))
+    assert p[0] > 0.9998  # 10 으로 나눠도 여전히 한 곳에 몰립니다
+    assert math.exp(-9.9) < 1e-4
+    np.testing.assert_allclose(softmax(np.array([2.0, 1.0, 0.5])), [0.6285, 0.2312, 0.1402], atol=1e-4)
+    assert softmax(np.array([16.0, 8.0, 4.0]))[0] > 0.999
+
+
+def test_jacobian_formula_matches_finite_differences(ws):
+    s = np.array([0.3, -1.2, 2.0, 0.5])
+    J = ws.softmax_jacobian(s)
+    eps = 1e-6
+    numeric = np.stack([(softmax(s + eps * e) - softmax(s - eps * e)) / (2 * eps) for e in np.eye(4)], axis=1)
+    np.testing.assert_allclose(J, numeric, atol=1e-8)
+
+
+def test_saturated_softmax_kills_every_score_gradient(ws):
+    J = ws.softmax_jacobian(np.array([100.0, 1.0, 1.0]))
+    assert np.abs(J).max() < 1e-40 and J[0, 0] == 0.0  # 1등 자리도 0 (float64 에서 정확히 0)
+    assert np.abs(ws.softmax_jacobian(np.array([10.0, 0.1, 0.1]))).max() == pytest.approx(1e-4, rel=0.02)
+    assert np.abs(ws.softmax_jacobian(np.array([2.0, 1.0, 0.5]))).max() > 0.2
+    norms_raw = np.array([np.linalg.norm(ws.softmax_jacobian(r)) for r in ws.raw])
+    norms_scaled = np.array([np.linalg.norm(ws.softmax_jacobian(r / 8.0)) for r in ws.raw])
+    assert np.median(norms_scaled) > 3 * np.median(norms_raw)
+    assert (norms_raw < 0.01).mean() > 0.25 and (norms_scaled < 0.01).mean() == 0.0
+    assert ws.p[0] == 1.0 and ws.p[1:].max() < 1e-40  # 밸류 쪽 기울기 p_j: 1등은 그대로 1
+
+
+def test_naive_softmax_overflows_and_the_stable_one_does_not(ws):
+    with np.errstate(over="ignore", invalid="ignore"):
+        assert np.all(np.isnan(ws.naive_softmax(np.array([1000.0, 999.0]))))
+        assert np.isinf(np.exp(np.float32(89.0))) and np.isfinite(np.exp(np.float32(88.0)))
+    np.testing.assert_allclose(softmax(np.array([1000.0, 999.0])), [0.7311, 0.2689], atol=1e-4)
+
+
+def test_page_output():
+    out = page_output("why_scale.md")
+    assert "softmax([10, 0.1, 0.1]) = [0.9999 0.0001 0.0001]" in out
+    assert "÷ 8 한 뒤 softmax( [2.  1.  0.5] ) = [0.6285 0.2312 0.1402]" in out
+    assert "1등 자리 ∂p₁/∂s₁ = 0.00e+00" in out
+    assert "그대로 계산:     [nan nan]" in out and "최댓값을 빼고:   [0.7311 0.2689]" in out
+    assert "0.99 넘게 몰린 비율 0.000" in out

@@ -9,8 +9,13 @@
 
 마스크(mask) 약속 — PyTorch `scaled_dot_product_attention` 과 같습니다
     불리언(bool) 배열이고 True = "이 키를 볼 수 있음", False = "가림".
-    모양은 점수 (..., n_q, n_k) 로 브로드캐스트되어야 합니다.
-    모든 키가 가려진 행(row)은 가중치가 전부 0이고, 그래서 출력도 0입니다 (NaN이 아닙니다).
+    모양은 (n_q, n_k) 이거나, 점수 (..., n_q, n_k) 와 축 수가 같아야 합니다(크기 1 인 축은 브로드캐스트).
+    축 수가 그 사이인 마스크는 어느 축이 무엇인지 모호해서 받지 않습니다.
+    모든 키가 가려진 행은 가중치가 전부 0이고, 그래서 출력도 0입니다 (NaN이 아닙니다).
+
+dtype 약속
+    float32 입력은 float32 로, float64 입력은 float64 로 계산해 돌려줍니다. float16 은 float32 로,
+    정수·불리언은 float64 로 바꿔 계산합니다. 입력에 NaN 이나 inf 가 있으면 ValueError 입니다.
 """
 
 # --8<-- [start:imports]
@@ -37,8 +42,11 @@ def softmax(x, axis=-1):
     가장 큰 지수가 0이 되어 exp 가 넘치지(overflow) 않습니다.
     """
     x = np.asarray(x)
-    # float32 는 float32 로, float64 는 float64 로 계산합니다 (정수는 float64 로 바꿉니다).
-    x = x.astype(np.result_type(x, np.float32), copy=False)
+    # float32 는 float32 로, float64 는 float64 로 계산합니다 (float16 은 float32, 정수는 float64).
+    floating = np.issubdtype(x.dtype, np.floating)
+    x = x.astype(np.result_type(x.dtype, np.float32) if floating else np.float64, copy=False)
+    if not np.all(np.isfinite(x)):
+        raise ValueError(f"소프트맥스 입력에 NaN 이나 inf 가 있습니다 (x.shape={x.shape})")
     shifted = x - np.max(x, axis=axis, keepdims=True)
     e = np.exp(shifted)
     return e / np.sum(e, axis=axis, keepdims=True)
@@ -55,10 +63,17 @@ def masked_softmax(scores, mask=None, axis=-1):
     """
     if mask is None:
         return softmax(scores, axis=axis)
+    scores, mask = np.asarray(scores), np.asarray(mask)
+    if mask.dtype != np.bool_:
+        raise ValueError(f"mask 는 불리언이어야 합니다 (True = 볼 수 있음): mask.dtype={mask.dtype}")
+    floating = np.issubdtype(scores.dtype, np.floating)
+    scores = scores.astype(np.result_type(scores.dtype, np.float32) if floating else np.float64, copy=False)
     mask = np.broadcast_to(mask, scores.shape)
+    if not np.all(np.isfinite(scores[mask])):
+        raise ValueError(f"볼 수 있는 자리의 점수에 NaN 이나 inf 가 있습니다 (scores.shape={scores.shape})")
     # 최댓값은 볼 수 있는 자리에서만 구합니다. 행 전체가 가려졌다면 0을 씁니다.
     row_max = np.max(np.where(mask, scores, -np.inf), axis=axis, keepdims=True)
-    row_max = np.where(np.isfinite(row_max), row_max, 0)
+    row_max = np.where(row_max == -np.inf, 0, row_max)
     e = np.exp(np.where(mask, scores - row_max, -np.inf))  # exp(-inf) = 0, 경고 없음
     total = np.sum(e, axis=axis, keepdims=True)
     return np.divide(e, total, out=np.zeros_like(e), where=total > 0)
@@ -73,11 +88,15 @@ def _check_attention_inputs(q, k, v, mask):
             raise ValueError(
                 f"{name} 는 최소 2차원 (..., 길이, 특성) 이어야 합니다: {name}.shape={a.shape}"
             )
+        if not np.all(np.isfinite(a)):
+            raise ValueError(f"{name} 에 NaN 이나 inf 가 있습니다: {name}.shape={a.shape}")
     if q.shape[-1] != k.shape[-1]:
         raise ValueError(
             "쿼리와 키의 특성 크기 d_k 가 달라 내적을 할 수 없습니다: "
             f"q.shape={q.shape}, k.shape={k.shape} (마지막 축 {q.shape[-1]} != {k.shape[-1]})"
         )
+    if q.shape[-1] == 0:
+        raise ValueError(f"d_k 가 0 입니다: q.shape={q.shape}, k.shape={k.shape}")
     if k.shape[-2] != v.shape[-2]:
         raise ValueError(
             "키와 밸류의 길이 n_k 가 달라 가중합을 할 수 없습니다: "
@@ -97,6 +116,11 @@ def _check_attention_inputs(q, k, v, mask):
                 f"mask 는 불리언이어야 합니다 (True = 볼 수 있음): mask.dtype={mask.dtype}, "
                 f"mask.shape={mask.shape}"
             )
+        if mask.ndim not in (2, len(scores_shape)):
+            raise ValueError(
+                f"mask.shape={mask.shape} 는 (n_q, n_k) 이거나 점수 {scores_shape} 와 축 수가 같아야 합니다: "
+                "축 수가 그 사이이면 어느 축이 배치이고 어느 축이 헤드인지 모호합니다"
+            )
         try:
             ok = np.broadcast_shapes(mask.shape, scores_shape) == scores_shape
         except ValueError:
@@ -106,6 +130,7 @@ def _check_attention_inputs(q, k, v, mask):
                 f"mask.shape={mask.shape} 가 점수 모양 {scores_shape} (..., n_q, n_k) 로 "
                 "브로드캐스트되지 않습니다"
             )
+    return scores_shape
 # --8<-- [end:checks]
 
 
@@ -118,18 +143,22 @@ def scaled_dot_product_attention(q, k, v, mask=None):
     """
     q, k, v = np.asarray(q), np.asarray(k), np.asarray(v)
     mask = None if mask is None else np.asarray(mask)
-    _check_attention_inputs(q, k, v, mask)
-    dtype = np.result_type(q, k, v, np.float32)  # float32 입력이면 float32 로 계산
+    scores_shape = _check_attention_inputs(q, k, v, mask)
+    dtype = np.result_type(q, k, v)
+    dtype = np.result_type(dtype, np.float32) if np.issubdtype(dtype, np.floating) else np.dtype(np.float64)
     q, k, v = q.astype(dtype, copy=False), k.astype(dtype, copy=False), v.astype(dtype, copy=False)
+    if k.shape[-2] == 0:  # 볼 키가 하나도 없으면: 모든 행이 가려진 것과 같은 약속 (0)
+        lead = scores_shape[:-2]
+        return np.zeros((*lead, q.shape[-2], v.shape[-1]), dtype), np.zeros(scores_shape, dtype)
 
     d_k = q.shape[-1]
     # √d_k 를 입력과 같은 dtype 으로 만듭니다: np.sqrt(64) 는 float64 라서
     # float32 점수를 나누면 결과가 조용히 float64 로 바뀝니다.
-    scores = (q @ np.swapaxes(k, -1, -2)) / np.sqrt(dtype.type(d_k))
+    with np.errstate(over="ignore", invalid="ignore"):  # 넘침은 바로 아래에서 분명한 오류로 바꿉니다
+        scores = (q @ np.swapaxes(k, -1, -2)) / np.sqrt(dtype.type(d_k))
     if not np.all(np.isfinite(scores)):
         raise ValueError(
-            f"점수 Q Kᵀ/√d_k 에 inf 나 NaN 이 있습니다 (q.shape={q.shape}, k.shape={k.shape}): "
-            "입력에 NaN/inf 가 있거나 값이 dtype 범위를 넘었습니다"
+            f"점수 Q Kᵀ/√d_k 가 {dtype} 범위를 넘었습니다 (q.shape={q.shape}, k.shape={k.shape})"
         )
     weights = masked_softmax(scores, mask, axis=-1)  # 키 축(마지막 축)으로 정규화
     return weights @ v, weights
@@ -143,8 +172,11 @@ def split_heads(x, num_heads):
     reshape 만 하면 (..., n, h, d_head) 가 됩니다. 헤드 축을 길이 축 앞으로 옮기는
     swapaxes 가 있어야 헤드마다 (n, d_head) 행렬이 생깁니다.
     """
+    x = np.asarray(x)
+    if x.ndim < 2:
+        raise ValueError(f"x 는 최소 2차원 (..., n, d_model) 이어야 합니다: x.shape={x.shape}")
     *lead, n, d_model = x.shape
-    if d_model % num_heads:
+    if num_heads < 1 or d_model % num_heads:
         raise ValueError(
             f"d_model={d_model} 이 헤드 수 {num_heads} 로 나누어떨어지지 않습니다 (x.shape={x.shape})"
         )
@@ -166,8 +198,9 @@ def multi_head_attention(x_q, x_kv, params, num_heads, mask=None):
     x_q: (..., n_q, d_model) 쿼리를 만들 입력,  x_kv: (..., n_k, d_model) 키·밸류를 만들 입력.
     셀프 어텐션이면 x_q 와 x_kv 가 같은 배열이고, 크로스 어텐션이면 다릅니다.
     params: W_Q, W_K, W_V, W_O 는 (d_model, d_model) 행렬이고 입력에 오른쪽에서 곱합니다
-    (Q = X W_Q). b_Q, b_K, b_V, b_O 편향은 있으면 더합니다.
-    mask 는 (..., h, n_q, n_k) 로 브로드캐스트되어야 합니다.
+    (Q = X W_Q). b_Q, b_K, b_V, b_O 편향 (d_model,) 은 있으면 더합니다.
+    mask: (n_q, n_k), 헤드 축이 없는 (..., n_q, n_k), 또는 헤드 축이 있는 (..., h, n_q, n_k).
+    헤드 축이 없으면 모든 헤드에 같은 마스크를 씁니다.
     반환값: (출력 (..., n_q, d_model), 가중치 (..., h, n_q, n_k)).
     """
     x_q, x_kv = np.asarray(x_q), np.asarray(x_kv)
@@ -175,16 +208,26 @@ def multi_head_attention(x_q, x_kv, params, num_heads, mask=None):
         if x.ndim < 2:
             raise ValueError(f"{name} 는 최소 2차원 (..., 길이, d_model) 이어야 합니다: {name}.shape={x.shape}")
     d_model = x_q.shape[-1]
+    if x_kv.shape[-1] != d_model:
+        raise ValueError(f"x_q.shape={x_q.shape} 와 x_kv.shape={x_kv.shape} 의 d_model 이 다릅니다")
     for name in ("W_Q", "W_K", "W_V", "W_O"):
+        if name not in params:
+            raise ValueError(f"params 에 {name} 가 없습니다 (W_Q, W_K, W_V, W_O 가 필요합니다)")
         w = np.asarray(params[name])
-        if w.ndim != 2 or w.shape[0] != (x_kv if name in ("W_K", "W_V") else x_q).shape[-1]:
-            raise ValueError(
-                f"{name}.shape={w.shape} 가 입력 x_q.shape={x_q.shape}, x_kv.shape={x_kv.shape} 와 맞지 않습니다"
-            )
-    if d_model % num_heads:
+        if w.shape != (d_model, d_model):
+            raise ValueError(f"{name}.shape={w.shape} 는 입력 x_q.shape={x_q.shape} 에 맞게 "
+                             f"({d_model}, {d_model}) 이어야 합니다")
+        bias = params.get("b" + name[1:])
+        if bias is not None and np.shape(bias) != (d_model,):
+            raise ValueError(f"b{name[1:]}.shape={np.shape(bias)} 는 ({d_model},) 이어야 합니다")
+    if num_heads < 1 or d_model % num_heads:
         raise ValueError(
             f"d_model={d_model} 이 헤드 수 {num_heads} 로 나누어떨어지지 않습니다 (x_q.shape={x_q.shape})"
         )
+    if mask is not None:
+        mask = np.asarray(mask)
+        if mask.ndim == x_q.ndim and mask.ndim > 2:  # 헤드 축이 없으면 넣어서 모든 헤드에 같이 씁니다
+            mask = mask[..., None, :, :]
 
     def project(x, name):
         y = x @ params[name]
@@ -212,8 +255,8 @@ def padding_mask(lengths, n_k):
     헤드 축이 없는 (batch, n_q, n_k) 점수에는 padding_mask(...)[:, 0] 을 쓰세요.
     """
     lengths = np.asarray(lengths)
-    if lengths.ndim != 1:
-        raise ValueError(f"lengths 는 1차원 (batch,) 이어야 합니다: lengths.shape={lengths.shape}")
+    if lengths.ndim != 1 or not np.issubdtype(lengths.dtype, np.integer):
+        raise ValueError(f"lengths 는 정수 1차원 (batch,) 이어야 합니다: lengths={lengths!r}")
     if np.any(lengths < 0) or np.any(lengths > n_k):
         raise ValueError(f"lengths={lengths.tolist()} 는 0 이상 n_k={n_k} 이하여야 합니다")
     valid = np.arange(n_k) < lengths[:, None]  # (batch, n_k)

@@ -8,7 +8,9 @@ numpy API 로 읽고, 토큰은 같은 패키지의 tokenizer.json 으로 나눕
 - GELU 는 tanh 근사가 아니라 erf 를 쓰는 정확한 식입니다.
 - LayerNorm 의 eps 는 1e-12 입니다 (config.json 의 layer_norm_eps).
 - 문장 하나만 넣으므로 토큰 종류(token type)는 모두 0 입니다.
-- tokenizer.json 에는 길이 128 로 채우는 패딩 설정이 들어 있어서 꺼 둡니다.
+- tokenizer.json 에는 길이 128 로 채우는 패딩 설정이 들어 있어서 꺼 둡니다. 자르는 길이는
+  sentence-transformers 설정(sentence_bert_config.json)의 256 토큰에 맞춥니다.
+- 패딩 마스크는 토큰마다 따로 봅니다 (왼쪽에 패딩이 붙어도 맞게).
 """
 
 # --8<-- [start:load]
@@ -23,7 +25,7 @@ import numpy as np
 from safetensors.numpy import load_file
 from tokenizers import Tokenizer
 
-from attention import multi_head_attention, padding_mask
+from attention import multi_head_attention
 
 
 def model_dir():
@@ -46,6 +48,8 @@ def load_model():
     folder = model_dir()
     tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
     tokenizer.no_padding()  # tokenizer.json 의 "길이 128 로 채우기" 를 끕니다
+    st_config = json.loads((folder / "sentence_bert_config.json").read_text())
+    tokenizer.enable_truncation(max_length=st_config["max_seq_length"])  # 128 이 아니라 256
     config = json.loads((folder / "config.json").read_text())
     return MiniLM(load_file(str(folder / "model.safetensors")), config, tokenizer)
 # --8<-- [end:load]
@@ -79,13 +83,19 @@ def encode(model, input_ids, attention_mask=None):
     eps, heads = cfg["layer_norm_eps"], cfg["num_attention_heads"]
     input_ids = np.atleast_2d(input_ids)
     batch, n = input_ids.shape
+    if n > cfg["max_position_embeddings"]:
+        raise ValueError(f"토큰이 {n}개로 위치 임베딩 수 {cfg['max_position_embeddings']} 를 넘습니다 "
+                         f"(input_ids.shape={input_ids.shape})")
     x = (w["embeddings.word_embeddings.weight"][input_ids]
          + w["embeddings.position_embeddings.weight"][:n]
          + w["embeddings.token_type_embeddings.weight"][0])  # 문장이 하나라서 종류 0
     x = layer_norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"], eps)
     mask = None
-    if attention_mask is not None:  # 1 = 진짜 토큰, 0 = 패딩
-        mask = padding_mask(np.asarray(attention_mask).sum(axis=-1), n)
+    if attention_mask is not None:  # 1 = 진짜 토큰, 0 = 패딩. 키마다 따로 봅니다: (batch, 1, 1, n)
+        mask = np.asarray(attention_mask).astype(bool)[:, None, None, :]
+        if mask.shape != (batch, 1, 1, n):
+            raise ValueError(f"attention_mask.shape={np.shape(attention_mask)} 는 input_ids.shape={input_ids.shape} "
+                             "와 같아야 합니다")
     all_weights = []
     for i in range(cfg["num_hidden_layers"]):
         p = f"encoder.layer.{i}."

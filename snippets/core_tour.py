@@ -68,6 +68,9 @@ bad_inputs = {
     "마스크가 브로드캐스트되지 않음": (np.ones((3, 4)), np.ones((5, 4)), np.ones((5, 2)),
                             np.ones((4, 5), dtype=bool)),
     "차원 수가 모자람": (np.ones(4), np.ones((3, 4)), np.ones((3, 4)), None),
+    "마스크 축 수가 모호함": (np.ones((2, 2, 3, 4)), np.ones((2, 2, 3, 4)), np.ones((2, 2, 3, 4)),
+                       padding_mask([1, 3], 3)[:, 0]),
+    "입력에 NaN": (np.array([[np.nan, 1.0]]), np.ones((1, 2)), np.ones((1, 2)), None),
 }
 for why, (q_, k_, v_, m_) in bad_inputs.items():
     try:

@@ -43,6 +43,14 @@ print("'sat' 이 1등인 비율:", top_counts["sat"] / 200, " (토큰 6개를 �
 # --8<-- [end:seeds]
 
 
+# --8<-- [start:explorer_data]
+def data_explorer():
+    """브라우저 탐색기가 쓰는 데이터: 위 히트맵과 같은 나누기 전 점수 (d_k = 16)."""
+    return {"title": "위 히트맵을 직접 만져 보세요 (무작위 가중치, d_k = 16)", "tokens": tokens, "d_k": d_k,
+            "scores": np.round(scores, 6).tolist()}
+# --8<-- [end:explorer_data]
+
+
 # --8<-- [start:figure]
 def figure_random():
     """무작위 가중치로 계산한 히트맵: √d_k 로 나눈 것과 나누지 않은 것."""

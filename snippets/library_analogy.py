@@ -24,9 +24,9 @@ print("라벨과의 점수:", scores)
 # --8<-- [end:library]
 
 # --8<-- [start:hard_vs_soft]
-# 딕셔너리처럼 찾기: 가장 잘 맞는 책 한 권만 꺼냅니다.
+# 한 권만 고르기(argmax): 점수가 가장 높은 책 한 권의 내용만 가져옵니다.
 best = int(np.argmax(scores))
-print("딕셔너리 방식 →", books[best], "의 내용", values[best])
+print(f"한 권만 고르기 → {books[best]}의 내용 {values[best]}")
 
 # 어텐션 방식: 모든 책을 점수에 따라 조금씩 섞어서 가져옵니다.
 weights = softmax(scores)
@@ -60,7 +60,7 @@ print("'나는'의 키:  ", K[0])
 
 # --8<-- [start:figure]
 def figure_lookup():
-    """딕셔너리 찾기(한 권만)와 어텐션(모두 조금씩)을 막대로 비교합니다."""
+    """한 권만 고르기(argmax)와 어텐션(모두 조금씩)을 막대로 비교합니다."""
     import matplotlib.pyplot as plt
 
     from plotting import current_theme
@@ -68,7 +68,7 @@ def figure_lookup():
     t = current_theme()
     hard = np.eye(len(books))[best]
     fig, axes = plt.subplots(1, 2, figsize=(8, 3.2), sharey=True, layout="constrained")
-    for ax, w, title, color in [(axes[0], hard, "딕셔너리 찾기: 한 권만", t["muted"]),
+    for ax, w, title, color in [(axes[0], hard, "한 권만 고르기 (argmax)", t["muted"]),
                                 (axes[1], weights, "어텐션: 점수만큼 섞기", t["accent"])]:
         bars = ax.bar(books, w, color=color)
         ax.bar_label(bars, labels=[f"{x:.2f}" for x in w], padding=2)

@@ -22,7 +22,8 @@ print("X:", X.shape, " 헤드", h, "개, 헤드마다 폭", d_head)
 Q = X @ params["W_Q"]  # (6, 64): 여덟 헤드의 쿼리가 열 방향으로 나란히 붙어 있습니다
 Qh = split_heads(Q, h)  # (8, 6, 8): 헤드 축을 앞으로
 print("Q:", Q.shape, "→ 헤드로 나누면", Qh.shape)
-print("헤드 2 는 Q 의 열 16..23 인가?", np.array_equal(Qh[2], Q[:, 16:24]))
+# 코드의 인덱스는 0부터, 헤드 이름은 1부터 셉니다: Qh[2] 는 세 번째 헤드입니다.
+print("세 번째 헤드(Qh[2])는 Q 의 열 16–23 인가?", np.array_equal(Qh[2], Q[:, 16:24]))
 # --8<-- [end:split]
 
 # --8<-- [start:batched]
@@ -49,7 +50,7 @@ print("코어의 multi_head_attention 과 같은가?", np.allclose(multi_head_at
 # --8<-- [start:own_matrices]
 # "헤드마다 자기 W_Q 를 갖는다"는 말과 "큰 W_Q 하나를 열로 나눈다"는 말은 같은 뜻입니다.
 W_Q_heads = [params["W_Q"][:, i * d_head:(i + 1) * d_head] for i in range(h)]  # 헤드 i 의 (64, 8)
-print("헤드 0 의 W_Q:", W_Q_heads[0].shape, " 헤드 0 의 쿼리가 같은가?",
+print("첫 번째 헤드의 W_Q:", W_Q_heads[0].shape, " 그 헤드의 쿼리가 같은가?",
       np.array_equal(X @ W_Q_heads[0], Qh[0]))
 # --8<-- [end:own_matrices]
 
@@ -78,7 +79,7 @@ def measured_cost(n, d_model, h, seed=0):
     """실제 배열을 만들어 계산하고, 곱한 배열들의 모양으로 FLOP 을, 원소 수로 파라미터를 셉니다."""
     r = np.random.default_rng(seed)
     x = r.standard_normal((n, d_model)).astype(np.float32)
-    p = {k: r.standard_normal((d_model, d_model)).astype(np.float32) / np.sqrt(d_model)
+    p = {k: (r.standard_normal((d_model, d_model)) / np.sqrt(d_model)).astype(np.float32)
          for k in ("W_Q", "W_K", "W_V", "W_O")}
     q, k, v = (split_heads(x @ p[name], h) for name in ("W_Q", "W_K", "W_V"))
     heads, w = scaled_dot_product_attention(q, k, v)

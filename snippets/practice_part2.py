@@ -28,5 +28,5 @@ plt.show()
 # --8<-- [start:rows]
 for token, row in zip(tokens, weights):
     top = int(np.argmax(row))
-    print(f"{token:>4} 이(가) 가장 많이 보는 토큰: {tokens[top]:>4} ({row[top]:.2f})")
+    print(f"'{token}' 행에서 가장 큰 가중치: '{tokens[top]}' ({row[top]:.2f})")
 # --8<-- [end:rows]

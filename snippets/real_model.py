@@ -111,6 +111,10 @@ print("층별 헤드 사이 평균 JS 거리 (무작위):", random_js)
 # --8<-- [end:random_baseline]
 
 # --8<-- [start:korean]
+vocab = model.tokenizer.get_vocab()
+print("어휘 사전의 한글 음절 토큰 수:", sum(any("가" <= c <= "힣" for c in t) for t in vocab))
+# 영어용 정규화(소문자로 바꾸고 악센트 지우기)가 유니코드 분해(NFD)를 하면서 음절을 자모로 풉니다.
+print("정규화한 '나는':", [hex(ord(c)) for c in model.tokenizer.normalizer.normalize_str("나는")])
 for text in ["나는 학교에 간다", "고양이가 매트 위에 앉았다."]:
     pieces = tokenize(model, text)[1][1:-1]  # [CLS], [SEP] 를 뺀 조각
     print(f"{text} → {len(pieces)}조각, [UNK] {pieces.count('[UNK]')}개:", pieces)

@@ -57,7 +57,7 @@ def attention_core_cost(n, d_head=64, bytes_per_number=4):
     return flops, memory_mb
 
 
-print(" 토큰 수          FLOP   가중치 행렬 (MiB)   짧은 문장(128) 대비")
+print(" 토큰 수          FLOP   가중치 (MiB, f32)   짧은 문장(128) 대비")
 base_flops, _ = attention_core_cost(128)
 for n in (128, 512, 2048, 8192):
     flops, mem = attention_core_cost(n)

@@ -63,15 +63,24 @@ print("÷ 8 한 뒤 softmax(", typical / 8, ") =", softmax(typical / 8))
 
 # --8<-- [start:gradient]
 def softmax_jacobian(s):
-    """∂p_i/∂s_j = p_i (δ_ij − p_j): 점수가 조금 바뀔 때 가중치가 얼마나 바뀌는지."""
+    """∂p_i/∂s_j = p_i (δ_ij − p_j): 점수가 조금 바뀔 때 가중치가 얼마나 바뀌는지.
+
+    대각선의 1 − p_i 는 "나머지 가중치의 합"으로 계산합니다. p_i 가 1 에 아주 가까우면
+    1 − p_i 를 그대로 빼는 순간 반올림으로 0 이 되어 버리기 때문입니다.
+    """
     p = softmax(s)
-    return np.diag(p) - np.outer(p, p)
+    rest = np.array([np.delete(p, i).sum() for i in range(len(p))])  # = 1 − p_i, 정확하게
+    J = -np.outer(p, p)
+    J[np.diag_indices_from(J)] = p * rest
+    return J
 
 
 for s in [np.array([100.0, 1.0, 1.0]), np.array([10.0, 0.1, 0.1]), typical, typical / 8]:
     J = softmax_jacobian(s)
     print(f"s = {str(s):22s} 야코비안에서 가장 큰 절댓값 {np.abs(J).max():.2e}, "
           f"1등 자리 ∂p₁/∂s₁ = {J[0, 0]:.2e}")
+p_big = softmax(np.array([100.0, 1.0, 1.0]))
+print("참고: [100, 1, 1] 에서 1 − p₁ 을 그대로 빼면", 1 - p_big[0], " 나머지를 더하면", p_big[1:].sum())
 # --8<-- [end:gradient]
 
 # --8<-- [start:gradient_dk]
@@ -101,6 +110,17 @@ with np.errstate(over="ignore", invalid="ignore"):  # 넘침 경고를 일부러
 print("최댓값을 빼고:  ", softmax(x))
 print("빼 준 뒤의 지수:", x - x.max())
 # --8<-- [end:naive_overflow]
+
+
+# --8<-- [start:explorer_data]
+def data_explorer():
+    """브라우저 탐색기가 쓰는 데이터: 'The cat sat on the mat' 의 나누기 전 점수 Q Kᵀ (d_k = 64)."""
+    tokens = ["The", "cat", "sat", "on", "the", "mat"]
+    r = np.random.default_rng(64)
+    Q, K = r.standard_normal((6, 64)), r.standard_normal((6, 64))
+    return {"title": "점수의 크기를 바꿔 보세요 (d_k = 64, 무작위 쿼리·키)", "tokens": tokens, "d_k": 64,
+            "scores": np.round(Q @ K.T, 6).tolist()}
+# --8<-- [end:explorer_data]
 
 
 # --8<-- [start:figure_spread]

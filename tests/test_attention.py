@@ -38,8 +38,8 @@ def attention_case(draw, dtype=np.float64, with_mask=True):
     v = draw(hnp.arrays(dtype, k_lead + (n_k, d_v), elements=vals))
     mask = None
     if with_mask and draw(st.booleans()):
-        m_lead = tuple(draw(st.sampled_from([d, 1])) for d in lead)
-        m_lead = m_lead[draw(st.integers(0, len(m_lead))):]  # 앞 축을 생략해도 됩니다
+        # 마스크는 (n_q, n_k) 이거나 점수와 축 수가 같습니다 (크기 1 인 축은 브로드캐스트).
+        m_lead = tuple(draw(st.sampled_from([d, 1])) for d in lead) if draw(st.booleans()) else ()
         mask = draw(hnp.arrays(np.bool_, m_lead + (draw(st.sampled_from([n_q, 1])), n_k)))
     return q, k, v, mask
 
@@ -68,7 +68,8 @@ def test_multi_head_matches_reference(dtype, batch, n_q, n_k, heads, d_head, see
     x_kv = rng.standard_normal((batch, n_k, d_model)).astype(dtype)
     params = {n: (rng.standard_normal((d_model, d_model)) / np.sqrt(d_model)).astype(dtype)
               for n in ("W_Q", "W_K", "W_V", "W_O")}
-    params["b_Q"] = rng.standard_normal(d_model).astype(dtype)
+    for b in ("b_Q", "b_K", "b_V", "b_O"):
+        params[b] = rng.standard_normal(d_model).astype(dtype)
     mask = {"none": None,
             "padding": padding_mask(rng.integers(0, n_k + 1, size=batch), n_k),
             "random": rng.random((batch, heads, n_q, n_k)) < 0.7}[mask_kind]
@@ -78,6 +79,44 @@ def test_multi_head_matches_reference(dtype, batch, n_q, n_k, heads, d_head, see
     assert out.dtype == dtype
     np.testing.assert_allclose(w, ref_w, **TOL[dtype])
     np.testing.assert_allclose(out, ref_out, **TOL[dtype])
+
+
+def test_padding_mask_is_per_sentence_even_when_batch_equals_heads():
+    """배치 수와 헤드 수가 같아도 패딩 마스크가 헤드가 아니라 문장에 붙습니다 (흔한 브로드캐스트 함정)."""
+    rng = np.random.default_rng(7)
+    batch = heads = 2
+    x = rng.standard_normal((batch, 3, 4))
+    params = {n: rng.standard_normal((4, 4)) for n in ("W_Q", "W_K", "W_V", "W_O")}
+    lengths = [1, 3]
+    for mask in (padding_mask(lengths, 3), padding_mask(lengths, 3)[:, 0]):  # 헤드 축 있음 / 없음
+        _, w = multi_head_attention(x, x, params, heads, mask)
+        np.testing.assert_array_equal(w[0, :, :, 1:], 0.0)  # 첫 문장: 모든 헤드가 키 0 만 봅니다
+        np.testing.assert_allclose(w[0, :, :, 0], 1.0)
+        assert np.all(w[1] > 0)  # 둘째 문장: 가린 것이 없습니다
+        out, _ = multi_head_attention(x, x, params, heads, mask)
+        for b, n in enumerate(lengths):  # 문장 하나씩, 진짜 키(앞 n 개)만 주고 따로 계산한 것과 같습니다
+            alone, _ = multi_head_attention(x[b], x[b, :n], params, heads)
+            np.testing.assert_allclose(out[b], alone, rtol=1e-12, atol=1e-12)
+    with pytest.raises(ValueError, match="모호"):
+        scaled_dot_product_attention(np.ones((2, 2, 3, 4)), np.ones((2, 2, 3, 4)), np.ones((2, 2, 3, 4)),
+                                     padding_mask(lengths, 3)[:, 0])
+
+
+def test_biases_enter_where_they_should():
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal((5, 4))
+    params = {n: rng.standard_normal((4, 4)) for n in ("W_Q", "W_K", "W_V", "W_O")}
+    base, _ = multi_head_attention(x, x, params, 2)
+    # b_K 는 한 쿼리의 모든 점수에 같은 수를 더할 뿐이라 결과를 바꾸지 않습니다 (소프트맥스의 이동 불변성).
+    same, _ = multi_head_attention(x, x, params | {"b_K": rng.standard_normal(4)}, 2)
+    np.testing.assert_allclose(same, base, rtol=1e-10, atol=1e-12)
+    for b in ("b_Q", "b_V", "b_O"):
+        changed, _ = multi_head_attention(x, x, params | {b: rng.standard_normal(4)}, 2)
+        assert not np.allclose(changed, base), b
+    # b_V 와 b_O 는 출력에 정확히 이렇게 더해집니다 (가중치의 행 합이 1 이라서).
+    b_V, b_O = rng.standard_normal(4), rng.standard_normal(4)
+    shifted, _ = multi_head_attention(x, x, params | {"b_V": b_V, "b_O": b_O}, 2)
+    np.testing.assert_allclose(shifted, base + b_V @ params["W_O"] + b_O, rtol=1e-10, atol=1e-12)
 
 
 # ---------------------------------------------------------------- 성질 테스트
@@ -200,12 +239,14 @@ def test_large_scores_are_stable(value):
 
 
 @pytest.mark.parametrize("dtype, expected", [(np.float32, np.float32), (np.float64, np.float64),
-                                             (np.int64, np.float64)])
+                                             (np.float16, np.float32), (np.int64, np.float64),
+                                             (np.int8, np.float64), (np.bool_, np.float64)])
 def test_dtype_is_preserved(dtype, expected):
     x = np.arange(12).reshape(3, 4).astype(dtype)
     out, w = scaled_dot_product_attention(x, x, x)
     assert out.dtype == expected and w.dtype == expected
     assert softmax(x).dtype == expected
+    assert masked_softmax(x, np.ones((3, 4), bool)).dtype == expected
     params = {n: np.eye(4, dtype=dtype) for n in ("W_Q", "W_K", "W_V", "W_O")}
     out, w = multi_head_attention(x.astype(expected), x.astype(expected),
                                   {n: p.astype(expected) for n, p in params.items()}, 2)
@@ -214,8 +255,44 @@ def test_dtype_is_preserved(dtype, expected):
 
 def test_nan_input_is_a_clear_error():
     q = np.array([[np.nan, 1.0]])
-    with pytest.raises(ValueError, match=r"q.shape=\(1, 2\).*NaN/inf"):
-        scaled_dot_product_attention(q, q, q)
+    ok = np.ones((1, 2))
+    with pytest.raises(ValueError, match=r"q 에 NaN.*q.shape=\(1, 2\)"):
+        scaled_dot_product_attention(q, ok, ok)
+    # 가려진 키의 밸류에 NaN 이 있어도 조용히 번지지 않고 오류입니다.
+    with pytest.raises(ValueError, match=r"v 에 NaN.*v.shape=\(2, 1\)"):
+        scaled_dot_product_attention(np.ones((1, 2)), np.ones((2, 2)), [[1.0], [np.nan]], [[True, False]])
+    with pytest.raises(ValueError, match="NaN"):
+        softmax([np.nan, 1.0])
+    with pytest.raises(ValueError, match="NaN"):
+        masked_softmax(np.array([[np.nan, 1.0]]), np.array([[True, True]]))
+
+
+def test_masked_softmax_rejects_additive_masks():
+    with pytest.raises(ValueError, match="불리언"):
+        masked_softmax(np.array([[1.0, 2.0]]), np.array([[0.0, -np.inf]]))
+
+
+def test_overflowing_scores_are_a_clear_error():
+    big = np.full((1, 2), 3e38, dtype=np.float32)
+    with pytest.raises(ValueError, match="float32 범위"):
+        scaled_dot_product_attention(big, big, big)
+
+
+def test_empty_and_degenerate_shapes():
+    out, w = scaled_dot_product_attention(np.ones((3, 4)), np.ones((0, 4)), np.ones((0, 2)))
+    assert out.shape == (3, 2) and w.shape == (3, 0) and np.all(out == 0)
+    with pytest.raises(ValueError, match="d_k 가 0"):
+        scaled_dot_product_attention(np.ones((3, 0)), np.ones((2, 0)), np.ones((2, 2)))
+    with pytest.raises(ValueError, match="헤드 수 0"):
+        split_heads(np.ones((2, 4)), 0)
+    with pytest.raises(ValueError, match=r"\(4,\)"):
+        split_heads(np.ones(4), 2)
+    with pytest.raises(ValueError, match="정수"):
+        padding_mask([2.5], 4)
+    with pytest.raises(ValueError, match="W_K 가 없습니다"):
+        multi_head_attention(np.ones((2, 4)), np.ones((2, 4)), {"W_Q": np.eye(4), "W_V": np.eye(4), "W_O": np.eye(4)}, 2)
+    with pytest.raises(ValueError, match=r"b_V.shape=\(3,\)"):
+        multi_head_attention(np.ones((2, 4)), np.ones((2, 4)), _mha_params(4) | {"b_V": np.ones(3)}, 2)
 
 
 # ---------------------------------------------------------------- 잘못된 입력은 모양을 밝힌 ValueError

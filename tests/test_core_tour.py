@@ -43,5 +43,5 @@ def test_page_output(ct):
     assert "NaN 이 있는가? False" in text
     assert "float32 입력 → float32 float32" in text
     for why in ("쿼리/키 특성 크기가 다름", "키/밸류 길이가 다름", "마스크가 브로드캐스트되지 않음",
-                "차원 수가 모자람", "헤드 수로 나누어떨어지지 않음"):
+                "차원 수가 모자람", "마스크 축 수가 모호함", "입력에 NaN", "헤드 수로 나누어떨어지지 않음"):
         assert f"[{why}] ValueError:" in text

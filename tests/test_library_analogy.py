@@ -40,7 +40,7 @@ def test_toy_qkv_recreates_this_page(la):
 def test_page_output():
     out = page_output("library_analogy.md")
     assert "라벨과의 점수: [2. 1. 1.]" in out
-    assert "딕셔너리 방식 → 파이썬 입문서" in out
+    assert "한 권만 고르기 → 파이썬 입문서의 내용 [0.9 0.8]" in out
     assert "파이썬 입문서: 가중치 0.576" in out and "요리 입문서: 가중치 0.212" in out
     assert "Q: (3, 4)  K: (3, 4)  V: (3, 4)" in out
     assert "Q 와 K 가 같은가? False  K 와 V 가 같은가? False" in out

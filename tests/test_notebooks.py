@@ -140,7 +140,7 @@ def test_isolated_python_sees_only_numpy_and_matplotlib(tmp_path):
 
 EXPECTED = {
     "part1_numpy_attention": ["④ output  = weights @ V      (4, 8)", "코어 함수와 같은가? True True"],
-    "part2_heatmap": ["가중치: (6, 6)  행의 합: [1. 1. 1. 1. 1. 1.]", "이(가) 가장 많이 보는 토큰"],
+    "part2_heatmap": ["가중치: (6, 6)  행의 합: [1. 1. 1. 1. 1. 1.]", "'sat' 행에서 가장 큰 가중치: 'the' (0.75)"],
     "part3_multi_head": ["헤드별 가중치: (8, 6, 6)", "헤드 1 을 자기 자신과 비교:   0.000"],
 }
 

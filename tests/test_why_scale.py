@@ -62,7 +62,10 @@ def test_jacobian_formula_matches_finite_differences(ws):
 
 def test_saturated_softmax_kills_every_score_gradient(ws):
     J = ws.softmax_jacobian(np.array([100.0, 1.0, 1.0]))
-    assert np.abs(J).max() < 1e-40 and J[0, 0] == 0.0  # 1등 자리도 0 (float64 에서 정확히 0)
+    # 1등 자리도 2e-43 수준: p₁(p₂ + p₃) = 2·e⁻⁹⁹/(1 + 2e⁻⁹⁹)
+    assert np.abs(J).max() < 1e-40 and J[0, 0] == pytest.approx(2 * math.exp(-99), rel=1e-9)
+    naive = np.diag(ws.p_big) - np.outer(ws.p_big, ws.p_big)
+    assert naive[0, 0] == 0.0  # 1 − p₁ 을 그대로 빼면 반올림으로 0
     assert np.abs(ws.softmax_jacobian(np.array([10.0, 0.1, 0.1]))).max() == pytest.approx(1e-4, rel=0.02)
     assert np.abs(ws.softmax_jacobian(np.array([2.0, 1.0, 0.5]))).max() > 0.2
     norms_raw = np.array([np.linalg.norm(ws.softmax_jacobian(r)) for r in ws.raw])
@@ -83,6 +86,7 @@ def test_page_output():
     out = page_output("why_scale.md")
     assert "softmax([10, 0.1, 0.1]) = [0.9999 0.0001 0.0001]" in out
     assert "÷ 8 한 뒤 softmax( [2.  1.  0.5] ) = [0.6285 0.2312 0.1402]" in out
-    assert "1등 자리 ∂p₁/∂s₁ = 0.00e+00" in out
+    assert "1등 자리 ∂p₁/∂s₁ = 2.02e-43" in out
+    assert "1 − p₁ 을 그대로 빼면 0.0" in out
     assert "그대로 계산:     [nan nan]" in out and "최댓값을 빼고:   [0.7311 0.2689]" in out
     assert "0.99 넘게 몰린 비율 0.000" in out

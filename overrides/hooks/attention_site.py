@@ -14,7 +14,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 
-from sitebuild import codeblocks, figures, mathfont, mathml, notebook_pages, notebooks
+from sitebuild import codeblocks, datafiles, figures, mathfont, mathml, notebook_pages, notebooks
 
 _state = {}
 _output_cache = {}  # serve 중 다시 빌드할 때 바뀌지 않은 페이지는 코드를 다시 돌리지 않습니다
@@ -58,8 +58,11 @@ def on_pre_build(config):
 def on_files(files, config):
     try:
         figs = figures.build_figures(_state["snippets_dir"], _state["gen_dir"] / "figures")
-    except figures.FigureError as exc:
+        data = datafiles.build_data(_state["snippets_dir"], _state["gen_dir"] / "data")
+    except (figures.FigureError, datafiles.DataError) as exc:
         raise PluginError(str(exc)) from exc
+    for path in data:
+        files.append(File.generated(config, f"data/{path.name}", abs_src_path=str(path)))
     _state["figures"] = figs
     font = mathfont.build_math_font(_state["gen_dir"] / "fonts")
     files.append(File.generated(config, f"assets/fonts/{font.name}", abs_src_path=str(font)))

@@ -29,14 +29,14 @@ class FigureError(RuntimeError):
     pass
 
 
-def discover(snippets_dir):
-    """{그림 이름: (모듈 이름, 함수 이름)} — 파일을 import 하지 않고 AST 로 찾습니다."""
+def discover(snippets_dir, prefix="figure_"):
+    """{이름: (모듈 이름, 함수 이름)} — 파일을 import 하지 않고 AST 로 prefix 로 시작하는 함수를 찾습니다."""
     found = {}
     for path in sorted(Path(snippets_dir).glob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         for node in tree.body:
-            if isinstance(node, ast.FunctionDef) and node.name.startswith("figure_"):
-                found[f"{path.stem}-{node.name[len('figure_'):]}"] = (path.stem, node.name)
+            if isinstance(node, ast.FunctionDef) and node.name.startswith(prefix):
+                found[f"{path.stem}-{node.name[len(prefix):]}"] = (path.stem, node.name)
     return found
 
 

@@ -1,0 +1,71 @@
+"""빌드된 페이지 하나가 읽히는 데 필요한 바이트를 셉니다 (테스트와 Lighthouse 벤치마크가 함께 씁니다).
+
+세는 것: 페이지 HTML, 그 HTML 이 부르는 스타일·스크립트·미리 받는 글꼴·아이콘·그림, 그리고
+스크립트가 곧바로 내려받는 것(Material 검색 작업자, 검색 색인과 한국어 lunr 파일, 탐색기 JSON).
+그림은 밝은 팔레트 쪽을 셉니다(다른 쪽은 loading="lazy" 라서 보이지 않으면 받지 않습니다).
+어두운 쪽 합계도 따로 돌려줍니다.
+"""
+
+import gzip
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+
+class _Refs(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.refs = []  # (종류, url)
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "link" and a.get("href") and a.get("rel") in ("stylesheet", "preload", "icon"):
+            self.refs.append((a["rel"], a["href"]))
+        elif tag == "script" and a.get("src"):
+            self.refs.append(("script", a["src"]))
+        elif tag == "img" and a.get("src"):
+            self.refs.append(("img", a["src"]))
+        elif tag == "div" and a.get("data-src"):
+            self.refs.append(("data", a["data-src"]))
+
+
+def page_file(site, doc):
+    stem = doc.rsplit(".", 1)[0]
+    return Path(site) / ("index.html" if stem == "index" else f"{stem}/index.html")
+
+
+def page_weight(site, doc):
+    """{"items": [(경로, 바이트)], "total": 바이트, "gzip": gzip 바이트, "dark_total": 바이트}."""
+    site = Path(site)
+    html_path = page_file(site, doc)
+    parser = _Refs()
+    parser.feed(html_path.read_text(encoding="utf-8"))
+    files, dark = [html_path], []
+    for kind, url in parser.refs:
+        parts = urlsplit(url)
+        if parts.scheme or parts.netloc or url.startswith("data:"):
+            continue
+        target = (html_path.parent / unquote(parts.path)).resolve()
+        if parts.fragment == "only-dark":
+            dark.append(target)
+            continue
+        files.append(target)
+    # Material 이 페이지를 열자마자 내려받는 검색 관련 파일
+    files += sorted((site / "assets" / "javascripts" / "workers").glob("search.*.min.js"))
+    files += [site / "search" / "search_index.json",
+              site / "assets" / "javascripts" / "lunr" / "min" / "lunr.stemmer.support.min.js",
+              site / "assets" / "javascripts" / "lunr" / "min" / "lunr.ko.min.js"]
+    seen, items = set(), []
+    for f in files:
+        if f in seen:
+            continue
+        seen.add(f)
+        if not f.is_file():
+            raise FileNotFoundError(f"{doc}: {f} 가 빌드 결과에 없습니다")
+        items.append((f.relative_to(site).as_posix(), f.stat().st_size))
+    total = sum(size for _, size in items)
+    gz = sum(len(gzip.compress((site / p).read_bytes(), 6)) if p.endswith((".html", ".css", ".js", ".json"))
+             else size for p, size in items)
+    light_imgs = sum(size for p, size in items if p.endswith("-light.png"))
+    dark_total = total - light_imgs + sum(f.stat().st_size for f in set(dark))
+    return {"items": sorted(items, key=lambda x: -x[1]), "total": total, "gzip": gz, "dark_total": dark_total}

@@ -1,0 +1,37 @@
+"""페이지 무게 예산: 빌드된 페이지마다 읽는 데 필요한 바이트(HTML, 스크립트, 스타일, 글꼴, 그림,
+검색 색인)가 1 MB 를 넘지 않습니다. 넘으면 어느 페이지의 어떤 파일이 큰지 알려 줍니다.
+
+Lighthouse 점수처럼 흔들리는 값은 벤치마크(make lighthouse)로 재고, 여기서는 빌드 결과만으로
+정해지는 바이트 수를 확인합니다.
+"""
+
+import pytest
+from site_pages import nav_pages
+from sitebuild.pageweight import page_weight
+
+pytestmark = pytest.mark.slow
+
+BUDGET = 1_000_000  # 바이트, 압축하지 않은 크기
+
+
+@pytest.mark.parametrize("doc", nav_pages())
+def test_page_stays_under_budget(built_site, doc):
+    site, _ = built_site
+    w = page_weight(site, doc)
+    biggest = ", ".join(f"{p} {size / 1000:.0f} kB" for p, size in w["items"][:5])
+    for palette, total in (("밝은", w["total"]), ("어두운", w["dark_total"])):
+        assert total <= BUDGET, (
+            f"{doc}: {palette} 팔레트에서 {total / 1000:.0f} kB 로 예산 {BUDGET / 1000:.0f} kB 를 넘습니다. "
+            f"큰 파일: {biggest}")
+    assert w["gzip"] < w["total"] / 2  # 텍스트가 대부분이라 gzip 으로 절반 아래가 됩니다
+
+
+def test_budget_counts_what_a_page_loads(built_site):
+    """예산 계산이 실제로 페이지가 부르는 파일을 세는지: 그림·검색 색인·스타일이 들어갑니다."""
+    site, _ = built_site
+    items = dict(page_weight(site, "four_steps.md")["items"])
+    assert "four_steps/index.html" in items
+    assert "search/search_index.json" in items
+    assert any(p.startswith("assets/stylesheets/main.") for p in items)
+    assert "figures/four_steps-pipeline-light.png" in items
+    assert "figures/four_steps-pipeline-dark.png" not in items  # 어두운 쪽은 따로 셉니다

@@ -78,7 +78,8 @@ def current_theme():
 def heatmap(ax, weights, row_labels, col_labels, title=None, annotate=True,
             xlabel="키 (보는 대상)", ylabel="쿼리 (보는 쪽)"):
     """어텐션 가중치를 히트맵으로 그립니다: 행 = 쿼리, 열 = 키, 행의 합 = 1."""
-    im = ax.imshow(weights, vmin=0.0, vmax=1.0, cmap=plt.rcParams["image.cmap"])
+    cmap = plt.get_cmap(plt.rcParams["image.cmap"])
+    im = ax.imshow(weights, vmin=0.0, vmax=1.0, cmap=cmap)
     ax.set_xticks(range(len(col_labels)), labels=col_labels, rotation=45, ha="right")
     ax.set_yticks(range(len(row_labels)), labels=row_labels)
     ax.set_xlabel(xlabel)
@@ -89,8 +90,10 @@ def heatmap(ax, weights, row_labels, col_labels, title=None, annotate=True,
         for i in range(weights.shape[0]):
             for j in range(weights.shape[1]):
                 w = weights[i, j]
-                # 밝은 칸에는 검은 글씨, 어두운 칸에는 흰 글씨를 써서 어느 테마에서도 읽힙니다.
+                # 칸 색의 밝기(상대 휘도)를 보고 검은 글씨와 흰 글씨 가운데 더 잘 보이는 쪽을 씁니다.
+                r, g, b, _ = cmap(float(w))
+                lum = 0.2126 * r**2.2 + 0.7152 * g**2.2 + 0.0722 * b**2.2
                 ax.text(j, i, f"{w:.2f}", ha="center", va="center", fontsize=8,
-                        color="black" if w > 0.55 else "white")
+                        color="black" if (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) else "white")
     return im
 # --8<-- [end:heatmap]

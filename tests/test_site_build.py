@@ -109,3 +109,32 @@ def test_math_is_rendered_at_build_time(built_site):
     body = re.sub(r'alttext="[^"]*"', "", page)
     assert "\\frac" not in body and "\\(" not in body and "$$" not in body
     assert "mathjax" not in page.lower() and "katex" not in page.lower()
+
+
+def test_every_page_has_its_own_description(built_site):
+    """검색 엔진과 공유 미리보기용 설명이 페이지마다 따로 있습니다 (SEO)."""
+    site, _ = built_site
+    seen = {}
+    for doc in nav_pages():
+        html = page_html(site, doc).read_text(encoding="utf-8")
+        m = re.search(r'<meta name="description" content="([^"]+)"', html)
+        assert m and len(m.group(1)) > 30, f"{doc} 에 설명(meta description)이 없습니다"
+        assert m.group(1) not in seen, f"{doc} 와 {seen.get(m.group(1))} 의 설명이 같습니다"
+        seen[m.group(1)] = doc
+
+
+def test_explorer_script_only_where_needed(built_site):
+    site, _ = built_site
+    for doc in nav_pages():
+        html = page_html(site, doc).read_text(encoding="utf-8")
+        has_explorer = 'class="attention-explorer"' in html
+        assert ("assets/explorer.js" in html) == has_explorer, doc
+    assert 'class="attention-explorer"' in page_html(site, "why_scale.md").read_text(encoding="utf-8")
+
+
+def test_code_blocks_are_lean_and_outputs_are_samp(built_site):
+    site, _ = built_site
+    html = page_html(site, "four_steps.md").read_text(encoding="utf-8")
+    assert '<span class="n">' not in html and '<span class="w">' not in html
+    assert html.count("<samp>") >= 8 and 'class="cell-output highlight"' not in html
+    assert "data-search-exclude" in html

@@ -48,8 +48,17 @@
     var x = Math.min(Math.max(t, 0), 1) * (VIRIDIS.length - 1);
     var i = Math.min(Math.floor(x), VIRIDIS.length - 2);
     var f = x - i;
-    var c = VIRIDIS[i].map(function (v, k) { return Math.round(v + (VIRIDIS[i + 1][k] - v) * f); });
-    return "rgb(" + c.join(",") + ")";
+    return VIRIDIS[i].map(function (v, k) { return Math.round(v + (VIRIDIS[i + 1][k] - v) * f); });
+  }
+
+  /* WCAG 상대 휘도로 검은 글씨와 흰 글씨 가운데 명암비가 더 큰 쪽을 고릅니다. */
+  function textColorOn(rgb) {
+    var lum = rgb.map(function (c) {
+      c /= 255;
+      return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
+    });
+    var L = 0.2126 * lum[0] + 0.7152 * lum[1] + 0.0722 * lum[2];
+    return (L + 0.05) / 0.05 >= 1.05 / (L + 0.05) ? "#000" : "#fff";
   }
 
   function el(tag, attrs, text) {
@@ -141,8 +150,9 @@
           var td = cells[i][j];
           td.textContent = v.toFixed(2);
           td.setAttribute("data-weight", v.toPrecision(17));
-          td.style.backgroundColor = viridis(v);
-          td.style.color = v > 0.55 ? "#000" : "#fff";
+          var rgb = viridis(v);
+          td.style.backgroundColor = "rgb(" + rgb.join(",") + ")";
+          td.style.color = textColorOn(rgb);
         });
         rowButtons[i].setAttribute("aria-pressed", String(i === state.row));
         cells[i].forEach(function (td) { td.classList.toggle("is-selected", i === state.row); });

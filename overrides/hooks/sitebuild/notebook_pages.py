@@ -30,12 +30,25 @@ def _png_size(data):
     return struct.unpack(">II", data[16:24])
 
 
+def _palette_png(data):
+    """256색 팔레트 PNG 로 줄입니다 (사이트의 다른 그림과 같은 방식)."""
+    import io
+
+    from PIL import Image
+
+    out = io.BytesIO()
+    with Image.open(io.BytesIO(data)) as im:
+        im.quantize(colors=256, method=Image.Quantize.FASTOCTREE).save(out, format="PNG", optimize=True)
+    return out.getvalue()
+
+
 def _output_block(soup, text):
-    wrapper = soup.new_tag("div", attrs={"class": "cell-output highlight"})
+    """본문 페이지의 "실행 결과" 블록과 같은 모양 (lean_html.output_blocks_as_samp 참고)."""
+    wrapper = soup.new_tag("div", attrs={"class": "cell-output"})
     title = soup.new_tag("span", attrs={"class": "filename"})
     title.string = "실행 결과"
-    pre = soup.new_tag("pre")
-    code = soup.new_tag("code")
+    pre = soup.new_tag("pre", tabindex="0")
+    code = soup.new_tag("samp")
     code.string = text
     pre.append(code)
     wrapper.append(title)
@@ -91,6 +104,7 @@ def slim_notebook_html(page_html, notebook_path, out_dir, label):
                 n_images += 1
                 name = f"figure-{cell_id}-{n_images}.png"
                 Path(out_dir).mkdir(parents=True, exist_ok=True)
+                data = _palette_png(data)
                 (Path(out_dir) / name).write_bytes(data)
                 w, h = _png_size(data)
                 figure = soup.new_tag("p")

@@ -112,8 +112,10 @@ def test_failing_snippet_fails_build_and_suite(tmp_path):
 
 
 def test_failing_snippet_import_fails_figure_build(tmp_path):
+    # 코드 블록 없이 그림만 있는 페이지: 실패는 그림을 그리려고 스니펫을 import 하는 단계에서 나야 합니다.
     broken = GOOD_SNIPPET.replace('print("합:", x.sum())', 'print("합:", x.summ())')
-    code, log = mkdocs_build(make_site(tmp_path, snippet=broken), tmp_path / "site")
+    page = "# 그림만\n\n![작은 그림](figures/demo-demo.png)\n"
+    code, log = mkdocs_build(make_site(tmp_path, snippet=broken, page=page), tmp_path / "site")
     assert code != 0
     assert "demo.py 를 import 하다 실패했습니다" in log and "AttributeError" in log
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 DPI = 144  # 그림 1인치 = CSS 96px 의 1.5배: 고해상도 화면에서도 또렷하고 파일은 작게
 THEMES = ("light", "dark")
-FORMAT_VERSION = "3"  # 그리는 방식이 바뀌면 올려서 캐시를 비웁니다
+FORMAT_VERSION = "4"  # 그리는 방식이 바뀌면 올려서 캐시를 비웁니다
 
 
 class FigureError(RuntimeError):
@@ -40,9 +40,24 @@ def discover(snippets_dir, prefix="figure_"):
     return found
 
 
+def imported_snippets(code, snippets_dir):
+    """코드 조각이 (간접적으로라도) import 하는 스니펫 모듈 이름들."""
+    seen, todo = set(), list(_imports_in(code, snippets_dir))
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            todo.extend(_local_imports(Path(snippets_dir) / f"{name}.py", snippets_dir))
+    return seen
+
+
 def _local_imports(path, snippets_dir):
+    return _imports_in(path.read_text(encoding="utf-8"), snippets_dir)
+
+
+def _imports_in(code, snippets_dir):
     names = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(ast.parse(code)):
         if isinstance(node, ast.Import):
             names.update(a.name.split(".")[0] for a in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
@@ -83,6 +98,15 @@ class _RaiseOnWarning(logging.Handler):
             raise FigureError(f"matplotlib 경고: {record.getMessage()}")
 
 
+def _save_palette_png(buf, path):
+    """256색 팔레트 PNG 로 줄여 저장합니다: 히트맵과 선 그림은 눈으로 차이가 없고 파일은 약 1/3 입니다."""
+    from PIL import Image
+
+    buf.seek(0)
+    with Image.open(buf) as im:
+        im.quantize(colors=256, method=Image.Quantize.FASTOCTREE).save(path, format="PNG", optimize=True)
+
+
 def render(module_name, func_name, out_paths):
     """figure 함수를 테마마다 한 번씩 그려 저장합니다. 경고는 FigureError 가 됩니다."""
     import matplotlib
@@ -108,8 +132,9 @@ def render(module_name, func_name, out_paths):
             with warnings.catch_warnings(), plotting.theme(theme):
                 warnings.simplefilter("error")
                 fig = func()
-                fig.savefig(path, dpi=DPI, metadata={"Software": None},
-                            pil_kwargs={"optimize": True})
+                buf = io.BytesIO()
+                fig.savefig(buf, format="png", dpi=DPI, metadata={"Software": None})
+            _save_palette_png(buf, path)
         except Exception as exc:
             raise FigureError(f"그림 {module_name}.{func_name} ({theme}) 을 그리지 못했습니다: "
                               f"{type(exc).__name__}: {exc}") from exc
@@ -118,28 +143,94 @@ def render(module_name, func_name, out_paths):
             plt.close("all")
 
 
-def build_figures(snippets_dir, out_dir):
-    """모든 그림을 (필요할 때만) 만들고 {이름: {"light", "dark", "width", "height"}} 를 돌려줍니다."""
-    snippets_dir, out_dir = Path(snippets_dir), Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
+def _render_module(snippets_dir, module_name, jobs):
+    """작업 프로세스에서: 한 모듈의 그림들을 그립니다 (모듈은 한 번만 import)."""
     if str(snippets_dir) not in sys.path:
         sys.path.insert(0, str(snippets_dir))
-    stamp_path = out_dir / "stamps.json"
-    stamps = json.loads(stamp_path.read_text()) if stamp_path.exists() else {}
-    result = {}
-    for name, (module, func) in discover(snippets_dir).items():
-        paths = [out_dir / f"{name}-{t}.png" for t in THEMES]
-        key = source_hash(module, snippets_dir)
-        if stamps.get(name) != key or not all(p.exists() for p in paths):
-            stamps.pop(name, None)
-            render(module, func, paths)
-            stamps[name] = key
-            stamp_path.write_text(json.dumps(stamps, indent=1, sort_keys=True))
-        w, h = png_size(paths[0])
-        result[name] = {"light": paths[0], "dark": paths[1], "width": w, "height": h}
-    for stale in set(stamps) - set(result):  # 지워진 그림의 파일도 치웁니다
-        stamps.pop(stale)
-        for t in THEMES:
-            (out_dir / f"{stale}-{t}.png").unlink(missing_ok=True)
-    stamp_path.write_text(json.dumps(stamps, indent=1, sort_keys=True))
-    return result
+    for func_name, paths in jobs:
+        render(module_name, func_name, paths)
+    return module_name
+
+
+class FigureSet:
+    """빌드 한 번의 그림들. 다시 그릴 그림은 작업 프로세스 2개에서 페이지 빌드와 나란히 그립니다.
+
+    페이지가 그림 크기를 물으면(info) 그 그림을 그리는 모듈이 끝날 때까지 기다립니다.
+    wait_all() 은 남은 작업을 모두 기다리고, 실패가 있으면 FigureError 를 냅니다.
+    """
+
+    def __init__(self, snippets_dir, out_dir, workers=2):
+        self.snippets_dir, self.out_dir = Path(snippets_dir), Path(out_dir)
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        self.stamp_path = self.out_dir / "stamps.json"
+        self.stamps = json.loads(self.stamp_path.read_text()) if self.stamp_path.exists() else {}
+        self.found = discover(self.snippets_dir)
+        self.paths = {name: [self.out_dir / f"{name}-{t}.png" for t in THEMES] for name in self.found}
+        self.keys, self.futures, self.pool = {}, {}, None
+        by_module = {}
+        for name, (module, func) in self.found.items():
+            key = self.keys[name] = source_hash(module, self.snippets_dir)
+            if self.stamps.get(name) != key or not all(p.exists() for p in self.paths[name]):
+                self.stamps.pop(name, None)
+                by_module.setdefault(module, []).append((func, self.paths[name]))
+        if by_module:
+            import concurrent.futures
+            import multiprocessing
+
+            # spawn: serve 의 스레드가 도는 프로세스를 fork 하지 않습니다. 새 프로세스는 부모의
+            # sys.path 를 물려받으므로, 이 패키지(sitebuild)의 폴더가 sys.path 에 있어야 합니다.
+            hooks_dir = str(Path(__file__).resolve().parent.parent)
+            if hooks_dir not in sys.path:
+                sys.path.append(hooks_dir)
+            self.pool = concurrent.futures.ProcessPoolExecutor(
+                max_workers=min(workers, len(by_module)), mp_context=multiprocessing.get_context("spawn"))
+            # 가장 오래 걸리는 모듈(실제 모델)을 먼저 맡깁니다.
+            for module, jobs in sorted(by_module.items(), key=lambda kv: kv[0] != "real_model"):
+                self.futures[module] = self.pool.submit(_render_module, str(self.snippets_dir), module, jobs)
+        for stale in set(self.stamps) - set(self.found):  # 지워진 그림의 파일도 치웁니다
+            self.stamps.pop(stale)
+            for t in THEMES:
+                (self.out_dir / f"{stale}-{t}.png").unlink(missing_ok=True)
+
+    def _wait(self, module):
+        future = self.futures.pop(module, None)
+        if future is None:
+            return
+        try:
+            future.result()
+        except FigureError:
+            raise
+        except Exception as exc:
+            raise FigureError(f"그림을 그리는 작업 프로세스가 실패했습니다 ({module}): {type(exc).__name__}: {exc}") from exc
+        for name, (mod, _) in self.found.items():
+            if mod == module:
+                self.stamps[name] = self.keys[name]
+        self.stamp_path.write_text(json.dumps(self.stamps, indent=1, sort_keys=True))
+
+    def info(self, name):
+        """{"light", "dark", "width", "height"} — 그림이 다 그려질 때까지 기다립니다."""
+        self._wait(self.found[name][0])
+        w, h = png_size(self.paths[name][0])
+        return {"light": self.paths[name][0], "dark": self.paths[name][1], "width": w, "height": h}
+
+    def __contains__(self, name):
+        return name in self.found
+
+    def wait_all(self):
+        try:
+            for module in list(self.futures):
+                self._wait(module)
+        finally:
+            self.close()
+
+    def close(self):
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+            self.pool = None
+
+
+def build_figures(snippets_dir, out_dir):
+    """모든 그림을 (필요할 때만) 만들고 {이름: {"light", "dark", "width", "height"}} 를 돌려줍니다."""
+    figs = FigureSet(snippets_dir, out_dir)
+    figs.wait_all()
+    return {name: figs.info(name) for name in figs.found}

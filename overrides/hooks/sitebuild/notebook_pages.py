@@ -69,9 +69,8 @@ def slim_notebook_html(page_html, notebook_path, out_dir, label):
     link.string = f"노트북 내려받기 ({Path(notebook_path).name})"
     download.append(link)
     note = soup.new_tag("span")
-    note.string = " numpy 와 matplotlib 만 있으면 Jupyter 나 Colab 에서 그대로 실행됩니다."
+    note.string = "numpy와 matplotlib만 있으면 Jupyter나 Colab에서 그대로 실행됩니다."
     download.append(note)
-    out.append(download)
 
     n_images = 0
     for cell in soup.select("div.jp-Notebook > div.jp-Cell"):
@@ -80,6 +79,9 @@ def slim_notebook_html(page_html, notebook_path, out_dir, label):
             rendered = cell.select_one(".jp-RenderedMarkdown")
             for child in list(rendered.children):
                 out.append(child.extract())
+                if download is not None and getattr(child, "name", None) == "h1":
+                    out.append(download)  # 내려받기 단추는 제목 바로 아래에 둡니다
+                    download = None
             continue
         inner = cell.select_one("div[id^='cell-id=']") or cell
         cell_id = inner.get("id", "").removeprefix("cell-id=")
@@ -119,6 +121,8 @@ def slim_notebook_html(page_html, notebook_path, out_dir, label):
             if output.get_text(strip=True):
                 raise NotebookPageError(f"{label}: 셀 {cell_id} 에 처리할 수 없는 출력이 있습니다: "
                                         f"{html.escape(str(output)[:200])}")
+    if download is not None:  # 제목이 없는 노트북이면 맨 위에
+        out.insert(0, download)
     if soup.select_one("div.jp-Notebook") is None:
         raise NotebookPageError(f"{label}: mkdocs-jupyter 출력에서 노트북(jp-Notebook)을 찾지 못했습니다")
     # 노트북 셀 밖의 나머지(스타일 시트, 스크립트, 그리고 mkdocs 마크다운 처리 때 코드 블록으로

@@ -20,7 +20,9 @@ from site_pages import nav_pages
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None)
+# 기본은 Debian 의 chromium. 다른 Chromium 계열 브라우저를 쓰려면 CHROMIUM=/경로 로 알려 줍니다.
+CHROMIUM = (os.environ.get("CHROMIUM") or shutil.which("chromium")
+            or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None))
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--disable-default-apps"]
 

@@ -139,12 +139,12 @@ def main():
         if tmp:
             tmp.cleanup()
 
-    head = (f"{'페이지':<34}{'설정':<8}{'성능':>5}{'접근성':>6}{'권장':>5}{'SEO':>5}"
+    head = (f"{'페이지':<38}{'설정':<8}{'성능':>5}{'접근성':>6}{'권장':>5}{'SEO':>5}"
             f"{'전송 KB':>9}{'원본 KB':>9}{'gzip KB':>9}{'LCP ms':>8}{'CLS':>7}{'TBT ms':>8}")
     print(f"Lighthouse 12.2.3, {args.runs}번 잰 중앙값 (chromium {CHROMIUM})")
     print(head)
     for doc, preset, m, w in rows:
-        print(f"{doc:<36}{preset:<9}{m['perf']:>5.0f}{m['a11y']:>7.0f}{m['bp']:>6.0f}{m['seo']:>6.0f}"
+        print(f"{doc:<40}{preset:<9}{m['perf']:>5.0f}{m['a11y']:>7.0f}{m['bp']:>6.0f}{m['seo']:>6.0f}"
               f"{m['kb']:>9.0f}{w['total'] / 1024:>9.0f}{w['gzip'] / 1024:>9.0f}{m['lcp']:>8.0f}{m['cls']:>7.3f}"
               f"{m['tbt']:>8.0f}" + (f"   못 미친 항목: {', '.join(m['failing'])}" if m["failing"] else ""))
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from attention import (causal_mask, masked_softmax, merge_heads, multi_head_attention,
                        padding_mask, scaled_dot_product_attention, softmax, split_heads)
-from hypothesis import assume, given
+from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from reference_attention import reference_attention, reference_multi_head

@@ -228,9 +228,3 @@ class FigureSet:
             self.pool.shutdown(wait=True, cancel_futures=True)
             self.pool = None
 
-
-def build_figures(snippets_dir, out_dir):
-    """모든 그림을 (필요할 때만) 만들고 {이름: {"light", "dark", "width", "height"}} 를 돌려줍니다."""
-    figs = FigureSet(snippets_dir, out_dir)
-    figs.wait_all()
-    return {name: figs.info(name) for name in figs.found}

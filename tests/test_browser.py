@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 import numpy as np
 import pytest
 from site_pages import nav_pages
+from sitebuild.pageweight import page_url
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -25,11 +26,6 @@ CHROMIUM = (os.environ.get("CHROMIUM") or shutil.which("chromium")
             or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None))
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--disable-default-apps"]
-
-
-def page_url(doc):
-    stem = doc.rsplit(".", 1)[0]
-    return "" if stem == "index" else f"{stem}/"
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):

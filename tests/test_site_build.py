@@ -6,6 +6,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 from site_pages import nav_pages
+from sitebuild.pageweight import page_file as page_html
 
 pytestmark = pytest.mark.slow
 
@@ -34,11 +35,6 @@ def parse(path):
 
 def built_html(site):
     return sorted(site.rglob("*.html"))
-
-
-def page_html(site, doc):
-    stem = doc[: -len(".md")] if doc.endswith(".md") else doc.rsplit(".", 1)[0]
-    return site / ("index.html" if stem == "index" else f"{stem}/index.html")
 
 
 def test_build_has_no_warnings(built_site):

@@ -29,9 +29,15 @@ class _Refs(HTMLParser):
             self.refs.append(("data", a["data-src"]))
 
 
-def page_file(site, doc):
+def page_url(doc):
+    """nav 의 문서 경로(docs/ 기준, .md 또는 .ipynb) → 사이트 안의 URL 경로 (use_directory_urls)."""
     stem = doc.rsplit(".", 1)[0]
-    return Path(site) / ("index.html" if stem == "index" else f"{stem}/index.html")
+    return "" if stem == "index" else f"{stem}/"
+
+
+def page_file(site, doc):
+    """nav 의 문서 경로 → 빌드된 HTML 파일."""
+    return Path(site) / page_url(doc) / "index.html"
 
 
 def page_weight(site, doc):

@@ -1,7 +1,48 @@
-"""사이트 빌드 도우미: mkdocs 훅(overrides/hooks/attention_site.py)과 테스트가 함께 씁니다.
+"""사이트 빌드 도우미: MkDocs 훅(overrides/hooks/attention_site.py)과 테스트가 함께 씁니다.
 
-- codeblocks: 페이지의 python 코드 블록을 스니펫 include 를 펼친 뒤 실행하고 출력을 붙입니다.
-- figures: 스니펫의 figure_* 함수로 밝은/어두운 그림을 만듭니다 (내용이 바뀔 때만).
-- mathml: pymdownx.arithmatex 가 남긴 TeX 를 빌드 때 MathML 로 바꿉니다 (스크립트 0 바이트).
-- notebooks: 스니펫 절(section)로 실습 노트북(.ipynb)을 만듭니다.
+지도 — 스니펫 하나가 페이지, 그림, 노트북, 테스트가 되기까지
+
+    snippets/four_steps.py  ─┬─ 페이지:  docs/four_steps.md 의 ```python 블록 안 `--8<-- "four_steps.py:절"`
+                             │     build.page_markdown  (on_page_markdown)
+                             │       codeblocks.snippet_expander   include 를 펼칩니다 (pymdownx.snippets)
+                             │       codeblocks.python_blocks      블록을 꺼냅니다 (pytest-codeblocks, 한 번만 읽음)
+                             │       outputs.PageOutputs.get       실행합니다 (캐시: 코드 + 스니펫 + 버전이 열쇠)
+                             │       codeblocks.with_outputs       블록 아래에 ```output 펜스를 넣습니다
+                             │     fences.format_output             ```output → "실행 결과" <pre><samp>
+                             │     codestyle.LeanTokens             코드 색칠을 Material 의 색 수만큼으로
+                             │     mathml.MathExtension             $...$ → MathML (수식 글꼴: mathfont)
+                             │
+                             ├─ 그림:    figure_<이름>() → ![대체 텍스트](figures/four_steps-<이름>.png)
+                             │     figures.FigureSet               밝은/어두운 PNG 를 작업 프로세스에서 (add_generated_files)
+                             │     figure_markup.FigureExtension    <img> 하나 → 팔레트별 <img> 두 개
+                             │
+                             ├─ 데이터:  data_<이름>() → data/four_steps-<이름>.json (datafiles, 탐색기가 읽음)
+                             │
+                             ├─ 노트북:  snippets/notebooks/*.md 의 include → practice/*.ipynb
+                             │     notebooks.build_notebooks        jupytext 로 읽고 nbformat 으로 씀
+                             │     (mkdocs-jupyter 가 실행)          notebook_pages.slim_notebook_html 가 페이지를 가볍게
+                             │
+                             └─ 테스트:  tests/test_four_steps.py (페이지가 말하는 숫자), tests/page_outputs.py
+                                   (빌드와 같은 캐시로 페이지 출력 읽기), tests/test_contracts.py (다른 프로젝트에
+                                   기대는 약속), tests/test_pipeline_failures.py (실패가 빌드를 멈추는지)
+
+모듈 하나에 관심사 하나
+- build          빌드 한 번의 상태(SiteBuild)와 MkDocs 이벤트마다 할 일. 훅은 여기로 넘기기만 합니다.
+- snippet_graph  스니펫 사이의 import 그래프와 내용 해시 (그림·데이터·출력 캐시가 함께 씁니다)
+- codeblocks     페이지의 python 블록: 펼치기, 꺼내기, 실행하기, 출력 펜스 넣기
+- outputs        페이지 실행 결과의 캐시 (빌드와 테스트가 함께 씁니다)
+- fences         ```output 사용자 펜스 (pymdownx.superfences)
+- codestyle      Pygments 필터 (pymdownx.highlight 의 extend_pygments_lang)
+- figures        figure_* 함수 → PNG, 작업 프로세스
+- figure_markup  그림 참조 → 팔레트별 <img> (Python-Markdown 트리 처리기)
+- images         PNG 도우미 (Pillow)
+- mathml         TeX → MathML (Python-Markdown 트리 처리기)
+- mathfont       STIX Two Math 에서 쓰는 글자만 잘라 낸 woff2
+- datafiles      data_* 함수 → JSON
+- notebooks      노트북 원본(.md) → .ipynb
+- notebook_pages mkdocs-jupyter 의 노트북 페이지 HTML → 가벼운 본문
+- pageweight     빌드된 페이지 하나가 내려받는 바이트 (테스트와 Lighthouse 벤치마크)
+
+테마 덮어쓰기는 Material 의 문서화된 방법으로만 합니다: overrides/main.html (scripts 블록),
+overrides/partials/search.html (검색 창 이름).
 """

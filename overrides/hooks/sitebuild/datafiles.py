@@ -12,23 +12,23 @@ import json
 import sys
 from pathlib import Path
 
-from .figures import discover, source_hash
+from . import snippet_graph
 
 
 class DataError(RuntimeError):
     pass
 
 
-def build_data(snippets_dir, out_dir):
+def build_data(snippets_dir, out_dir, environment):
     snippets_dir, out_dir = Path(snippets_dir), Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     if str(snippets_dir) not in sys.path:
         sys.path.insert(0, str(snippets_dir))
     written = []
-    for name, (module_name, func_name) in discover(snippets_dir, prefix="data_").items():
+    for name, (module_name, func_name) in snippet_graph.discover(snippets_dir, "data_").items():
         path = out_dir / f"{name}.json"
         stamp = out_dir / f"{name}.key"
-        key = source_hash(module_name, snippets_dir)
+        key = snippet_graph.content_hash({module_name}, snippets_dir, environment)
         if not (path.exists() and stamp.exists() and stamp.read_text() == key):
             try:
                 with contextlib.redirect_stdout(io.StringIO()):

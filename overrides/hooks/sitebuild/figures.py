@@ -2,92 +2,39 @@
 
 약속: `snippets/<모듈>.py` 의 최상위 함수 `figure_<이름>()` 은 matplotlib Figure 를 돌려줍니다.
 빌드는 그것을 밝은/어두운 테마로 한 번씩 그려 `<모듈>-<이름>-light.png`, `-dark.png` 로 저장하고,
-페이지는 `![대체 텍스트](figures/<모듈>-<이름>.png)` 라고만 씁니다.
+페이지는 `![대체 텍스트](figures/<모듈>-<이름>.png)` 라고만 씁니다 (figure_markup.py 가 바꿔 넣습니다).
 
 그림은 docs/ 밖(.cache/site/figures)에 쓰고, 모듈과 그 모듈이 가져다 쓰는 스니펫의 내용이
-바뀔 때만 다시 그립니다. 그릴 때 나오는 모든 경고(한글 글리프 누락 포함)는 오류입니다.
+바뀔 때만 다시 그립니다. 다시 그릴 그림은 작업 프로세스 2개에서 페이지 빌드와 나란히 그립니다.
+그릴 때 나오는 모든 경고(한글 글리프 누락 포함)는 오류입니다.
 """
 
-import ast
+import concurrent.futures
 import contextlib
-import hashlib
 import importlib
 import io
 import json
 import logging
-import struct
+import multiprocessing
 import sys
 import warnings
 from pathlib import Path
 
+from . import images, snippet_graph
+
 DPI = 144  # 그림 1인치 = CSS 96px 의 1.5배: 고해상도 화면에서도 또렷하고 파일은 작게
+CSS_PX_PER_INCH = 96  # 페이지에 놓는 크기: 저장 해상도와 관계없이 1인치 = 96 CSS px
 THEMES = ("light", "dark")
-FORMAT_VERSION = "4"  # 그리는 방식이 바뀌면 올려서 캐시를 비웁니다
+FORMAT_VERSION = "5"  # 그리는 방식이 바뀌면 올려서 캐시를 비웁니다
 
 
 class FigureError(RuntimeError):
     pass
 
 
-def discover(snippets_dir, prefix="figure_"):
-    """{이름: (모듈 이름, 함수 이름)} — 파일을 import 하지 않고 AST 로 prefix 로 시작하는 함수를 찾습니다."""
-    found = {}
-    for path in sorted(Path(snippets_dir).glob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-        for node in tree.body:
-            if isinstance(node, ast.FunctionDef) and node.name.startswith(prefix):
-                found[f"{path.stem}-{node.name[len(prefix):]}"] = (path.stem, node.name)
-    return found
-
-
-def imported_snippets(code, snippets_dir):
-    """코드 조각이 (간접적으로라도) import 하는 스니펫 모듈 이름들."""
-    seen, todo = set(), list(_imports_in(code, snippets_dir))
-    while todo:
-        name = todo.pop()
-        if name not in seen:
-            seen.add(name)
-            todo.extend(_local_imports(Path(snippets_dir) / f"{name}.py", snippets_dir))
-    return seen
-
-
-def _local_imports(path, snippets_dir):
-    return _imports_in(path.read_text(encoding="utf-8"), snippets_dir)
-
-
-def _imports_in(code, snippets_dir):
-    names = set()
-    for node in ast.walk(ast.parse(code)):
-        if isinstance(node, ast.Import):
-            names.update(a.name.split(".")[0] for a in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names.add(node.module.split(".")[0])
-    return {n for n in names if (Path(snippets_dir) / f"{n}.py").exists()}
-
-
-def source_hash(module, snippets_dir):
-    """모듈과, 그 모듈이 (간접적으로라도) import 하는 스니펫 파일 내용의 해시."""
-    snippets_dir = Path(snippets_dir)
-    seen, todo = set(), [module]
-    while todo:
-        name = todo.pop()
-        if name in seen:
-            continue
-        seen.add(name)
-        todo.extend(_local_imports(snippets_dir / f"{name}.py", snippets_dir))
-    h = hashlib.sha256(FORMAT_VERSION.encode())
-    for name in sorted(seen):
-        h.update(name.encode() + b"\0" + (snippets_dir / f"{name}.py").read_bytes())
-    import matplotlib
-    h.update(matplotlib.__version__.encode())
-    return h.hexdigest()[:16]
-
-
-def png_size(path):
-    """PNG 머리(IHDR)에서 (너비, 높이) 를 읽습니다."""
-    with open(path, "rb") as f:
-        head = f.read(24)
-    return struct.unpack(">II", head[16:24])
+def discover(snippets_dir):
+    """{"<모듈>-<이름>": (모듈, 함수)}."""
+    return snippet_graph.discover(snippets_dir, "figure_")
 
 
 class _RaiseOnWarning(logging.Handler):
@@ -98,17 +45,8 @@ class _RaiseOnWarning(logging.Handler):
             raise FigureError(f"matplotlib 경고: {record.getMessage()}")
 
 
-def _save_palette_png(buf, path):
-    """256색 팔레트 PNG 로 줄여 저장합니다: 히트맵과 선 그림은 눈으로 차이가 없고 파일은 약 1/3 입니다."""
-    from PIL import Image
-
-    buf.seek(0)
-    with Image.open(buf) as im:
-        im.quantize(colors=256, method=Image.Quantize.FASTOCTREE).save(path, format="PNG", optimize=True)
-
-
 def render(module_name, func_name, out_paths):
-    """figure 함수를 테마마다 한 번씩 그려 저장합니다. 경고는 FigureError 가 됩니다."""
+    """figure 함수를 테마마다 한 번씩 그려 저장합니다. 실패와 경고는 FigureError 가 됩니다."""
     import matplotlib
 
     matplotlib.use("Agg")  # 화면 없이 파일로만 그립니다
@@ -134,7 +72,7 @@ def render(module_name, func_name, out_paths):
                 fig = func()
                 buf = io.BytesIO()
                 fig.savefig(buf, format="png", dpi=DPI, metadata={"Software": None})
-            _save_palette_png(buf, path)
+            Path(path).write_bytes(images.palette_png(buf.getvalue()))
         except Exception as exc:
             raise FigureError(f"그림 {module_name}.{func_name} ({theme}) 을 그리지 못했습니다: "
                               f"{type(exc).__name__}: {exc}") from exc
@@ -153,13 +91,14 @@ def _render_module(snippets_dir, module_name, jobs):
 
 
 class FigureSet:
-    """빌드 한 번의 그림들. 다시 그릴 그림은 작업 프로세스 2개에서 페이지 빌드와 나란히 그립니다.
+    """빌드 한 번의 그림들.
 
-    페이지가 그림 크기를 물으면(info) 그 그림을 그리는 모듈이 끝날 때까지 기다립니다.
-    wait_all() 은 남은 작업을 모두 기다리고, 실패가 있으면 FigureError 를 냅니다.
+    만들자마자 다시 그릴 그림을 작업 프로세스에 맡깁니다. 페이지가 그림 크기를 물으면(info)
+    그 그림을 그리는 모듈이 끝날 때까지 기다립니다. wait_all() 은 남은 작업을 모두 기다리고,
+    실패가 있으면 FigureError 를 냅니다.
     """
 
-    def __init__(self, snippets_dir, out_dir, workers=2):
+    def __init__(self, snippets_dir, out_dir, environment, workers=2):
         self.snippets_dir, self.out_dir = Path(snippets_dir), Path(out_dir)
         self.out_dir.mkdir(parents=True, exist_ok=True)
         self.stamp_path = self.out_dir / "stamps.json"
@@ -169,14 +108,11 @@ class FigureSet:
         self.keys, self.futures, self.pool = {}, {}, None
         by_module = {}
         for name, (module, func) in self.found.items():
-            key = self.keys[name] = source_hash(module, self.snippets_dir)
+            key = self.keys[name] = snippet_graph.content_hash({module}, self.snippets_dir, FORMAT_VERSION, environment)
             if self.stamps.get(name) != key or not all(p.exists() for p in self.paths[name]):
                 self.stamps.pop(name, None)
                 by_module.setdefault(module, []).append((func, self.paths[name]))
         if by_module:
-            import concurrent.futures
-            import multiprocessing
-
             # spawn: serve 의 스레드가 도는 프로세스를 fork 하지 않습니다. 새 프로세스는 부모의
             # sys.path 를 물려받으므로, 이 패키지(sitebuild)의 폴더가 sys.path 에 있어야 합니다.
             hooks_dir = str(Path(__file__).resolve().parent.parent)
@@ -185,7 +121,7 @@ class FigureSet:
             self.pool = concurrent.futures.ProcessPoolExecutor(
                 max_workers=min(workers, len(by_module)), mp_context=multiprocessing.get_context("spawn"))
             # 가장 오래 걸리는 모듈(실제 모델)을 먼저 맡깁니다.
-            for module, jobs in sorted(by_module.items(), key=lambda kv: kv[0] != "real_model"):
+            for module, jobs in sorted(by_module.items(), key=lambda kv: not kv[0].startswith("real_model")):
                 self.futures[module] = self.pool.submit(_render_module, str(self.snippets_dir), module, jobs)
         for stale in set(self.stamps) - set(self.found):  # 지워진 그림의 파일도 치웁니다
             self.stamps.pop(stale)
@@ -207,14 +143,15 @@ class FigureSet:
                 self.stamps[name] = self.keys[name]
         self.stamp_path.write_text(json.dumps(self.stamps, indent=1, sort_keys=True))
 
-    def info(self, name):
-        """{"light", "dark", "width", "height"} — 그림이 다 그려질 때까지 기다립니다."""
-        self._wait(self.found[name][0])
-        w, h = png_size(self.paths[name][0])
-        return {"light": self.paths[name][0], "dark": self.paths[name][1], "width": w, "height": h}
-
     def __contains__(self, name):
         return name in self.found
+
+    def info(self, name):
+        """{"light": 경로, "dark": 경로, "width": CSS px, "height": CSS px} — 그림이 다 그려질 때까지 기다립니다."""
+        self._wait(self.found[name][0])
+        w, h = images.png_size(self.paths[name][0])
+        return {"light": self.paths[name][0], "dark": self.paths[name][1],
+                "width": round(w * CSS_PX_PER_INCH / DPI), "height": round(h * CSS_PX_PER_INCH / DPI)}
 
     def wait_all(self):
         try:
@@ -227,4 +164,3 @@ class FigureSet:
         if self.pool is not None:
             self.pool.shutdown(wait=True, cancel_futures=True)
             self.pool = None
-

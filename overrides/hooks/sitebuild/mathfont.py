@@ -14,7 +14,7 @@ from pathlib import Path
 FONT_NAME = "stix-two-math-site.woff2"
 
 # 수식에 쓰는 글자들. MathML 은 한 글자짜리 <mi> 를 수학용 이탤릭(U+1D434…)으로 바꿔 그리므로
-# 그 영역도 넣습니다. 여기 없는 글자를 수식에 쓰면 테스트(test_site_build)가 알려 줍니다.
+# 그 영역도 넣습니다. 여기 없는 글자를 수식에 쓰면 빌드가 멈춥니다 (build.py 의 on_post_build).
 ITALIC = [chr(c) for c in range(0x1D434, 0x1D468) if c != 0x1D455] + ["\u210E"]  # ℎ 는 따로 있음
 GREEK = [chr(c) for c in range(0x3B1, 0x3CA)] + ["Σ", "Π", "Δ"]
 ITALIC_GREEK = [chr(c) for c in range(0x1D6FC, 0x1D715)]  # 이탤릭 소문자 α…ω
@@ -57,6 +57,13 @@ def build_math_font(out_dir):
 
 
 def covered_characters(path):
+    """글꼴 파일이 그릴 수 있는 글자들 (cmap)."""
     from fontTools import ttLib
 
-    return {chr(c) for c in ttLib.TTFont(path).getBestCmap()}
+    with ttLib.TTFont(path) as font:
+        return {chr(c) for c in font.getBestCmap()}
+
+
+def missing_characters(path, used):
+    """수식이 쓰는 글자 가운데 잘라 낸 글꼴에 없는 것들 (공백 제외). 빌드가 비어 있는지 확인합니다."""
+    return sorted(c for c in set(used) - covered_characters(path) if not c.isspace())

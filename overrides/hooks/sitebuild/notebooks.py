@@ -1,76 +1,57 @@
-"""실습 노트북(.ipynb)을 스니펫에서 만듭니다.
+"""실습 노트북(.ipynb)을 스니펫에서 만듭니다 (jupytext 로 읽고 nbformat 으로 씁니다).
 
-노트북의 원본은 `snippets/notebooks/<이름>.md` 입니다. 페이지와 같은 문법을 씁니다:
-python 코드 블록에는 `--8<-- "파일.py:절"` 줄만 있고, 나머지 글은 마크다운 셀이 됩니다
-(제목 줄마다 새 셀). 코드 셀은 include 를 펼친 스니펫 절 그대로라서 노트북과 스니펫이
-어긋날 수 없습니다.
+노트북의 원본은 `snippets/notebooks/<이름>.md` 입니다. jupytext 의 마크다운 형식 그대로입니다:
+python 코드 블록은 코드 셀, 그 사이의 글은 마크다운 셀이 됩니다. 코드 블록에는 페이지처럼
+`--8<-- "파일.py:절"` 줄만 있고, 여기서 include 를 펼쳐 셀에 넣습니다. 그래서 노트북과 스니펫이
+어긋날 수 없고, mkdocs-jupyter 의 실행 캐시(노트북 파일 내용이 열쇠)도 스니펫이 바뀌면 저절로 빗나갑니다.
+
+- 코드 블록 정보 문자열의 alt="..." (jupytext 가 셀 메타데이터로 읽습니다)는 그 셀이 그리는 그림의
+  대체 텍스트가 되어 셀 메타데이터 attention_site.alt 로 실립니다 (notebook_pages.py 가 씁니다).
+- 원본 맨 위의 YAML 머리말(description 등)은 셀이 아니라 노트북 메타데이터 attention_site 로 갑니다.
+  내려받은 노트북을 Jupyter·Colab 에서 열면 머리말 셀 없이 제목부터 보입니다.
 
 노트북은 저장소 밖에서 혼자 돌아가야 하므로(내려받아 Jupyter·Colab 에서 실행), 코드 셀은
-저장소 모듈을 import 하지 않고 필요한 절(어텐션 코어 포함)을 직접 담습니다. 그래서
-mkdocs-jupyter 의 실행 캐시(노트북 파일 내용이 열쇠)도 스니펫이 바뀌면 저절로 무효가 됩니다.
+저장소 모듈을 import 하지 않고 필요한 절(어텐션 코어 포함)을 직접 담습니다.
 """
 
-import json
-import re
 from pathlib import Path
 
-FENCE = re.compile(r"^(`{3,})\s*(\S*)(?P<rest>.*)$")
-ALT = re.compile(r'alt="([^"]+)"')
+import jupytext
+import nbformat
+import yaml
+
+SITE_KEY = "attention_site"  # 이 사이트가 노트북·셀 메타데이터에 쓰는 열쇠
 
 
-def cells_from_markdown(text, expand):
-    """마크다운 원본 → [(종류, 내용, 메타데이터)]: python 블록은 code, 나머지는 제목마다 나눈 markdown.
-
-    코드 블록 정보 문자열의 alt="..." 는 그 셀이 그리는 그림의 대체 텍스트가 됩니다.
-    """
-    cells, buf = [], []
-
-    def flush_markdown():
-        body = "\n".join(buf).strip("\n")
-        if body.strip():
-            cells.append(("markdown", body, {}))
-        buf.clear()
-
-    lines = text.split("\n")
-    i = 0
-    while i < len(lines):
-        m = FENCE.match(lines[i])
-        if m and m.group(2) == "python":
-            flush_markdown()
-            j = i + 1
-            while not lines[j].startswith(m.group(1)):
-                j += 1
-            code = expand("\n".join(lines[i + 1:j])).strip("\n")
-            alt = ALT.search(m.group("rest"))
-            cells.append(("code", code, {"attention_site": {"alt": alt.group(1)}} if alt else {}))
-            i = j + 1
+def notebook_from_source(text, expand):
+    """마크다운 원본 → nbformat 노트북 (include 를 펼친 코드 셀, 머리말은 메타데이터로)."""
+    parsed = jupytext.reads(text, fmt="md")
+    cells, site_meta = [], {}
+    for cell in parsed.cells:
+        if not cells and not site_meta and cell.cell_type == "raw" and cell.source.startswith("---"):
+            site_meta = yaml.safe_load(cell.source.strip().strip("-")) or {}
             continue
-        if lines[i].startswith("#") and buf:
-            flush_markdown()
-        buf.append(lines[i])
-        i += 1
-    flush_markdown()
-    return cells
+        if cell.cell_type == "code":
+            meta = {SITE_KEY: {"alt": cell.metadata["alt"]}} if "alt" in cell.metadata else {}
+            cells.append(nbformat.v4.new_code_cell(expand(cell.source).strip("\n"), metadata=meta))
+        elif cell.cell_type == "markdown":
+            cells.append(nbformat.v4.new_markdown_cell(cell.source))
+        else:
+            raise ValueError(f"노트북 원본에 다룰 수 없는 셀 종류가 있습니다: {cell.cell_type}")
+    for i, cell in enumerate(cells):
+        cell.id = f"cell-{i:02d}"  # 같은 원본이면 같은 바이트: mkdocs-jupyter 캐시가 헛돌지 않게
+    nb = nbformat.v4.new_notebook(cells=cells, metadata={
+        "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+        "language_info": {"name": "python"},
+        SITE_KEY: site_meta,
+    })
+    nbformat.validate(nb)
+    return nb
 
 
-def notebook_json(cells):
-    nb_cells = []
-    for i, (kind, source, metadata) in enumerate(cells):
-        cell = {"cell_type": kind, "id": f"cell-{i:02d}", "metadata": metadata,
-                "source": source.splitlines(keepends=True)}
-        if kind == "code":
-            cell.update(execution_count=None, outputs=[])
-        nb_cells.append(cell)
-    nb = {
-        "cells": nb_cells,
-        "metadata": {
-            "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
-            "language_info": {"name": "python"},
-        },
-        "nbformat": 4,
-        "nbformat_minor": 5,
-    }
-    return json.dumps(nb, ensure_ascii=False, indent=1) + "\n"
+def site_metadata(notebook_path):
+    """만든 노트북의 사이트 메타데이터 (페이지 설명 등)."""
+    return nbformat.read(str(notebook_path), as_version=4).metadata.get(SITE_KEY, {})
 
 
 def build_notebooks(src_dir, out_dir, expand):
@@ -80,7 +61,7 @@ def build_notebooks(src_dir, out_dir, expand):
     written = []
     for src in sorted(Path(src_dir).glob("*.md")):
         target = out_dir / f"{src.stem}.ipynb"
-        content = notebook_json(cells_from_markdown(src.read_text(encoding="utf-8"), expand))
+        content = nbformat.writes(notebook_from_source(src.read_text(encoding="utf-8"), expand)) + "\n"
         if not target.exists() or target.read_text(encoding="utf-8") != content:
             target.write_text(content, encoding="utf-8")
         written.append(target)

@@ -1,12 +1,17 @@
 """빌드된 페이지 하나가 읽히는 데 필요한 바이트를 셉니다 (테스트와 Lighthouse 벤치마크가 함께 씁니다).
 
 세는 것: 페이지 HTML, 그 HTML 이 부르는 스타일·스크립트·미리 받는 글꼴·아이콘·그림, 그리고
-스크립트가 곧바로 내려받는 것(Material 검색 작업자, 검색 색인과 한국어 lunr 파일, 탐색기 JSON).
+스크립트가 곧바로 내려받는 것(Material 검색 작업자, 검색 색인과 lunr 언어 파일, 탐색기 JSON).
 그림은 밝은 팔레트 쪽을 셉니다(다른 쪽은 loading="lazy" 라서 보이지 않으면 받지 않습니다).
 어두운 쪽 합계도 따로 돌려줍니다.
+
+검색 파일은 Material 이 페이지에 적어 둔 것을 읽습니다: 작업자 스크립트는 페이지의
+`<script id="__config">` JSON 의 "search", 언어 파일은 검색 색인의 config.lang 입니다. 작업자가
+언어 파일을 부르는 규칙(lunr/min/lunr.<언어>.min.js)은 tests/test_contracts.py 가 확인합니다.
 """
 
 import gzip
+import json
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -16,6 +21,7 @@ class _Refs(HTMLParser):
     def __init__(self):
         super().__init__()
         self.refs = []  # (종류, url)
+        self.config, self._in_config = None, False
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -23,10 +29,32 @@ class _Refs(HTMLParser):
             self.refs.append((a["rel"], a["href"]))
         elif tag == "script" and a.get("src"):
             self.refs.append(("script", a["src"]))
+        elif tag == "script" and a.get("id") == "__config":
+            self._in_config = True
         elif tag == "img" and a.get("src"):
             self.refs.append(("img", a["src"]))
         elif tag == "div" and a.get("data-src"):
             self.refs.append(("data", a["data-src"]))
+
+    def handle_data(self, data):
+        if self._in_config:
+            self.config = json.loads(data)
+            self._in_config = False
+
+
+def search_files(site):
+    """Material 검색이 페이지를 열자마자 내려받는 파일들 (작업자, 색인, lunr 언어 파일)."""
+    site = Path(site)
+    index = site / "search" / "search_index.json"
+    langs = json.loads(index.read_text(encoding="utf-8"))["config"]["lang"]
+    lunr = site / "assets" / "javascripts" / "lunr"
+    files = [index]
+    if any(lang != "en" for lang in langs):
+        files.append(lunr / "min" / "lunr.stemmer.support.min.js")
+    files += [lunr / "min" / f"lunr.{lang}.min.js" for lang in langs if lang != "en"]
+    if len(langs) > 1:
+        files.append(lunr / "min" / "lunr.multi.min.js")
+    return files
 
 
 def page_url(doc):
@@ -56,11 +84,10 @@ def page_weight(site, doc):
             dark.append(target)
             continue
         files.append(target)
-    # Material 이 페이지를 열자마자 내려받는 검색 관련 파일
-    files += sorted((site / "assets" / "javascripts" / "workers").glob("search.*.min.js"))
-    files += [site / "search" / "search_index.json",
-              site / "assets" / "javascripts" / "lunr" / "min" / "lunr.stemmer.support.min.js",
-              site / "assets" / "javascripts" / "lunr" / "min" / "lunr.ko.min.js"]
+    if parser.config is None or not parser.config.get("search"):
+        raise ValueError(f"{doc}: Material 의 __config 에 검색 작업자(search)가 없습니다")
+    files.append((html_path.parent / parser.config["search"]).resolve())
+    files += search_files(site)
     seen, items = set(), []
     for f in files:
         if f in seen:

@@ -1,7 +1,7 @@
 # 두 명령으로 모든 준비를 끝냅니다 (README 참고).
 #   make serve   # 가상환경을 만들고 의존성을 설치한 뒤 http://127.0.0.1:8000 에서 사이트를 띄웁니다
 #   make test    # 같은 준비를 한 뒤 모든 테스트(스니펫, 코드 블록, 엄격 빌드, 브라우저)를 돌립니다
-# 기여자용: make build, make bench, make lighthouse, make lock
+# 기여자용: make check (빌드 없이 빠르게), make build, make bench, make lighthouse, make lock
 
 VENV := .venv
 BIN := $(VENV)/bin
@@ -18,13 +18,17 @@ export NO_MKDOCS_2_WARNING := 1
 export JUPYTER_PLATFORM_DIRS := 1
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: serve test build bench lighthouse lock clean
+.PHONY: serve test check build bench lighthouse lock clean
 
 serve: $(STAMP)
 	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000 --livereload
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+# 사이트를 빌드하지 않는 테스트만 (스니펫, 코어, 페이지 출력, 노트북, 계약): 고치는 동안 자주 돌립니다.
+check: $(STAMP)
+	$(BIN)/python -m pytest -m "not site"
 
 build: $(STAMP)
 	$(BIN)/mkdocs build --strict

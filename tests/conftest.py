@@ -1,4 +1,10 @@
-"""테스트 공통 준비: 경로, hypothesis 설정, 사이트 한 번 빌드하기."""
+"""테스트 공통 준비: 경로, hypothesis 설정, 표시(marker), 페이지 실행과 사이트 빌드를 세션에 한 번씩.
+
+- `make check` 는 사이트를 빌드하지 않는 테스트만 돌립니다 (`-m "not site"`).
+  built_site 를 쓰는 테스트에는 아래 pytest_collection_modifyitems 가 `site` 표시를 저절로 붙입니다.
+- 페이지의 코드는 세션에 한 번만 실행합니다: 테스트(tests/page_outputs.py)와 사이트 빌드가 같은
+  디스크 캐시를 쓰므로, 먼저 실행한 쪽의 결과를 다른 쪽이 읽습니다.
+"""
 
 import os
 import subprocess
@@ -23,8 +29,16 @@ settings.register_profile("ci", max_examples=300, derandomize=True, deadline=Non
 settings.register_profile("dev", max_examples=100, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
+pytest_plugins = ["browser"]  # tests/browser.py 의 server, browser, desktop, phone
+
 os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
 os.environ.setdefault("JUPYTER_PLATFORM_DIRS", "1")
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "built_site" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.site)
 
 
 def mkdocs_build(config_file, site_dir, strict=True):

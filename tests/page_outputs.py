@@ -1,12 +1,32 @@
-"""페이지가 보여 주는 실행 결과를 테스트에서 읽는 도우미 (빌드가 붙이는 것과 같은 출력)."""
+"""페이지가 보여 주는 실행 결과를 테스트에서 읽는 도우미 (빌드가 붙이는 것과 같은 출력).
+
+빌드와 같은 캐시(.cache/site/outputs/)를 씁니다. 캐시 열쇠는 페이지의 코드 블록, 그 코드가 import 하는 스니펫
+파일 내용, 파이썬과 잠금 파일(모든 패키지 버전)이라서, 열쇠가 같으면 실행 결과도 같습니다.
+그래서 한 세션에서 페이지 코드는 한 번만 돕니다: 사이트 빌드가 먼저 돌았으면 그 결과를 읽고, 아니면
+여기서 실행해 캐시에 써 두고 빌드가 그것을 읽습니다. 깨끗한 클론(CI)에서는 캐시가 비어 있으므로
+모든 페이지가 반드시 한 번 실행됩니다.
+"""
 
 import functools
 
-from site_pages import page_blocks
-from sitebuild import codeblocks
+from site_pages import ROOT, page_blocks, site_config
+from sitebuild import snippet_graph
+from sitebuild.outputs import PageOutputs
 
 
 @functools.cache
+def _outputs():
+    snippets = site_config()["mdx_configs"]["pymdownx.snippets"]["base_path"]
+    snippets = snippets[0] if isinstance(snippets, list) else snippets
+    return PageOutputs(ROOT / ".cache" / "site" / "outputs", snippets,
+                       snippet_graph.environment_stamp(ROOT))
+
+
+def page_outputs(page):
+    """페이지의 python 블록마다 찍힌 출력 (빌드가 각 블록 아래에 붙이는 그것)."""
+    return _outputs().get(page, page_blocks(page))
+
+
 def page_output(page):
     """페이지의 모든 python 블록을 차례로 실행해 얻은 출력 전체."""
-    return "".join(r.output for r in codeblocks.run_blocks(page_blocks(page), label=page))
+    return "".join(page_outputs(page))

@@ -1,10 +1,13 @@
-"""테스트가 함께 쓰는 도우미: mkdocs.yml 을 빌드와 똑같이 읽고, 페이지의 코드 블록을 꺼냅니다."""
+"""테스트가 함께 쓰는 도우미: mkdocs.yml 을 빌드와 똑같이 읽고, 페이지의 코드 블록과 그림을 꺼냅니다."""
 
 import functools
+from html.parser import HTMLParser
 from pathlib import Path
 
+import markdown
 from mkdocs.config import load_config
 from sitebuild import codeblocks
+from sitebuild.figure_markup import FIGURE_SRC
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -44,3 +47,23 @@ def page_blocks(rel_path):
     """include 를 펼친 뒤 pytest-codeblocks 추출기로 꺼낸 python 블록들."""
     text = (DOCS / rel_path).read_text(encoding="utf-8")
     return codeblocks.python_blocks(expander()(text))
+
+
+class _Images(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.images = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "img":
+            self.images.append(dict(attrs))
+
+
+def figure_refs(rel_path):
+    """[(그림 이름, 대체 텍스트)] — 페이지를 사이트의 Markdown 확장으로 읽어 찾은 figures/*.png 그림들."""
+    cfg = site_config()
+    md = markdown.Markdown(extensions=cfg["markdown_extensions"], extension_configs=cfg["mdx_configs"])
+    parser = _Images()
+    parser.feed(md.convert(expander()((DOCS / rel_path).read_text(encoding="utf-8"))))
+    return [(m.group("name"), img.get("alt", "")) for img in parser.images
+            if (m := FIGURE_SRC.match(img.get("src", "")))]

@@ -1,17 +1,11 @@
 """실제 브라우저(Debian chromium + Playwright)로 빌드된 사이트를 검사합니다.
 
-사이트를 127.0.0.1 에서 띄우고 네트워크는 그 주소만 허용합니다. chromium 이 없는 기계에서는
-이 테스트들을 건너뛰지만, CI(.ci/run 이 CI=1 로 돌림)에서는 chromium 이 없으면 실패합니다.
+사이트를 127.0.0.1 에서 띄우고 네트워크는 그 주소만 허용합니다 (tests/browser.py). chromium 이 없는
+기계에서는 이 테스트들을 건너뛰지만, CI(.ci/run 이 CI=1 로 돌림)에서는 chromium 이 없으면 실패합니다.
 """
 
-import functools
-import http.server
 import json
 import math
-import os
-import shutil
-import threading
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import numpy as np
@@ -19,98 +13,26 @@ import pytest
 from site_pages import nav_pages
 from sitebuild.pageweight import page_url
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-# 기본은 Debian 의 chromium. 다른 Chromium 계열 브라우저를 쓰려면 CHROMIUM=/경로 로 알려 줍니다.
-CHROMIUM = (os.environ.get("CHROMIUM") or shutil.which("chromium")
-            or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None))
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--disable-default-apps"]
-
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    protocol_version = "HTTP/1.0"  # 요청마다 연결을 닫아, 끝날 때 열린 소켓이 남지 않게 합니다
-
-    def log_message(self, *args):
-        pass
-
-
-@pytest.fixture(scope="module")
-def server(built_site):
-    site, _ = built_site
-    handler = functools.partial(QuietHandler, directory=str(site))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    httpd.daemon_threads = True
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    httpd.shutdown()
-    httpd.server_close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if CHROMIUM is None:
-        if os.environ.get("CI"):
-            pytest.fail("CI 에서는 브라우저 테스트가 반드시 돌아야 하는데 chromium 이 없습니다 (.ci/run 이 설치합니다)")
-        pytest.skip("chromium 이 없어 브라우저 테스트를 건너뜁니다 (Debian: apt install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-class Visit:
-    """페이지 하나를 열고, 콘솔 오류와 다른 출처로 가는 요청을 모읍니다."""
-
-    def __init__(self, browser, origin, scheme="light", width=1200):
-        self.context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
-        self.origin = origin
-        self.foreign, self.errors = [], []
-
-        def route(r):
-            if r.request.url.startswith(origin) or r.request.url.startswith("data:"):
-                r.continue_()
-            else:
-                self.foreign.append(r.request.url)
-                r.abort()
-
-        self.context.route("**/*", route)
-        self.page = self.context.new_page()
-        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-
-    def goto(self, path):
-        self.page.goto(self.origin + path, wait_until="networkidle")
-        return self.page
-
-    def close(self):
-        self.context.close()
+pytestmark = pytest.mark.browser
 
 
 @pytest.mark.parametrize("doc", nav_pages())
-def test_page_loads_cleanly_with_math_and_images(browser, server, doc):
-    v = Visit(browser, server)
-    try:
-        page = v.goto(page_url(doc))
-        assert page.evaluate("document.documentElement.lang") == "ko"
-        # 수식: 모든 자리표시가 MathML 이 되었고, 본문에 TeX 가 남지 않았습니다.
-        unrendered = page.evaluate("""() => [...document.querySelectorAll('.arithmatex')]
-            .filter(e => !e.querySelector('math')).length""")
-        assert unrendered == 0
-        text = page.evaluate("document.querySelector('article').innerText")
-        assert "\\\\(" not in text and "$$" not in text and "\\\\frac" not in text
-        # 보이는 그림은 모두 내려받아집니다 (지연 로딩이라 하나씩 화면에 보여 줍니다).
-        for img in page.locator("article img").all():
-            if img.is_visible():
-                img.scroll_into_view_if_needed()
-                page.wait_for_function("e => e.complete && e.naturalWidth > 0", arg=img.element_handle(), timeout=10_000)
-                assert img.get_attribute("alt")
-        assert not v.errors, v.errors
-        assert not v.foreign, f"다른 출처로 가는 요청: {v.foreign}"
-    finally:
-        v.close()
+def test_page_loads_cleanly_with_math_and_images(desktop, doc):
+    page = desktop.open(page_url(doc), settle=True)
+    assert page.evaluate("document.documentElement.lang") == "ko"
+    # 수식: 모든 자리표시가 MathML 이 되었고, 본문에 TeX 가 남지 않았습니다.
+    unrendered = page.evaluate("""() => [...document.querySelectorAll('.arithmatex')]
+        .filter(e => !e.querySelector('math')).length""")
+    assert unrendered == 0
+    text = page.evaluate("document.querySelector('article').innerText")
+    assert "\\\\(" not in text and "$$" not in text and "\\\\frac" not in text
+    # 보이는 그림은 모두 내려받아집니다 (지연 로딩이라 하나씩 화면에 보여 줍니다).
+    for img in page.locator("article img").all():
+        if img.is_visible():
+            img.scroll_into_view_if_needed()
+            page.wait_for_function("e => e.complete && e.naturalWidth > 0", arg=img.element_handle(), timeout=10_000)
+            assert img.get_attribute("alt")
+    desktop.assert_clean()
 
 
 FIGURE_PAGES = ["four_steps.md", "why_scale.md", "heatmap.md", "real_model.md", "practice/part3_multi_head.ipynb"]
@@ -118,118 +40,102 @@ FIGURE_PAGES = ["four_steps.md", "why_scale.md", "heatmap.md", "real_model.md", 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("doc", FIGURE_PAGES)
-def test_figures_follow_the_palette(browser, server, doc, scheme):
-    v = Visit(browser, server, scheme=scheme)
-    try:
-        page = v.goto(page_url(doc))
-        other = "dark" if scheme == "light" else "light"
-        shown = 0
-        for img in page.locator("article img[src*='/figures/'], article img[src^='figures/'], article img[src*='figure']").all():
-            src = img.get_attribute("src")
-            if f"-{other}.png#only-{other}" in src:
-                assert not img.is_visible(), f"{src} 는 {scheme} 팔레트에서 숨어야 합니다"
-                continue
-            assert img.is_visible(), src
-            img.scroll_into_view_if_needed()
-            page.wait_for_function("e => e.complete && e.naturalWidth > 0", arg=img.element_handle(), timeout=10_000)
-            shown += 1
-        assert shown > 0
-        scheme_attr = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
-        assert scheme_attr == ("slate" if scheme == "dark" else "default")
-    finally:
-        v.close()
+def test_figures_follow_the_palette(desktop, doc, scheme):
+    page = desktop.open(page_url(doc), scheme=scheme)
+    other = "dark" if scheme == "light" else "light"
+    shown = 0
+    for img in page.locator("article img[src*='/figures/'], article img[src^='figures/'], article img[src*='figure']").all():
+        src = img.get_attribute("src")
+        if f"-{other}.png#only-{other}" in src:
+            assert not img.is_visible(), f"{src} 는 {scheme} 팔레트에서 숨어야 합니다"
+            continue
+        assert img.is_visible(), src
+        img.scroll_into_view_if_needed()
+        page.wait_for_function("e => e.complete && e.naturalWidth > 0", arg=img.element_handle(), timeout=10_000)
+        shown += 1
+    assert shown > 0
+    scheme_attr = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
+    assert scheme_attr == ("slate" if scheme == "dark" else "default")
 
 
-def test_palette_toggle_switches_figures(browser, server):
-    v = Visit(browser, server, scheme="light")
-    try:
-        page = v.goto("four_steps/")
-        light = page.locator("img[src$='-light.png#only-light']").first
-        dark = page.locator("img[src$='-dark.png#only-dark']").first
-        assert light.is_visible() and not dark.is_visible()
-        page.locator("label[for='__palette_1']").click()  # "어두운 테마로 바꾸기"
-        page.wait_for_function("document.body.getAttribute('data-md-color-scheme') === 'slate'")
-        dark.scroll_into_view_if_needed()
-        assert dark.is_visible() and not light.is_visible()
-        page.wait_for_function("e => e.complete && e.naturalWidth > 0", arg=dark.element_handle(), timeout=10_000)
-    finally:
-        v.close()
+def test_palette_toggle_switches_figures(desktop):
+    page = desktop.open("four_steps/")
+    light = page.locator("img[src$='-light.png#only-light']").first
+    dark = page.locator("img[src$='-dark.png#only-dark']").first
+    assert light.is_visible() and not dark.is_visible()
+    page.locator("label[for='__palette_1']").click()  # "어두운 테마로 바꾸기"
+    page.wait_for_function("document.body.getAttribute('data-md-color-scheme') === 'slate'")
+    dark.scroll_into_view_if_needed()
+    assert dark.is_visible() and not light.is_visible()
+    page.wait_for_function("e => e.complete && e.naturalWidth > 0", arg=dark.element_handle(), timeout=10_000)
 
 
 @pytest.mark.parametrize("query, expected", [
     ("어텐션", "four_steps/"), ("소프트맥스", "why_scale/"), ("멀티헤드", "multi_head/"),
     ("크로스 어텐션", "self_vs_cross/"), ("히트맵", "heatmap/"), ("용어집", "glossary/"),
 ])
-def test_korean_search(browser, server, query, expected):
-    v = Visit(browser, server)
-    try:
-        page = v.goto("")
-        page.locator("label.md-search__icon, .md-search__input").first.click()
-        box = page.locator("input.md-search__input")
-        box.fill(query)
-        # 한글은 Playwright 키보드로 keyup 이 나지 않으므로 직접 알려 줍니다.
-        box.dispatch_event("keyup", {"key": "Unidentified"})
-        page.wait_for_selector(".md-search-result__item", timeout=15_000)
-        links = page.evaluate("[...document.querySelectorAll('.md-search-result__link')].map(a => a.href)")
-        paths = [urlsplit(h).path.lstrip("/") for h in links]
-        assert any(p.startswith(expected) for p in paths), f"{query!r} 결과에 {expected} 가 없습니다: {paths[:8]}"
-        assert not v.errors and not v.foreign
-    finally:
-        v.close()
+def test_korean_search(desktop, query, expected):
+    page = desktop.open("")
+    page.locator("label.md-search__icon, .md-search__input").first.click()
+    box = page.locator("input.md-search__input")
+    box.fill(query)
+    # 한글은 Playwright 키보드로 keyup 이 나지 않으므로 직접 알려 줍니다.
+    box.dispatch_event("keyup", {"key": "Unidentified"})
+    page.wait_for_selector(".md-search-result__item", timeout=15_000)
+    links = page.evaluate("[...document.querySelectorAll('.md-search-result__link')].map(a => a.href)")
+    paths = [urlsplit(h).path.lstrip("/") for h in links]
+    assert any(p.startswith(expected) for p in paths), f"{query!r} 결과에 {expected} 가 없습니다: {paths[:8]}"
+    desktop.assert_clean()
 
 
 @pytest.mark.parametrize("doc", ["why_scale.md", "heatmap.md"])
-def test_explorer_agrees_with_numpy(browser, server, built_site, doc):
+def test_explorer_agrees_with_numpy(desktop, built_site, doc):
     from attention import softmax
 
     site, _ = built_site
     name = doc.removesuffix(".md")
     data = json.loads((site / "data" / f"{name}-explorer.json").read_text(encoding="utf-8"))
     scores = np.array(data["scores"])
-    v = Visit(browser, server)
-    try:
-        page = v.goto(page_url(doc))
-        page.wait_for_selector(".attention-explorer[data-ready=yes]")
-        # 1) 브라우저의 소프트맥스 = numpy 코어의 소프트맥스 (여러 배율에서, 1e-6 안)
-        for factor in (1 / math.sqrt(data["d_k"]), 0.5, 1.0, 2.0):
-            js = np.array(page.evaluate("([s, f]) => window.attentionExplorer.weights(s, f)", [data["scores"], factor]))
-            np.testing.assert_allclose(js, softmax(scores * factor, axis=-1), atol=1e-6, rtol=0)
+    page = desktop.open(page_url(doc))
+    page.wait_for_selector(".attention-explorer[data-ready=yes]")
+    # 1) 브라우저의 소프트맥스 = numpy 코어의 소프트맥스 (여러 배율에서, 1e-6 안)
+    for factor in (1 / math.sqrt(data["d_k"]), 0.5, 1.0, 2.0):
+        js = np.array(page.evaluate("([s, f]) => window.attentionExplorer.weights(s, f)", [data["scores"], factor]))
+        np.testing.assert_allclose(js, softmax(scores * factor, axis=-1), atol=1e-6, rtol=0)
 
-        def shown():
-            cells = page.evaluate("[...document.querySelectorAll('.attention-explorer__grid td')]"
-                                  ".map(td => Number(td.dataset.weight))")
-            return np.array(cells).reshape(scores.shape)
+    def shown():
+        cells = page.evaluate("[...document.querySelectorAll('.attention-explorer__grid td')]"
+                              ".map(td => Number(td.dataset.weight))")
+        return np.array(cells).reshape(scores.shape)
 
-        # 2) 처음 화면은 ÷√d_k 이고, 표시된 가중치가 numpy 와 같습니다.
-        np.testing.assert_allclose(shown(), softmax(scores / math.sqrt(data["d_k"]), axis=-1), atol=1e-6)
-        summary = page.locator(".attention-explorer__summary")
-        row = int(page.locator("th button[aria-pressed=true]").get_attribute("data-row"))
-        expect = softmax(scores[row] / math.sqrt(data["d_k"]))
-        assert float(summary.get_attribute("data-max")) == pytest.approx(expect.max(), abs=1e-6)
-        assert float(summary.get_attribute("data-entropy")) == pytest.approx(-(expect * np.log(expect)).sum(), abs=1e-6)
-        # 3) 슬라이더를 움직이면 가중치가 바뀌고 더 날카로워집니다 (키보드로: End = 오른쪽 끝 ×2).
-        before = shown()
-        slider = page.locator(".attention-explorer input[type=range]")
-        slider.focus()
-        page.keyboard.press("End")
-        after = shown()
-        assert not np.allclose(before, after)
-        np.testing.assert_allclose(after, softmax(scores * 2.0, axis=-1), atol=1e-6)
-        assert after.max(-1).mean() > before.max(-1).mean()
-        # 4) 행 이름에 키보드 초점을 옮기면 그 행이 선택되고, 초점이 눈에 보입니다.
-        button = page.locator("th button").nth(0)
-        button.focus()
-        assert button.get_attribute("aria-pressed") == "true"
-        outline = page.evaluate("e => getComputedStyle(e).outlineStyle", button.element_handle())
-        assert outline != "none"
-        p0 = softmax(scores[0] * 2.0)
-        assert float(summary.get_attribute("data-max")) == pytest.approx(p0.max(), abs=1e-6)
-        # 5) "나누지 않기" 단추는 ×1 로 맞춥니다.
-        page.get_by_role("button", name="나누지 않기").click()
-        np.testing.assert_allclose(shown(), softmax(scores, axis=-1), atol=1e-6)
-        assert not v.errors and not v.foreign
-    finally:
-        v.close()
+    # 2) 처음 화면은 ÷√d_k 이고, 표시된 가중치가 numpy 와 같습니다.
+    np.testing.assert_allclose(shown(), softmax(scores / math.sqrt(data["d_k"]), axis=-1), atol=1e-6)
+    summary = page.locator(".attention-explorer__summary")
+    row = int(page.locator("th button[aria-pressed=true]").get_attribute("data-row"))
+    expect = softmax(scores[row] / math.sqrt(data["d_k"]))
+    assert float(summary.get_attribute("data-max")) == pytest.approx(expect.max(), abs=1e-6)
+    assert float(summary.get_attribute("data-entropy")) == pytest.approx(-(expect * np.log(expect)).sum(), abs=1e-6)
+    # 3) 슬라이더를 움직이면 가중치가 바뀌고 더 날카로워집니다 (키보드로: End = 오른쪽 끝 ×2).
+    before = shown()
+    slider = page.locator(".attention-explorer input[type=range]")
+    slider.focus()
+    page.keyboard.press("End")
+    after = shown()
+    assert not np.allclose(before, after)
+    np.testing.assert_allclose(after, softmax(scores * 2.0, axis=-1), atol=1e-6)
+    assert after.max(-1).mean() > before.max(-1).mean()
+    # 4) 행 이름에 키보드 초점을 옮기면 그 행이 선택되고, 초점이 눈에 보입니다.
+    button = page.locator("th button").nth(0)
+    button.focus()
+    assert button.get_attribute("aria-pressed") == "true"
+    outline = page.evaluate("e => getComputedStyle(e).outlineStyle", button.element_handle())
+    assert outline != "none"
+    p0 = softmax(scores[0] * 2.0)
+    assert float(summary.get_attribute("data-max")) == pytest.approx(p0.max(), abs=1e-6)
+    # 5) "나누지 않기" 단추는 ×1 로 맞춥니다.
+    page.get_by_role("button", name="나누지 않기").click()
+    np.testing.assert_allclose(shown(), softmax(scores, axis=-1), atol=1e-6)
+    desktop.assert_clean()
 
 
 def test_explorer_leaves_the_static_figure_without_javascript(browser, server):
@@ -244,12 +150,7 @@ def test_explorer_leaves_the_static_figure_without_javascript(browser, server):
 
 
 @pytest.mark.parametrize("doc", nav_pages())
-def test_no_horizontal_scroll_on_a_phone(browser, server, doc):
-    v = Visit(browser, server, width=375)
-    try:
-        page = v.goto(page_url(doc))
-        page.wait_for_timeout(100)
-        width = page.evaluate("document.documentElement.scrollWidth")
-        assert width <= 375, f"{doc}: 375px 화면에서 페이지가 {width}px 로 가로 스크롤됩니다"
-    finally:
-        v.close()
+def test_no_horizontal_scroll_on_a_phone(phone, doc):
+    page = phone.open(page_url(doc))
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 375, f"{doc}: 375px 화면에서 페이지가 {width}px 로 가로 스크롤됩니다"

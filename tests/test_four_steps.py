@@ -66,10 +66,9 @@ def test_core_function_agrees_with_the_steps(fs):
 
 def test_page_output_shows_what_the_tests_check(fs):
     """페이지에 찍히는 출력 문장들이 위에서 확인한 사실과 같은 값을 말합니다."""
-    from site_pages import page_blocks
-    from sitebuild import codeblocks
+    from page_outputs import page_output
 
-    outputs = "".join(r.output for r in codeblocks.run_blocks(page_blocks("four_steps.md")))
+    outputs = page_output("four_steps.md")
     assert "모양: (3, 3)" in outputs
     assert "대각선과 같은가? True" in outputs
     assert "→ float64" in outputs and "→ float32" in outputs

@@ -2,7 +2,6 @@
 
 import importlib.metadata as md
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -47,7 +46,6 @@ def test_code_cells_are_snippet_sections(tmp_path, name):
     assert cells == [expander()(line).strip("\n") for line in includes]
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("name", NAMES)
 def test_built_notebook_is_the_generated_one(built_site, tmp_path, name):
     site, _ = built_site
@@ -166,7 +164,6 @@ def test_heads_differ_more_than_a_baseline():
     assert 0 < p3.js_distance(uniform, one_hot) < 1
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("name", NAMES)
 def test_notebook_page_is_executed_and_lean(built_site, name):
     site, _ = built_site
@@ -183,21 +180,3 @@ def test_notebook_page_is_executed_and_lean(built_site, name):
     assert re.search(r'<h2 id="[^"]*[가-힣][^"]*"', html)
     images = sum(p.stat().st_size for p in page.parent.glob("*.png"))
     assert len(html.encode()) + images < 400_000, "노트북 페이지(HTML + 그림)가 너무 무겁습니다"
-
-
-def test_notebook_figures_need_alt_text(tmp_path):
-    from sitebuild.notebook_pages import NotebookPageError, slim_notebook_html
-
-    nb = {"cells": [{"id": "cell-00", "cell_type": "code", "metadata": {}, "source": []}]}
-    path = tmp_path / "x.ipynb"
-    path.write_text(json.dumps(nb))
-    png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
-    page = ('<div class="jupyter-wrapper"><div class="jp-Notebook"><div class="jp-Cell jp-CodeCell">'
-            '<div id="cell-id=cell-00"><div class="jp-OutputArea-output">'
-            f'<img src="data:image/png;base64,{png}"></div></div></div></div></div>')
-    with pytest.raises(NotebookPageError, match="대체 텍스트"):
-        slim_notebook_html(page, path, tmp_path, "x.ipynb")
-    nb["cells"][0]["metadata"] = {"attention_site": {"alt": "점 하나"}}
-    path.write_text(json.dumps(nb))
-    out = slim_notebook_html(page, path, tmp_path / "out", "x.ipynb")
-    assert 'alt="점 하나"' in out and 'width="1"' in out and os.path.exists(tmp_path / "out" / "figure-cell-00-1.png")

@@ -9,7 +9,6 @@ import pytest
 from site_pages import nav_pages
 from sitebuild.pageweight import page_weight
 
-pytestmark = pytest.mark.slow
 
 BUDGET = 1_000_000  # 바이트, 압축하지 않은 크기
 

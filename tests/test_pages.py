@@ -3,8 +3,9 @@
 import re
 
 import pytest
-from site_pages import DOCS, markdown_pages, nav_pages, page_blocks
-from sitebuild import codeblocks, figures
+from page_outputs import page_outputs
+from site_pages import DOCS, figure_refs, markdown_pages, nav_pages, page_blocks
+from sitebuild import figures
 
 from conftest import SNIPPETS
 
@@ -14,10 +15,8 @@ CODE_LANGS = {"python", "py", "python3", "pycon", "ipython", "numpy"}
 
 @pytest.mark.parametrize("page", markdown_pages())
 def test_page_python_blocks_run(page):
-    """(b) include 를 펼친 블록을 pytest-codeblocks 추출기로 꺼내 페이지 순서대로 실행합니다."""
-    blocks = page_blocks(page)
-    results = codeblocks.run_blocks(blocks, label=page)
-    assert len(results) == len(blocks)
+    """(b) include 를 펼친 블록을 pytest-codeblocks 추출기로 꺼내 페이지 순서대로 실행합니다 (세션에 한 번)."""
+    assert len(page_outputs(page)) == len(page_blocks(page))
 
 
 @pytest.mark.parametrize("page", markdown_pages())
@@ -50,11 +49,7 @@ def test_every_page_is_in_nav():
 def test_figure_references_exist(page):
     """페이지가 부르는 그림마다 그것을 그리는 figure_* 함수가 스니펫에 있습니다."""
     known = figures.discover(SNIPPETS)
-    text = (DOCS / page).read_text(encoding="utf-8")
-    from attention_site import FIGURE_REF
-
-    for m in FIGURE_REF.finditer(text):
-        alt, name = m.group("alt"), m.group("name")
+    for name, alt in figure_refs(page):
         assert name in known, f"{page}: 그림 {name} 을 그리는 함수가 없습니다"
         assert alt.strip(), f"{page}: 그림 {name} 에 대체 텍스트가 없습니다"
         assert re.search(r"[가-힣]", alt), f"{page}: 그림 {name} 의 대체 텍스트가 한국어가 아닙니다"

@@ -1,19 +1,24 @@
-"""(e) 파이프라인이 조용히 넘어가지 않는다는 증명: 빠진 include, 실패하는 스니펫,
-실패하는 그림, 한글 글리프 누락은 모두 빌드(또는 테스트)를 실패하게 만듭니다.
+"""(e) 파이프라인이 조용히 넘어가지 않는다는 증명: 빠진 include, 실패하는 스니펫, 경고, 실패하는 그림,
+한글 글리프 누락, 대체 텍스트 없는 그림은 모두 오류가 됩니다.
 
-저장소 사이트 전체를 망가뜨려 보는 대신, 같은 훅과 같은 설정 방식을 쓰는 작은 사이트를
-임시 폴더에 만들고 한 군데씩 망가뜨려 봅니다.
+대부분은 빌드가 부르는 바로 그 함수를 직접 불러 확인합니다 (빠릅니다). 그 오류가 정말 빌드를
+멈추는지는 맨 아래의 작은 사이트 빌드 몇 개가 확인합니다: 같은 훅과 같은 설정 방식을 쓰는 작은
+사이트를 임시 폴더에 만들고 한 군데씩 망가뜨려 봅니다.
 """
 
 import shutil
+import sys
 import textwrap
+import uuid
 
+import markdown
 import pytest
-from sitebuild import codeblocks
+from mkdocs.exceptions import PluginError
+from pymdownx.snippets import SnippetMissingError
+from sitebuild import codeblocks, figures
+from sitebuild.figure_markup import FigureExtension
 
 from conftest import HOOKS, SNIPPETS, mkdocs_build
-
-pytestmark = pytest.mark.slow
 
 GOOD_SNIPPET = '''
 # --8<-- [start:demo]
@@ -45,11 +50,132 @@ GOOD_PAGE = """# 작은 페이지
 """
 
 
+def snippets_dir(tmp_path, snippet=GOOD_SNIPPET, name="demo"):
+    folder = tmp_path / "snippets"
+    folder.mkdir(exist_ok=True)
+    shutil.copy(SNIPPETS / "plotting.py", folder / "plotting.py")
+    (folder / f"{name}.py").write_text(textwrap.dedent(snippet), encoding="utf-8")
+    return folder
+
+
+def expander(folder):
+    return codeblocks.snippet_expander({"base_path": [str(folder)], "check_paths": True})
+
+
+def run_page(tmp_path, snippet=GOOD_SNIPPET, page=GOOD_PAGE):
+    """페이지의 코드를 빌드와 같은 함수로 펼치고 실행합니다."""
+    expanded = expander(snippets_dir(tmp_path, snippet))(page)
+    return codeblocks.run_blocks(codeblocks.python_blocks(expanded), label="index.md")
+
+
+@pytest.fixture
+def render_demo(tmp_path):
+    """스니펫 하나를 (이 테스트만의 모듈 이름으로) 만들고 빌드의 그림 함수로 그려 봅니다."""
+    added = []
+
+    def render(snippet):
+        name = f"demo_{uuid.uuid4().hex[:8]}"
+        folder = snippets_dir(tmp_path, snippet, name)
+        sys.path.insert(0, str(folder))
+        added.append((folder, name))
+        paths = [tmp_path / f"{name}-{t}.png" for t in figures.THEMES]
+        figures.render(name, "figure_demo", paths)
+        return paths
+
+    yield render
+    for folder, name in added:
+        sys.path.remove(str(folder))
+        sys.modules.pop(name, None)
+
+
+# --- 빌드가 부르는 함수들을 직접 ---------------------------------------------------------------
+
+def test_good_page_runs(tmp_path):
+    assert [r.output for r in run_page(tmp_path)] == ["합: 3\n"]
+
+
+def test_missing_section_is_an_error(tmp_path):
+    with pytest.raises(SnippetMissingError, match="없는절"):
+        run_page(tmp_path, page=GOOD_PAGE.replace('"demo.py:demo"', '"demo.py:없는절"'))
+
+
+def test_missing_file_is_an_error(tmp_path):
+    with pytest.raises(SnippetMissingError, match="no_such_file.py"):
+        run_page(tmp_path, page=GOOD_PAGE.replace('"demo.py:demo"', '"no_such_file.py"'))
+
+
+def test_failing_snippet_is_an_error(tmp_path):
+    broken = GOOD_SNIPPET.replace('print("합:", x.sum())', 'print("합:", x.summ())')
+    with pytest.raises(codeblocks.CodeBlockError, match=r"(?s)코드 블록 1.*AttributeError"):
+        run_page(tmp_path, snippet=broken)
+
+
+def test_warning_in_page_code_is_an_error(tmp_path):
+    noisy = GOOD_SNIPPET.replace('print("합:", x.sum())', 'print("합:", np.log(x - 1))')
+    with pytest.raises(codeblocks.CodeBlockError, match="RuntimeWarning"):
+        run_page(tmp_path, snippet=noisy)
+
+
+def test_good_figure_renders_in_both_themes(render_demo):
+    for path in render_demo(GOOD_SNIPPET):
+        assert path.stat().st_size > 1000
+
+
+def test_failing_snippet_import_fails_the_figure(render_demo):
+    broken = GOOD_SNIPPET.replace('print("합:", x.sum())', 'print("합:", x.summ())')
+    with pytest.raises(figures.FigureError, match=r"(?s)import 하다 실패했습니다.*AttributeError"):
+        render_demo(broken)
+
+
+def test_failing_figure_function_is_an_error(render_demo):
+    with pytest.raises(figures.FigureError, match=r"figure_demo.*NameError"):
+        render_demo(GOOD_SNIPPET.replace("ax.plot(x)", "ax.plot(x, y_없음)"))
+
+
+def test_missing_glyph_is_an_error(render_demo):
+    # 나눔고딕에는 SentencePiece 의 ▁ (U+2581) 글리프가 없습니다.
+    with pytest.raises(figures.FigureError, match=r"Glyph.*missing"):
+        render_demo(GOOD_SNIPPET.replace('"한글 제목"', '"한글 ▁제목"'))
+
+
+class _OneFigure:
+    """FigureSet 대신: 그림 하나(demo-demo)만 아는 가짜."""
+
+    def __contains__(self, name):
+        return name == "demo-demo"
+
+    def info(self, name):
+        from pathlib import Path
+
+        return {"light": Path("demo-demo-light.png"), "dark": Path("demo-demo-dark.png"), "width": 200, "height": 100}
+
+
+def figure_html(text):
+    return markdown.markdown(text, extensions=[FigureExtension(_OneFigure)])
+
+
+def test_figure_reference_becomes_a_light_dark_pair():
+    html = figure_html("![[CLS] 가 보이는 그림](figures/demo-demo.png)")
+    assert html.count("<img") == 2
+    assert 'src="figures/demo-demo-light.png#only-light"' in html and 'src="figures/demo-demo-dark.png#only-dark"' in html
+    assert html.count('alt="[CLS] 가 보이는 그림"') == 2 and html.count('width="200"') == 2
+
+
+def test_figure_without_alt_is_an_error():
+    with pytest.raises(PluginError, match="대체 텍스트"):
+        figure_html("![](figures/demo-demo.png)")
+
+
+def test_unknown_figure_is_an_error():
+    with pytest.raises(PluginError, match="figure_\\* 함수가 스니펫에 없습니다"):
+        figure_html("![그림](figures/demo-other.png)")
+
+
+# --- 그 오류가 정말 빌드를 멈추는지: 작은 사이트 빌드 ---------------------------------------------
+
 def make_site(tmp_path, snippet=GOOD_SNIPPET, page=GOOD_PAGE):
+    snippets_dir(tmp_path, snippet)
     (tmp_path / "docs").mkdir()
-    (tmp_path / "snippets").mkdir()
-    shutil.copy(SNIPPETS / "plotting.py", tmp_path / "snippets" / "plotting.py")
-    (tmp_path / "snippets" / "demo.py").write_text(textwrap.dedent(snippet), encoding="utf-8")
     (tmp_path / "docs" / "index.md").write_text(page, encoding="utf-8")
     (tmp_path / "mkdocs.yml").write_text(textwrap.dedent(f"""
         site_name: 작은 사이트
@@ -63,6 +189,7 @@ def make_site(tmp_path, snippet=GOOD_SNIPPET, page=GOOD_PAGE):
           - attr_list
           - pymdownx.arithmatex:
               generic: true
+          - pymdownx.highlight
           - pymdownx.superfences
           - pymdownx.snippets:
               base_path: !relative $config_dir/snippets
@@ -71,79 +198,31 @@ def make_site(tmp_path, snippet=GOOD_SNIPPET, page=GOOD_PAGE):
     return tmp_path / "mkdocs.yml"
 
 
+@pytest.mark.site
 def test_good_site_builds(tmp_path):
     """대조군: 망가뜨리지 않은 작은 사이트는 빌드되고, 출력·그림·수식이 들어갑니다."""
     code, log = mkdocs_build(make_site(tmp_path), tmp_path / "site")
     assert code == 0, log
     html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
-    assert "합: 3" in html  # 코드 블록의 실행 결과
+    assert '<div class="cell-output" data-search-exclude=""><span class="filename">실행 결과</span>' in html
+    assert "<samp>합: 3</samp>" in html  # 코드 블록의 실행 결과
     assert "demo-demo-light.png" in html and "demo-demo-dark.png" in html
     assert "<math" in html
 
 
-def test_missing_include_fails_build(tmp_path):
-    page = GOOD_PAGE.replace('"demo.py:demo"', '"demo.py:없는절"')
-    code, log = mkdocs_build(make_site(tmp_path, page=page), tmp_path / "site")
-    assert code != 0
-    assert "없는절" in log
-
-
-def test_missing_file_include_fails_build(tmp_path):
-    page = GOOD_PAGE.replace('"demo.py:demo"', '"no_such_file.py"')
-    code, log = mkdocs_build(make_site(tmp_path, page=page), tmp_path / "site")
-    assert code != 0
-    assert "no_such_file.py" in log
-
-
-def test_failing_snippet_fails_build_and_suite(tmp_path):
-    # 그림 없이 코드 블록만 있는 페이지: 실패는 페이지 코드를 실행하는 단계에서 나야 합니다.
-    broken = GOOD_SNIPPET.replace('print("합:", x.sum())', 'print("합:", x.summ())')
-    broken = broken.split("def figure_demo")[0]
-    page = GOOD_PAGE.split("![작은 그림]")[0]
-    config = make_site(tmp_path, snippet=broken, page=page)
-    code, log = mkdocs_build(config, tmp_path / "site")
+@pytest.mark.site
+def test_failing_snippet_fails_build(tmp_path):
+    broken = GOOD_SNIPPET.replace('print("합:", x.sum())', 'print("합:", x.summ())').split("def figure_demo")[0]
+    code, log = mkdocs_build(make_site(tmp_path, snippet=broken, page=GOOD_PAGE.split("![작은 그림]")[0]),
+                             tmp_path / "site")
     assert code != 0
     assert "AttributeError" in log and "코드 블록 1" in log
-    # 테스트 쪽도 같은 블록을 실행하다 실패합니다 (test_pages 가 쓰는 것과 같은 함수).
-    expand = codeblocks.snippet_expander({"base_path": [str(tmp_path / "snippets")], "check_paths": True})
-    blocks = codeblocks.python_blocks(expand(page))
-    with pytest.raises(codeblocks.CodeBlockError, match="AttributeError"):
-        codeblocks.run_blocks(blocks)
 
 
-def test_failing_snippet_import_fails_figure_build(tmp_path):
-    # 코드 블록 없이 그림만 있는 페이지: 실패는 그림을 그리려고 스니펫을 import 하는 단계에서 나야 합니다.
-    broken = GOOD_SNIPPET.replace('print("합:", x.sum())', 'print("합:", x.summ())')
-    page = "# 그림만\n\n![작은 그림](figures/demo-demo.png)\n"
-    code, log = mkdocs_build(make_site(tmp_path, snippet=broken, page=page), tmp_path / "site")
-    assert code != 0
-    assert "demo.py 를 import 하다 실패했습니다" in log and "AttributeError" in log
-
-
+@pytest.mark.site
 def test_failing_figure_fails_build(tmp_path):
+    """그림은 작업 프로세스에서 그리므로, 그 실패가 빌드까지 올라오는지 따로 봅니다."""
     broken = GOOD_SNIPPET.replace("ax.plot(x)", "ax.plot(x, y_없음)")
     code, log = mkdocs_build(make_site(tmp_path, snippet=broken), tmp_path / "site")
     assert code != 0
     assert "figure_demo" in log and "NameError" in log
-
-
-def test_missing_glyph_fails_build(tmp_path):
-    # 나눔고딕에는 SentencePiece 의 ▁ (U+2581) 글리프가 없습니다.
-    broken = GOOD_SNIPPET.replace('"한글 제목"', '"한글 ▁제목"')
-    code, log = mkdocs_build(make_site(tmp_path, snippet=broken), tmp_path / "site")
-    assert code != 0
-    assert "Glyph" in log and "missing" in log
-
-
-def test_warning_in_page_code_fails_build(tmp_path):
-    noisy = GOOD_SNIPPET.replace('print("합:", x.sum())', 'print("합:", np.log(x - 1))')
-    code, log = mkdocs_build(make_site(tmp_path, snippet=noisy), tmp_path / "site")
-    assert code != 0
-    assert "RuntimeWarning" in log
-
-
-def test_figure_without_alt_fails_build(tmp_path):
-    page = GOOD_PAGE.replace("![작은 그림]", "![]")
-    code, log = mkdocs_build(make_site(tmp_path, page=page), tmp_path / "site")
-    assert code != 0
-    assert "대체 텍스트" in log

@@ -4,11 +4,9 @@ import re
 from html.parser import HTMLParser
 from urllib.parse import unquote, urlsplit
 
-import pytest
 from site_pages import nav_pages
 from sitebuild.pageweight import page_file as page_html
 
-pytestmark = pytest.mark.slow
 
 
 class _Refs(HTMLParser):
@@ -133,3 +131,16 @@ def test_code_blocks_are_lean_and_outputs_are_samp(built_site):
     assert '<span class="n">' not in html and '<span class="w">' not in html
     assert html.count("<samp>") >= 8 and 'class="cell-output highlight"' not in html
     assert "data-search-exclude" in html
+
+
+def test_build_and_tests_share_page_outputs(built_site):
+    """페이지 코드는 세션에 한 번: 빌드가 캐시에 쓴 출력을 테스트가 같은 열쇠로 찾습니다."""
+    from page_outputs import _outputs
+    from site_pages import markdown_pages, page_blocks
+
+    outputs = _outputs()
+    for page in markdown_pages():
+        blocks = page_blocks(page)
+        if blocks:
+            assert (outputs.cache_dir / f"{outputs.key(blocks)}.json").is_file(), (
+                f"{page}: 빌드와 테스트의 출력 캐시 열쇠가 다릅니다 (페이지 코드가 두 번 돕니다)")

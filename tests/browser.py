@@ -1,0 +1,108 @@
+"""브라우저 테스트 도우미: 빌드된 사이트를 127.0.0.1 에서 띄우고, Debian chromium 을 Playwright 로 몹니다.
+
+브라우저는 세션에 하나, 탭(페이지)은 화면 폭마다 하나만 열어 테스트끼리 함께 씁니다 (새 창을 여는
+비용이 테스트 시간의 대부분이었습니다). 탭은 열 때마다 콘솔 오류와 다른 출처로 가는 요청을 새로 모읍니다.
+네트워크는 사이트 주소만 허용하고 나머지는 막습니다.
+"""
+
+import functools
+import http.server
+import os
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+
+# 기본은 Debian 의 chromium. 다른 Chromium 계열 브라우저를 쓰려면 CHROMIUM=/경로 로 알려 줍니다.
+CHROMIUM = (os.environ.get("CHROMIUM") or shutil.which("chromium")
+            or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None))
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--disable-default-apps"]
+PHONE = {"width": 375, "height": 812}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    protocol_version = "HTTP/1.0"  # 요청마다 연결을 닫아, 끝날 때 열린 소켓이 남지 않게 합니다
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="session")
+def server(built_site):
+    site, _ = built_site
+    handler = functools.partial(QuietHandler, directory=str(site))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd.daemon_threads = True
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if CHROMIUM is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI 에서는 브라우저 테스트가 반드시 돌아야 하는데 chromium 이 없습니다 (.ci/run 이 설치합니다)")
+        pytest.skip("chromium 이 없어 브라우저 테스트를 건너뜁니다 (Debian: apt install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+class Tab:
+    """화면 폭 하나의 탭. open() 으로 페이지를 열고, errors/foreign 에 문제를 모읍니다."""
+
+    def __init__(self, browser, origin, viewport):
+        self.origin = origin
+        self.context = browser.new_context(viewport=viewport)
+        # 팔레트 전환 단추는 선택을 localStorage 에 남깁니다. 테스트마다 처음 상태에서 시작하게 지웁니다.
+        self.context.add_init_script("try { localStorage.clear() } catch (e) {}")
+        self.errors, self.foreign = [], []
+
+        def route(r):
+            if r.request.url.startswith(origin) or r.request.url.startswith("data:"):
+                r.continue_()
+            else:
+                self.foreign.append(r.request.url)
+                r.abort()
+
+        self.context.route("**/*", route)
+        self.page = self.context.new_page()
+        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    def open(self, path, scheme="light", settle=False):
+        """페이지를 엽니다. settle=True 이면 네트워크가 0.5초 조용해질 때까지(검색 색인까지) 기다립니다."""
+        self.errors.clear()
+        self.foreign.clear()
+        self.page.emulate_media(color_scheme=scheme)
+        self.page.goto(self.origin + path, wait_until="networkidle" if settle else "load")
+        return self.page
+
+    def assert_clean(self):
+        assert not self.errors, f"콘솔 오류: {self.errors}"
+        assert not self.foreign, f"다른 출처로 가는 요청: {self.foreign}"
+
+    def close(self):
+        self.context.close()
+
+
+@pytest.fixture(scope="session")
+def desktop(browser, server):
+    tab = Tab(browser, server, DESKTOP)
+    yield tab
+    tab.close()
+
+
+@pytest.fixture(scope="session")
+def phone(browser, server):
+    tab = Tab(browser, server, PHONE)
+    yield tab
+    tab.close()

@@ -1,0 +1,234 @@
+"""다른 프로젝트의 출력과 내부에 기대는 약속 하나마다 작은 테스트 하나.
+
+사이트는 Material, mkdocs-jupyter, Pygments, pymdown-extensions, pytest-codeblocks 의 몇 가지 동작에
+기댑니다. 그 패키지를 올렸을 때 동작이 바뀌면, 사이트가 조용히 이상해지는 대신 여기서 무엇이 바뀌었고
+사이트의 어디가 그것에 기대는지 알려 줍니다. 모두 빠른 테스트입니다 (사이트를 빌드하지 않습니다).
+"""
+
+import base64
+import io
+import re
+from pathlib import Path
+
+import markdown
+import nbformat
+import pytest
+import tinycss2
+from bs4 import BeautifulSoup
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexers import PythonLexer
+from pygments.token import STANDARD_TYPES, Token
+from sitebuild import codestyle, mathml, notebook_pages, pageweight
+
+from conftest import ROOT
+
+MATERIAL = Path(__import__("material").__file__).parent / "templates"
+
+
+def material_css(name):
+    (path,) = (MATERIAL / "assets" / "stylesheets").glob(f"{name}.*.min.css")
+    return path.read_text(encoding="utf-8")
+
+
+def colour_rules(css):
+    """{".highlight .X" 의 X: color 값} — Material CSS 의 코드 색칠 규칙."""
+    out = {}
+    for rule in tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True):
+        if rule.type != "qualified-rule":
+            continue
+        selectors = tinycss2.serialize(rule.prelude).split(",")
+        decls = tinycss2.parse_declaration_list(rule.content, skip_comments=True, skip_whitespace=True)
+        colours = [tinycss2.serialize(d.value).strip() for d in decls if d.type == "declaration" and d.name == "color"]
+        for sel in selectors:
+            m = re.fullmatch(r"\s*\.highlight \.([a-z0-9]+)\s*", sel)
+            if m and colours:
+                out[m.group(1)] = colours[-1]
+    return out
+
+
+def test_material_colours_the_pygments_classes_as_codestyle_assumes():
+    """codestyle.CANONICAL 이 합치는 토큰 종류는 Material 이 같은 색으로 칠합니다 (sitebuild/codestyle.py)."""
+    rules = colour_rules(material_css("main"))
+    assert len(rules) > 30, "Material main.css 에서 .highlight 색 규칙을 찾지 못했습니다: CSS 구조가 바뀌었습니다"
+    deliberately_plain = {"var(--md-code-hl-name-color)", "var(--md-code-hl-operator-color)",
+                          "var(--md-code-hl-punctuation-color)", "var(--md-code-hl-number-color)", None}
+    for ttype, cls in STANDARD_TYPES.items():
+        if cls not in rules:
+            continue
+        target = codestyle.canonical(ttype)
+        if target in Token.Text:
+            assert rules.get(cls) in deliberately_plain, (
+                f"Material 이 .{cls} 를 {rules[cls]} 로 칠하는데 codestyle 은 이 토큰을 기본 글자색으로 둡니다. "
+                "Material 의 색 배정이 바뀌었습니다: sitebuild/codestyle.py 의 CANONICAL 을 고치세요.")
+        else:
+            rep = STANDARD_TYPES[target]
+            assert rules.get(rep) == rules[cls], (
+                f"codestyle 이 .{cls} 를 .{rep} 로 합치는데 Material 은 둘을 다른 색({rules[cls]} / {rules.get(rep)})으로 "
+                "칠합니다: sitebuild/codestyle.py 의 CANONICAL 을 Material 의 main.css 에 맞추세요.")
+
+
+def test_material_name_colour_is_the_code_colour():
+    """이름(n)과 kc 의 span 을 없애도 되는 까닭: Material 에서 그 색은 코드 기본 글자색입니다."""
+    for sheet in ("main", "palette"):
+        assert "--md-code-hl-name-color:var(--md-code-fg-color)" in material_css(sheet), (
+            f"Material {sheet}.css 의 --md-code-hl-name-color 가 코드 기본색이 아닙니다: "
+            "sitebuild/codestyle.py 가 Name 을 Text 로 바꾸는 것을 다시 생각하세요.")
+
+
+def test_pygments_merges_same_tokens_and_leaves_text_bare():
+    """codestyle 이 span 을 줄이는 방법: HtmlFormatter 는 같은 종류끼리 이어진 토큰을 span 하나로, Text 는 span 없이."""
+    source = "from numpy import softmax as sm  # 주석\nx = softmax([1, 2])\nprint('합')\n"
+    lean = highlight(source, PythonLexer(filters=[codestyle.LeanTokens()]), HtmlFormatter(wrapcode=True))
+    plain = highlight(source, PythonLexer(), HtmlFormatter(wrapcode=True))
+    text = lambda h: re.sub(r"<[^>]+>", "", h)  # noqa: E731
+    assert text(lean) == text(plain)
+    assert '<span class="k">from </span>' in lean and '<span class="nb">print</span>' in lean
+    assert '<span class="c"># 주석</span>' in lean and '<span class="s">\'합\'</span>' in lean
+    assert lean.count("<span") < plain.count("<span") / 2, "Pygments HtmlFormatter 가 같은 종류의 토큰을 합치지 않습니다"
+
+
+def test_highlight_passes_lexer_options_to_pygments():
+    """codestyle.register: pymdownx.highlight 의 extend_pygments_lang 옵션이 Pygments 렉서의 filters 로 갑니다."""
+    cfg = {}
+    codestyle.register(cfg)
+    html = markdown.markdown("```python\nx = [1]\n```\n", extensions=["pymdownx.highlight", "pymdownx.superfences"],
+                             extension_configs=cfg)
+    assert '<span class="n">' not in html and '<span class="p">' not in html, (
+        "pymdownx.highlight 가 extend_pygments_lang 의 options 를 렉서에 넘기지 않습니다: sitebuild/codestyle.py")
+
+
+def test_superfences_puts_data_attributes_on_the_code_block():
+    """codeblocks.with_outputs 는 ```{.python data-search-exclude=""} 로 코드를 검색 색인에서 뺍니다 (attr_list 필요)."""
+    html = markdown.markdown('```{.python data-search-exclude=""}\nx = 1\n```\n',
+                             extensions=["attr_list", "pymdownx.highlight", "pymdownx.superfences"])
+    assert '<div class="highlight" data-search-exclude="">' in html, (
+        "pymdownx.superfences 가 펜스의 data-* 속성을 코드 블록 div 에 붙이지 않습니다: sitebuild/codeblocks.py")
+
+
+def test_material_search_skips_data_search_exclude():
+    """Material 의 검색 색인은 data-search-exclude 가 붙은 요소를 뺍니다 (코드와 실행 결과를 색인에서 빼는 방법)."""
+    source = (Path(__import__("material").__file__).parent / "plugins" / "search" / "plugin.py").read_text()
+    assert '"data-search-exclude" in self.attrs' in source, (
+        "Material 검색 플러그인이 data-search-exclude 를 다루는 방식이 바뀌었습니다: sitebuild/codeblocks.py, fences.py")
+
+
+def test_pytest_codeblocks_line_numbers_point_at_the_opening_fence():
+    """codeblocks.with_outputs 는 추출기의 줄 번호(여는 펜스, 1부터)와 코드 줄 수로 블록의 끝을 찾습니다."""
+    from sitebuild import codeblocks
+
+    text = "# 제목\n\n```python\na = 1\nb = 2\n```\n\n!!! note\n    ```python\n    c = 3\n    ```\n"
+    blocks = codeblocks.python_blocks(text)
+    assert [(b.lineno, b.code) for b in blocks] == [(3, "a = 1\nb = 2\n"), (9, "c = 3\n")], (
+        "pytest-codeblocks 의 줄 번호나 들여쓰기 처리 약속이 바뀌었습니다: sitebuild/codeblocks.py")
+    out = codeblocks.with_outputs(text, blocks, ["하나\n", "둘\n"])
+    assert out.splitlines()[5:10] == ["```", "", "```output", "하나", "```"]
+    assert out.splitlines()[-4:] == ["", "    ```output", "    둘", "    ```"]
+
+
+def test_arithmatex_generic_output_is_what_mathml_expects():
+    """mathml 의 트리 처리기는 arithmatex(generic) 의 span/div 와 \\( \\) / \\[ \\] 감싸기를 기대합니다."""
+    html = markdown.markdown("식 $a<b$ 와\n\n$$\nx & y\n$$\n", extensions=["pymdownx.arithmatex"],
+                             extension_configs={"pymdownx.arithmatex": {"generic": True}})
+    assert '<span class="arithmatex">\\(a&lt;b\\)</span>' in html
+    assert '<div class="arithmatex">\\[' in html
+    converted = markdown.markdown("식 $a<b$ 와\n\n$$\nx & y\n$$\n",
+                                  extensions=["pymdownx.arithmatex", mathml.MathExtension()],
+                                  extension_configs={"pymdownx.arithmatex": {"generic": True}})
+    assert converted.count("<math ") == 2 and "\\(" not in converted and "\\[" not in converted
+
+
+def test_material_shows_one_palette_image():
+    """figure_markup 의 #only-light / #only-dark: Material CSS 가 팔레트에 맞는 그림만 보여 줍니다."""
+    assert '[data-md-color-scheme=default] img[src$="#only-dark"]' in material_css("main")
+    assert '[data-md-color-scheme=slate] img[src$="#only-light"]' in material_css("palette"), (
+        "Material 의 #only-light/#only-dark 그림 규칙이 바뀌었습니다: sitebuild/figure_markup.py")
+
+
+def test_search_partial_override_matches_material():
+    """overrides/partials/search.html 은 Material 의 것에 aria-label 하나만 더한 복사본입니다."""
+    ours = (ROOT / "overrides" / "partials" / "search.html").read_text(encoding="utf-8")
+    upstream = (MATERIAL / "partials" / "search.html").read_text(encoding="utf-8")
+    strip_comment = lambda s: re.sub(r"\{#-.*?-#\}\n", "", s, count=1, flags=re.S)  # noqa: E731
+    assert strip_comment(ours).replace(' aria-label="사이트 검색"', "", 1) == strip_comment(upstream), (
+        "Material 의 partials/search.html 이 바뀌었습니다: 새 파일을 overrides/partials/search.html 로 다시 "
+        '복사하고 role="dialog" 요소에 aria-label="사이트 검색" 을 다시 더하세요.')
+
+
+def test_material_base_template_blocks_we_extend():
+    """overrides/main.html 은 base.html 의 scripts 블록에 덧붙이고, pageweight 는 __config 의 search 를 읽습니다."""
+    base = (MATERIAL / "base.html").read_text(encoding="utf-8")
+    assert "{% block scripts %}" in base, "Material base.html 에 scripts 블록이 없습니다: overrides/main.html"
+    assert re.search(r'"search": "assets/javascripts/workers/search\.[0-9a-f]+\.min\.js" \| url', base), (
+        "Material 이 __config 에 검색 작업자 경로를 적는 방식이 바뀌었습니다: sitebuild/pageweight.py")
+
+
+def test_search_worker_loads_lunr_languages_as_pageweight_counts():
+    """pageweight.search_files 는 작업자가 lunr/min/lunr.<언어>.min.js 를 부르는 규칙을 따라 셉니다."""
+    (worker,) = (MATERIAL / "assets" / "javascripts" / "workers").glob("search.*.min.js")
+    js = worker.read_text(encoding="utf-8")
+    for piece in ("/min/lunr.stemmer.support.min.js", "/min/lunr.${", ".min.js", "/min/lunr.multi.min.js"):
+        assert piece in js, f"Material 검색 작업자가 {piece!r} 를 부르지 않습니다: sitebuild/pageweight.py 를 고치세요"
+    assert pageweight  # 이 규칙을 쓰는 모듈
+
+
+def _png():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(1, 1))
+    ax.plot([0, 1])
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    plt.close(fig)
+    return base64.b64encode(buf.getvalue()).decode()
+
+
+def test_mkdocs_jupyter_html_has_the_cells_notebook_pages_reads(tmp_path):
+    """notebook_pages.SELECTORS: mkdocs-jupyter 가 만드는 노트북 HTML 에서 셀·출력을 찾는 방법."""
+    from mkdocs_jupyter.convert import nb2html
+
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell("# 제목\n\n본문"),
+        nbformat.v4.new_code_cell("print('합')", outputs=[nbformat.v4.new_output("stream", name="stdout", text="합\n")]),
+        nbformat.v4.new_code_cell("plot()", outputs=[nbformat.v4.new_output(
+            "display_data", data={"image/png": _png(), "text/plain": "<Figure>"})]),
+    ])
+    for i, cell in enumerate(nb.cells):
+        cell.id = f"cell-{i:02d}"
+    path = tmp_path / "nb.ipynb"
+    nbformat.write(nb, str(path))
+    soup = BeautifulSoup(nb2html(str(path), execute=False, markdown_cell_processor="mkdocs"), "html.parser")
+    hint = "mkdocs-jupyter 의 노트북 HTML 구조가 바뀌었습니다: sitebuild/notebook_pages.py 의 SELECTORS"
+    cells = soup.select(notebook_pages.SELECTORS["cells"])
+    assert len(cells) == 3, hint
+    assert notebook_pages.MARKDOWN_CELL_CLASS in cells[0]["class"], hint
+    assert "# 제목" in cells[0].select_one(notebook_pages.SELECTORS["markdown"]).get_text(), hint
+    ids = [c.select_one(notebook_pages.SELECTORS["cell_id"]) for c in cells[1:]]
+    assert [i["id"] for i in ids] == ["cell-id=cell-01", "cell-id=cell-02"], hint
+    outputs = [c.select(notebook_pages.SELECTORS["output"]) for c in cells[1:]]
+    assert outputs[0][0].find("pre").get_text() == "합\n", hint
+    assert outputs[1][0].find("img")["src"].startswith("data:image/png;base64,"), hint
+
+
+def test_notebook_page_is_rebuilt_from_the_contract(tmp_path):
+    """위의 구조를 가진 HTML 에서 노트북 페이지를 지으면 코드·출력·그림이 사이트의 모양으로 나옵니다."""
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print('합')", metadata={
+        "attention_site": {"alt": "점 하나"}})])
+    nb.cells[0].id = "cell-00"
+    path = tmp_path / "x.ipynb"
+    nbformat.write(nb, str(path))
+    page = ('<div class="jp-Notebook"><div class="jp-Cell jp-CodeCell"><div id="cell-id=cell-00">'
+            '<div class="jp-OutputArea-output"><pre>합\n</pre></div>'
+            f'<div class="jp-OutputArea-output"><img src="data:image/png;base64,{_png()}"></div></div></div></div>')
+    out = notebook_pages.slim_notebook_html(page, path, tmp_path / "out", "x.ipynb")
+    assert '<div class="highlight" data-search-exclude="">' in out and '<span class="nb">print</span>' in out
+    assert '<div class="cell-output" data-search-exclude=""><span class="filename">실행 결과</span>' in out
+    assert "<samp>합\n</samp>" in out
+    assert 'alt="점 하나"' in out and (tmp_path / "out" / "figure-cell-00-1.png").is_file()
+    nb.cells[0].metadata = {}
+    nbformat.write(nb, str(path))
+    with pytest.raises(notebook_pages.NotebookPageError, match="대체 텍스트"):
+        notebook_pages.slim_notebook_html(page, path, tmp_path / "out", "x.ipynb")

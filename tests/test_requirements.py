@@ -1,0 +1,60 @@
+"""requirements.in 은 저장소의 코드가 직접 import 하는 패키지를 모두 적습니다.
+
+간접 의존성에 기대어 import 하면, 그 패키지를 끌어오던 쪽이 의존성을 바꾸는 날 조용히 깨집니다.
+tests/fixtures/ 의 기준값 스크립트는 자기 환경(torch, transformers)을 머리말에 따로 적으므로 뺍니다.
+"""
+
+import ast
+import importlib.metadata as md
+import re
+import sys
+
+from conftest import ROOT
+
+FOLDERS = ["overrides", "snippets", "tests", ".ci"]
+
+
+def local_modules():
+    names = {"sitebuild", "conftest"}
+    for folder in FOLDERS:
+        names |= {p.stem for p in (ROOT / folder).rglob("*.py")}
+    return names
+
+
+def imported_top_level():
+    found = {}
+    for folder in FOLDERS:
+        for path in (ROOT / folder).rglob("*.py"):
+            if "fixtures" in path.parts or ".venv" in path.parts:
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Import):
+                    mods = [a.name for a in node.names]
+                elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                    mods = [node.module]
+                else:
+                    continue
+                for mod in mods:
+                    found.setdefault(mod.split(".")[0], path.relative_to(ROOT).as_posix())
+    return found
+
+
+def normalise(name):
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def test_every_direct_import_is_a_top_level_requirement():
+    listed = {normalise(re.split(r"[=<>~!; \[]", line, maxsplit=1)[0])
+              for line in (ROOT / "requirements.in").read_text(encoding="utf-8").splitlines()
+              if line.strip() and not line.startswith("#")}
+    dists = md.packages_distributions()
+    skip = set(sys.stdlib_module_names) | local_modules()
+    missing = {}
+    for module, where in imported_top_level().items():
+        if module in skip:
+            continue
+        names = {normalise(d) for d in dists.get(module, [])}
+        assert names, f"{where} 가 import 하는 {module} 를 설치된 어느 패키지도 제공하지 않습니다"
+        if not names & listed:
+            missing[module] = (sorted(names), where)
+    assert not missing, f"requirements.in 에 없는 직접 의존성: {missing}"

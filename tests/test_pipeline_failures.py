@@ -147,3 +147,57 @@ def test_figure_without_alt_fails_build(tmp_path):
     code, log = mkdocs_build(make_site(tmp_path, page=page), tmp_path / "site")
     assert code != 0
     assert "대체 텍스트" in log
+
+
+def _repo_validation_block():
+    """저장소 mkdocs.yml 의 `validation:` 절을 글자 그대로 꺼냅니다 (다음 최상위 키 앞까지).
+
+    작은 사이트에 같은 절을 붙여서, 저장소의 설정 자체가 잘못된 링크를 잡는다는 것을 확인합니다.
+    """
+    text = (HOOKS.parent.parent / "mkdocs.yml").read_text(encoding="utf-8")
+    start = text.index("\nvalidation:\n") + 1
+    rest = text[start:].split("\n")
+    block = [rest[0]]
+    for line in rest[1:]:
+        if line and not line.startswith((" ", "#")):
+            break
+        block.append(line)
+    return "\n".join(block).rstrip() + "\n"
+
+
+def _with_validation(config):
+    config.write_text(config.read_text(encoding="utf-8") + _repo_validation_block(), encoding="utf-8")
+    return config
+
+
+BAD_LINKS = {  # 종류: (페이지 본문, 로그에 나올 말, validation 절이 없어도 --strict 가 실패하는가)
+    # 용어집에 있던 실수: 대괄호 바로 뒤의 괄호가 링크로 읽혀 "문장 맨 앞" 이라는 주소가 됩니다.
+    "unrecognized": ("[CLS](문장 맨 앞)는 문장 맨 앞에 붙습니다.\n", "unrecognized relative link", False),
+    "missing_anchor": ("## Section A\n\n[위로](#no-such-section)\n", "no-such-section", False),
+    "missing_page": ("[다음 장](없는_페이지.md)\n", "없는_페이지.md", True),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BAD_LINKS))
+def test_broken_links_fail_the_strict_build(tmp_path, kind):
+    text, message, fails_by_default = BAD_LINKS[kind]
+    page = "# 링크 검사\n\n" + text
+    (tmp_path / "default").mkdir()
+    (tmp_path / "checked").mkdir()
+    # 대조군: validation 절이 없으면 mkdocs 는 알 수 없는 링크와 없는 앵커를 INFO 로만 남기고
+    # --strict 빌드가 통과합니다. 없는 페이지로 가는 링크만 기본값으로도 경고입니다.
+    code, log = mkdocs_build(make_site(tmp_path / "default", page=page), tmp_path / "default" / "site")
+    assert (code != 0) == fails_by_default, log
+    assert message in log
+    # 저장소의 validation 절을 붙이면 같은 페이지가 --strict 빌드를 실패하게 만듭니다.
+    config = _with_validation(make_site(tmp_path / "checked", page=page))
+    code, log = mkdocs_build(config, tmp_path / "checked" / "site")
+    assert code != 0
+    assert "WARNING" in log and message in log
+
+
+def test_good_links_pass_with_validation(tmp_path):
+    """대조군: 올바른 링크와 앵커, 대괄호가 든 본문은 validation 을 켜도 통과합니다."""
+    page = "# 링크 검사\n\n## Section A\n\n[위로](#section-a), [CLS]는 문장 맨 앞에 붙습니다.\n"
+    code, log = mkdocs_build(_with_validation(make_site(tmp_path, page=page)), tmp_path / "site")
+    assert code == 0, log

@@ -4,14 +4,14 @@
 import numpy as np
 
 from attention import scaled_dot_product_attention, softmax
-from toy_data import projection_weights, token_vectors
+from toy_data import cat_sat_example, projection_weights, token_vectors
 
 np.set_printoptions(precision=2, suppress=True)
 
-tokens = ["The", "cat", "sat", "on", "the", "mat"]
-d_model, d_k = 16, 16
-X = token_vectors(tokens, d_model, seed=0)  # 학습하지 않은 무작위 토큰 벡터
-W_Q, W_K, W_V = projection_weights(d_model, d_k, seed=1)  # 학습하지 않은 무작위 투영
+# 3장의 탐색기, 6장, 실습 파트 2·3 과 같은 예제입니다: 학습하지 않은 무작위 토큰 벡터와 투영.
+tokens, X, params = cat_sat_example(d_model=64)
+d_model = d_k = 64  # 헤드 하나: W_Q, W_K, W_V 가 모두 (64, 64)
+W_Q, W_K, W_V = params["W_Q"], params["W_K"], params["W_V"]
 _, weights = scaled_dot_product_attention(X @ W_Q, X @ W_K, X @ W_V)
 print("가중치 모양:", weights.shape, " 행의 합:", weights.sum(axis=-1))
 print(weights)
@@ -45,8 +45,8 @@ print("'sat' 이 1등인 비율:", top_counts["sat"] / 200, " (토큰 6개를 �
 
 # --8<-- [start:explorer_data]
 def data_explorer():
-    """브라우저 탐색기가 쓰는 데이터: 위 히트맵과 같은 나누기 전 점수 (d_k = 16)."""
-    return {"title": "위 히트맵을 직접 만져 보세요 (무작위 가중치, d_k = 16)", "tokens": tokens, "d_k": d_k,
+    """브라우저 탐색기가 쓰는 데이터: 위 히트맵과 같은 나누기 전 점수 (d_k = 64, 3장의 탐색기와 같음)."""
+    return {"title": "위 히트맵을 직접 만져 보세요 (무작위 가중치, d_k = 64)", "tokens": tokens, "d_k": d_k,
             "scores": np.round(scores, 6).tolist()}
 # --8<-- [end:explorer_data]
 

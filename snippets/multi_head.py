@@ -4,17 +4,15 @@
 import numpy as np
 
 from attention import merge_heads, multi_head_attention, scaled_dot_product_attention, split_heads
-from toy_data import token_vectors
+from toy_data import cat_sat_example
 
 np.set_printoptions(precision=3, suppress=True)
-rng = np.random.default_rng(0)
 
-tokens = ["The", "cat", "sat", "on", "the", "mat"]
+# 4장의 히트맵과 같은 토큰 벡터와 W_Q, W_K, W_V 입니다. 거기서는 헤드 하나(d_k = 64)로 썼고,
+# 여기서는 같은 행렬의 열을 헤드 8개로 나눠 씁니다. W_O 는 이 장에서 처음 씁니다.
+tokens, X, params = cat_sat_example(d_model=64)  # X: (6, 64), 행렬 네 개: 각각 (64, 64)
 d_model, h = 64, 8
 d_head = d_model // h  # 헤드 하나의 폭: 64 / 8 = 8
-X = token_vectors(tokens, d_model, seed=0)  # (6, 64)
-params = {name: rng.standard_normal((d_model, d_model)) / np.sqrt(d_model)
-          for name in ("W_Q", "W_K", "W_V", "W_O")}
 print("X:", X.shape, " 헤드", h, "개, 헤드마다 폭", d_head)
 # --8<-- [end:setup]
 

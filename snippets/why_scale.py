@@ -114,12 +114,16 @@ print("빼 준 뒤의 지수:", x - x.max())
 
 # --8<-- [start:explorer_data]
 def data_explorer():
-    """브라우저 탐색기가 쓰는 데이터: 'The cat sat on the mat' 의 나누기 전 점수 Q Kᵀ (d_k = 64)."""
-    tokens = ["The", "cat", "sat", "on", "the", "mat"]
-    r = np.random.default_rng(64)
-    Q, K = r.standard_normal((6, 64)), r.standard_normal((6, 64))
+    """브라우저 탐색기가 쓰는 데이터: 'The cat sat on the mat' 의 나누기 전 점수 Q Kᵀ (d_k = 64).
+
+    4장의 히트맵·탐색기, 6장, 실습 파트 2·3 과 같은 예제(toy_data.cat_sat_example)입니다.
+    """
+    from toy_data import cat_sat_example
+
+    tokens, X, p = cat_sat_example(d_model=64)
+    scores = (X @ p["W_Q"]) @ (X @ p["W_K"]).T
     return {"title": "점수의 크기를 바꿔 보세요 (d_k = 64, 무작위 쿼리·키)", "tokens": tokens, "d_k": 64,
-            "scores": np.round(Q @ K.T, 6).tolist()}
+            "scores": np.round(scores, 6).tolist()}
 # --8<-- [end:explorer_data]
 
 

@@ -36,3 +36,9 @@ def test_page_output():
     out = page_output("heatmap.md")
     assert "가중치 모양: (6, 6)  행의 합: [1. 1. 1. 1. 1. 1.]" in out
     assert "'sat' 이 1등인 비율: 0.165" in out
+
+
+def test_alt_text_claims(hm):
+    # "왼쪽은 색이 여러 칸에 퍼져 있고, 오른쪽은 ... 여섯 행 가운데 네 행은 한 칸이 0.9를 넘는다"
+    assert hm.weights.max() < 0.5
+    assert (hm.unscaled.max(axis=-1) > 0.9).sum() == 4

@@ -48,3 +48,7 @@ def test_page_output():
     assert "반복문 결과와 같은가? True" in out and "코어의 multi_head_attention 과 같은가? True" in out
     assert "헤드 8개 (폭  64): 파라미터 1,048,576  FLOP 1,610,612,736  가중치 원소 2,097,152  공식과 같은가? True" in out
     assert "어텐션 파라미터 58.0B + FFN 파라미터 116.0B = 173.9B" in out
+
+
+def test_alt_text_claims(mh):
+    assert mh.weights.max() < 0.7  # "가장 밝은 칸도 0.7에 못 미친다"

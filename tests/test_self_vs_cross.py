@@ -44,3 +44,9 @@ def test_page_output():
     assert "크로스 어텐션 가중치: (4, 3)" in out
     assert "대각선 위(미래)의 가중치 합: 0.0" in out
     assert "앞 세 토큰 출력의 최대 변화: 0.0" in out
+
+
+def test_encoder_self_attention_is_chapter_2(sc):
+    import four_steps
+
+    np.testing.assert_allclose(sc.w_self, four_steps.weights, rtol=1e-12)

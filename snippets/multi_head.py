@@ -106,6 +106,30 @@ print(f"어텐션 파라미터 {attn_params / 1e9:.1f}B + FFN 파라미터 {ffn_
 # --8<-- [end:gpt3]
 
 
+# --8<-- [start:quiz_1]
+for heads in (1, 12):  # BERT-base: d_model 768 에 헤드 12개
+    print(f"d_model 768, 헤드 {heads:2d}개: 파라미터 {attention_cost(128, 768, heads)['파라미터']:,}")
+# --8<-- [end:quiz_1]
+
+# --8<-- [start:quiz_2]
+x = np.random.default_rng(1).standard_normal((2, 10, 768)) * 0.02  # (배치 2, 토큰 10, d_model 768)
+xh = split_heads(x, 12)
+_, w_batch = scaled_dot_product_attention(xh, xh, xh)
+print("split_heads:", xh.shape, " 가중치:", w_batch.shape, " 다시 합치면:", merge_heads(xh).shape)
+# --8<-- [end:quiz_2]
+
+# --8<-- [start:quiz_3]
+naive = Q.reshape(h, len(tokens), d_head)  # 축을 바꾸지 않고 (6, 64) → (8, 6, 8) 로 바로 reshape
+print("잘못 나눈 헤드 0 의 여섯 행이 모두 첫 토큰(The)의 숫자인가?", np.array_equal(naive[0].ravel(), Q[0, :48]))
+print("제대로 나눈 헤드 0 의 여섯 행은 여섯 토큰의 열 0–7 인가?", np.array_equal(Qh[0], Q[:, :8]))
+# --8<-- [end:quiz_3]
+
+# --8<-- [start:quiz_4]
+for heads in (8, 1):
+    m = measured_cost(len(tokens), d_model, heads)
+    print(f"헤드 {heads}개: 가중치 원소 {m['가중치 원소']}, FLOP {m['FLOP']:,}, 파라미터 {m['파라미터']:,}")
+# --8<-- [end:quiz_4]
+
 # --8<-- [start:figure]
 def figure_heads():
     """무작위로 초기화한 헤드 8개의 가중치: 헤드마다 다른 무늬가 나오지만 언어적 의미는 없습니다."""

@@ -221,6 +221,33 @@ print(f"'The cat sat on the mat.' 에서 그 헤드의 on → mat 가중치: {ma
 # --8<-- [end:prep_object]
 
 
+# --8<-- [start:quiz_1]
+park = "A dog chased the ball across the park."
+park_tokens = tokenize(model, park)[1]
+print(f"토큰 {len(park_tokens)}개:", park_tokens)
+print("가중치:", sentence_maps[park].shape)
+# --8<-- [end:quiz_1]
+
+# --8<-- [start:quiz_2]
+sofa_tokens, sofa_maps = attention_maps("The dog slept on the sofa.")
+head = sofa_maps[prev_head]  # 이전 토큰 헤드 (1-3)
+q = np.arange(1, len(sofa_tokens))
+print("토큰:", sofa_tokens)
+print(f"헤드 {name(*prev_head)}: 행마다 가장 많이 보는 토큰이 바로 앞 토큰인 비율 {np.mean(head[q].argmax(axis=-1) == q - 1):.2f}")
+# --8<-- [end:quiz_2]
+
+# --8<-- [start:quiz_3]
+ids, _ = tokenize(model, "The cat sat on the mat.")
+random_maps = np.stack([w[0] for w in encode(random_model, ids)[1]]).astype(np.float64)
+random_entropy = -(random_maps * np.log(random_maps)).sum(axis=-1).mean()
+print(f"학습 전 모델의 평균 엔트로피 {random_entropy:.3f} 나트, 토큰 {len(ids)}개에 고르게 나누면 ln {len(ids)} = {np.log(len(ids)):.3f}")
+# --8<-- [end:quiz_3]
+
+# --8<-- [start:quiz_4]
+for k in sorted(set(offsets)):
+    print(f"늘 {k}칸 뒤 단어를 고르는 기준선: {offsets.count(k) / n_pairs:.0%}")
+# --8<-- [end:quiz_4]
+
 # 그림과 히트맵 페이지가 함께 쓰는 "눈에 띄는 헤드" 네 개 (통계에서 고릅니다)
 SHOWCASE = [
     ("이전 토큰", np.unravel_index(stats["이전 토큰"].argmax(), (6, 12))),

@@ -66,6 +66,27 @@ print("마스크 없이 앞 세 토큰 출력의 최대 변화:", round(float(np
 # --8<-- [end:no_peeking]
 
 
+# --8<-- [start:quiz_1]
+source5 = token_vectors(["어제", "나는", "친구와", "학교에", "갔다"], d_model, seed=12)  # 인코더 쪽 5개
+target2 = token_vectors(["I", "went"], d_model, seed=13)  # 디코더 쪽 2개 (지금까지 만든 토큰)
+W_Q, W_K, W_V = W_cross
+out_q1, w_q1 = scaled_dot_product_attention(target2 @ W_Q, source5 @ W_K, source5 @ W_V)
+print("크로스 어텐션 가중치:", w_q1.shape, " 출력:", out_q1.shape)
+# --8<-- [end:quiz_1]
+
+# --8<-- [start:quiz_2]
+print("행마다 0이 아닌 가중치의 수:", (w_causal > 0).sum(axis=-1))
+print("첫 행 (I):", w_causal[0], "  행의 합:", w_causal.sum(axis=-1))
+# --8<-- [end:quiz_2]
+
+# --8<-- [start:quiz_4]
+all_visible = np.ones((4, 4), dtype=bool)  # 모든 자리를 "볼 수 있음" 으로 둔 마스크
+print("모두 True 인 마스크 = 마스크 없음?",
+      np.allclose(decoder_self_attention(dec, all_visible), decoder_self_attention(dec)))
+leak = np.abs(decoder_self_attention(dec_changed, all_visible)[:3] - decoder_self_attention(dec, all_visible)[:3]).max()
+print("그때 마지막 토큰을 바꾸면 앞 세 토큰 출력의 최대 변화:", round(float(leak), 3))
+# --8<-- [end:quiz_4]
+
 # --8<-- [start:figure]
 def figure_cross_and_causal():
     """크로스 어텐션 (4×3, 정사각형이 아님) 과 인과 마스크를 쓴 셀프 어텐션 (4×4)."""

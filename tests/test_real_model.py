@@ -168,3 +168,22 @@ def test_word_maps_follow_clark():
     word_ids = [None, 0, 0, 1]  # [CLS], 단어 0 의 두 조각, 단어 1
     wm = rm.word_maps(w, word_ids)
     np.testing.assert_allclose(wm, [[((0.25 + 0.25) + (0.3 + 0.2)) / 2, (0.25 + 0.1) / 2], [0.5 + 0.5, 0.0]])
+
+
+def test_quiz_answers(rm):
+    assert rm.sentence_maps[rm.park].shape == (6, 12, 11, 11) and len(rm.park_tokens) == 11
+    q = np.arange(1, len(rm.sofa_tokens))
+    assert (rm.sofa_maps[rm.prev_head][q].argmax(-1) == q - 1).all()
+    assert rm.random_entropy == pytest.approx(math.log(9), abs=0.02)
+    assert rm.offsets.count(1) == 2 and rm.offsets.count(3) == 2
+
+
+def test_quiz_page_output():
+    out = page_output("real_model.md")
+    assert "1층에서 행 대부분이 [CLS] 를 가장 많이 보는 헤드 9개" in out
+    assert "헤드 1-3: 바로 앞 토큰에 주는 평균 몫  위치 정보 있음 1.00, 없음 0.18" in out
+    assert "위치 정보가 없으면 두 'the' 의 가중치 행이 같은가? True" in out
+    assert "전치사 → 목적어 15쌍에서 가장 잘 맞히는 헤드: 3-9 (100%)" in out
+    assert "늘 2칸 뒤 단어를 고르는 기준선: 73%" in out and "늘 1칸 뒤 단어를 고르는 기준선: 13%" in out
+    assert "가중치: (6, 12, 11, 11)" in out
+    assert "비율 1.00" in out

@@ -50,3 +50,19 @@ def test_encoder_self_attention_is_chapter_2(sc):
     import four_steps
 
     np.testing.assert_allclose(sc.w_self, four_steps.weights, rtol=1e-12)
+
+
+def test_quiz_answers(sc):
+    assert sc.w_q1.shape == (2, 5) and sc.out_q1.shape == (2, 4)
+    assert list((sc.w_causal > 0).sum(axis=-1)) == [1, 2, 3, 4]
+    np.testing.assert_array_equal(sc.w_causal[0], [1.0, 0.0, 0.0, 0.0])
+    np.testing.assert_allclose(sc.w_causal.sum(axis=-1), 1.0)
+    assert np.allclose(sc.decoder_self_attention(sc.dec, sc.all_visible), sc.decoder_self_attention(sc.dec))
+    assert sc.leak > 1.0
+
+
+def test_quiz_page_output():
+    out = page_output("self_vs_cross.md")
+    assert "크로스 어텐션 가중치: (2, 5)  출력: (2, 4)" in out
+    assert "행마다 0이 아닌 가중치의 수: [1 2 3 4]" in out
+    assert "모두 True 인 마스크 = 마스크 없음? True" in out

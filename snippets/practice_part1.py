@@ -1,27 +1,17 @@
 """실습 파트 1: numpy 로 어텐션 구현하기 — 단계마다 모양(shape)을 찍어 봅니다.
 
-노트북(snippets/notebooks/part1_numpy_attention.md)은 이 파일의 절(section)과 toy_data.py 의
-절을 그대로 가져다 씁니다. 노트북은 저장소 밖에서도 돌아가야 하므로 절 안에서는 저장소의
-모듈을 import 하지 않습니다.
-
-이 파일의 softmax 와 attention 은 배우려고 직접 짜 보는 짧은 판입니다. 사이트의 코어
-(attention.py)는 같은 계산에 마스크, dtype 규칙, 입력 검사를 더한 것이고, 두 결과가 같다는 것은
-tests/test_notebooks.py 가 확인합니다.
+노트북(snippets/notebooks/part1_numpy_attention.md)은 이 파일의 절(section)과 toy_data.py, 그리고
+어텐션 코어의 softmax 절을 그대로 가져다 씁니다. 노트북은 저장소 밖에서도 돌아가야 하므로 절
+안에서는 저장소의 모듈을 import 하지 않습니다. 네 단계는 코어 함수를 부르지 않고 한 줄씩 직접
+계산하고, 그 결과가 코어의 scaled_dot_product_attention 과 같다는 것은 테스트가 확인합니다.
 """
 
+from attention import softmax  # 노트북에는 코어의 절이 직접 들어갑니다
 from toy_data import toy_qkv  # 노트북에는 toy_data 의 절이 직접 들어갑니다
 
-# --8<-- [start:softmax]
+# --8<-- [start:data]
 import numpy as np
 
-
-def softmax(x, axis=-1):
-    """행의 최댓값을 빼고 지수를 취합니다. 결과는 같고, 점수가 커도 exp 가 넘치지 않습니다."""
-    e = np.exp(x - x.max(axis=axis, keepdims=True))
-    return e / e.sum(axis=axis, keepdims=True)
-# --8<-- [end:softmax]
-
-# --8<-- [start:data]
 tokens, X, Q, K, V = toy_qkv()  # 1장·2장과 같은 "나는 학교에 간다": 토큰 3개, d_k = 4
 d_k = K.shape[-1]
 print("토큰:", tokens)
@@ -39,20 +29,6 @@ output = weights @ V  # ④ 가중합
 print("④ output  = weights @ V     ", output.shape)
 # --8<-- [end:steps]
 
-# --8<-- [start:attention]
-def attention(Q, K, V):
-    """softmax(Q Kᵀ / √d_k) V. 앞쪽에 배치나 헤드 축이 붙어 있어도 마지막 두 축으로 계산합니다."""
-    d_k = Q.shape[-1]
-    scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(d_k)
-    weights = softmax(scores, axis=-1)
-    return weights @ V, weights
-# --8<-- [end:attention]
-
-# --8<-- [start:attention_check]
-out_fn, w_fn = attention(Q, K, V)
-print("함수로 계산한 결과가 네 단계와 같은가?", np.allclose(out_fn, output), np.allclose(w_fn, weights))
-# --8<-- [end:attention_check]
-
 # --8<-- [start:exercise_1]
 # 연습 1: d_k_try 를 바꿔 가며 실행해 보세요.
 d_k_try = 64
@@ -66,7 +42,9 @@ print(f"d_k = {d_k_try}: 가장 큰 가중치의 평균  나누지 않음 {softm
 
 # --8<-- [start:exercise_2]
 # 연습 2: 쿼리를 두 개만 쓰고 키·밸류는 세 개를 그대로 씁니다. 모양을 먼저 예상해 보세요.
-out_2, w_2 = attention(Q[:2], K, V)
+Q_2 = Q[:2]
+w_2 = softmax(Q_2 @ K.T / np.sqrt(d_k), axis=-1)
+out_2 = w_2 @ V
 print("가중치:", w_2.shape, " 출력:", out_2.shape)
 # --8<-- [end:exercise_2]
 
@@ -94,8 +72,9 @@ for d in (4, 64, 512):
 # 출력의 모양은 그대로입니다. 키와 밸류는 언제나 같은 수여야 합니다.
 for n_q, n_k in [(2, 3), (1, 3), (2, 5)]:
     r = np.random.default_rng(1)
-    o, w = attention(r.standard_normal((n_q, 4)), r.standard_normal((n_k, 4)), r.standard_normal((n_k, 4)))
-    print(f"쿼리 {n_q}개, 키 {n_k}개 → 가중치 {w.shape}, 출력 {o.shape}")
+    q_s, k_s, v_s = r.standard_normal((n_q, 4)), r.standard_normal((n_k, 4)), r.standard_normal((n_k, 4))
+    w = softmax(q_s @ k_s.T / np.sqrt(4), axis=-1)
+    print(f"쿼리 {n_q}개, 키 {n_k}개 → 가중치 {w.shape}, 출력 {(w @ v_s).shape}")
 # --8<-- [end:solution_2]
 
 # --8<-- [start:solution_3]

@@ -3,8 +3,8 @@
 4장(히트맵)과 같은 예제(toy_data.cat_sat_example)를 쓰므로 같은 그림이 나옵니다.
 """
 
+from attention import scaled_dot_product_attention, softmax  # 노트북에는 코어의 절이 직접 들어갑니다
 from plotting import heatmap, use_korean_font  # 노트북에는 그림 도우미의 절이 직접 들어갑니다
-from practice_part1 import attention, softmax  # 노트북에는 파트 1 의 절이 직접 들어갑니다
 from toy_data import cat_sat_example  # 노트북에는 toy_data 의 절이 직접 들어갑니다
 
 # --8<-- [start:tokens]
@@ -13,7 +13,7 @@ import numpy as np
 tokens, X, params = cat_sat_example(d_model=64)  # 4장과 같은 무작위 토큰 벡터와 투영
 d_k = 64
 Q, K, V = X @ params["W_Q"], X @ params["W_K"], X @ params["W_V"]
-_, weights = attention(Q, K, V)
+_, weights = scaled_dot_product_attention(Q, K, V)
 print("가중치:", weights.shape, " 행의 합:", weights.sum(axis=-1).round(6))
 # --8<-- [end:tokens]
 
@@ -34,17 +34,16 @@ for token, row in zip(tokens, weights):
 # --8<-- [end:rows]
 
 # --8<-- [start:exercise_1]
-# 연습 1: 인과 마스크. 가릴 자리의 점수를 -∞ 로 바꾸면 exp(-∞) = 0 이라서 가중치가 정확히 0 이 됩니다.
-mask = np.tril(np.ones((6, 6), dtype=bool))  # True = 볼 수 있음: 자기 자신과 앞쪽 토큰만
-scores = Q @ K.T / np.sqrt(d_k)
-masked = softmax(np.where(mask, scores, -np.inf), axis=-1)
+# 연습 1: 인과 마스크. 코어의 약속은 True = 볼 수 있음, False = 가림입니다.
+mask = np.tril(np.ones((6, 6), dtype=bool))  # 자기 자신과 앞쪽 토큰만 True
+_, masked = scaled_dot_product_attention(Q, K, V, mask)
 print(masked.round(2))
 # --8<-- [end:exercise_1]
 
 # --8<-- [start:exercise_2]
 # 연습 2: 토큰 순서를 뒤섞어 넣습니다 (위치 정보는 더하지 않습니다). order 를 바꿔 보세요.
 order = [5, 4, 3, 2, 1, 0]  # "mat the on sat cat The"
-_, w_shuffled = attention(Q[order], K[order], V[order])
+_, w_shuffled = scaled_dot_product_attention(Q[order], K[order], V[order])
 cat, sat = tokens.index("cat"), tokens.index("sat")
 i, j = order.index(cat), order.index(sat)  # 뒤섞은 문장에서 cat 과 sat 의 자리
 print(f"cat → sat  원래 순서: {weights[cat, sat]:.4f}, 뒤섞은 순서: {w_shuffled[i, j]:.4f}")
@@ -52,7 +51,7 @@ print(f"cat → sat  원래 순서: {weights[cat, sat]:.4f}, 뒤섞은 순서: {
 
 # --8<-- [start:exercise_3]
 # 연습 3: √d_k 로 나누지 않으면 몇 개의 행이 가중치의 90% 넘게를 한 토큰에 몰아 줄까요?
-unscaled = softmax(Q @ K.T, axis=-1)
+unscaled = softmax(Q @ K.T, axis=-1)  # ③ 소프트맥스만: ② 를 건너뜁니다
 print("행마다 가장 큰 가중치 (나누지 않음):", unscaled.max(axis=-1).round(3))
 # --8<-- [end:exercise_3]
 

@@ -3,10 +3,9 @@
 6장(멀티헤드)과 같은 예제(toy_data.cat_sat_example)를 쓰므로 같은 헤드 8개가 나옵니다.
 """
 
-from attention import merge_heads, split_heads  # 노트북에는 코어의 절이 직접 들어갑니다
+from attention import merge_heads, scaled_dot_product_attention, split_heads  # 노트북에는 코어의 절이 직접
 from head_stats import js_distance, mean_pairwise_js  # 노트북에는 이 절들이 직접 들어갑니다
 from plotting import heatmap, use_korean_font  # 노트북에는 그림 도우미의 절이 직접 들어갑니다
-from practice_part1 import attention  # 노트북에는 파트 1 의 절이 직접 들어갑니다
 from toy_data import cat_sat_example  # 노트북에는 toy_data 의 절이 직접 들어갑니다
 
 # --8<-- [start:heads]
@@ -17,7 +16,7 @@ d_model, h = 64, 8
 W_Q, W_K, W_V, W_O = params["W_Q"], params["W_K"], params["W_V"], params["W_O"]
 
 Qh, Kh, Vh = (split_heads(X @ W, h) for W in (W_Q, W_K, W_V))  # 각각 (8, 6, 8)
-heads_out, weights = attention(Qh, Kh, Vh)  # 헤드 8개를 한 번에
+heads_out, weights = scaled_dot_product_attention(Qh, Kh, Vh)  # 헤드 8개를 한 번에
 output = merge_heads(heads_out) @ W_O
 print("헤드별 가중치:", weights.shape, " 출력:", output.shape)
 # --8<-- [end:heads]
@@ -45,7 +44,7 @@ print(f"헤드들과 균일 분포의 평균 거리: {np.mean([js_distance(w, un
 # --8<-- [start:exercise_1]
 # 연습 1: 헤드 수 h_try 를 1, 2, 16 으로 바꿔 보세요. 파라미터 수와 가중치 원소 수는 어떻게 변할까요?
 h_try = 1
-_, w_try = attention(*(split_heads(X @ W, h_try) for W in (W_Q, W_K, W_V)))
+_, w_try = scaled_dot_product_attention(*(split_heads(X @ W, h_try) for W in (W_Q, W_K, W_V)))
 n_params = sum(W.size for W in (W_Q, W_K, W_V, W_O))
 print(f"헤드 {h_try}개: 파라미터 {n_params:,}개, 가중치 {w_try.shape} → 원소 {w_try.size}개")
 # --8<-- [end:exercise_1]
@@ -55,7 +54,7 @@ print(f"헤드 {h_try}개: 파라미터 {n_params:,}개, 가중치 {w_try.shape}
 std = 1 / np.sqrt(d_model)  # 지금까지 쓴 값: 0.125
 r = np.random.default_rng(7)
 W_Q_s, W_K_s = (r.standard_normal((d_model, d_model)) * std for _ in range(2))
-_, w_std = attention(split_heads(X @ W_Q_s, h), split_heads(X @ W_K_s, h), Vh)
+_, w_std = scaled_dot_product_attention(split_heads(X @ W_Q_s, h), split_heads(X @ W_K_s, h), Vh)
 print(f"std = {std:.3f}: 헤드 사이 평균 JS 거리 {mean_pairwise_js(w_std):.3f}")
 # --8<-- [end:exercise_2]
 
@@ -63,7 +62,7 @@ print(f"std = {std:.3f}: 헤드 사이 평균 JS 거리 {mean_pairwise_js(w_std)
 # 연습 3: 세 번째 헤드의 밸류만 바꿉니다 (W_V 의 열 16–23). W_O 를 곱하기 전과 후에 출력의 어느 열이 바뀔까요?
 W_V_changed = W_V.copy()
 W_V_changed[:, 16:24] += 1.0
-heads_changed, _ = attention(Qh, Kh, split_heads(X @ W_V_changed, h))
+heads_changed, _ = scaled_dot_product_attention(Qh, Kh, split_heads(X @ W_V_changed, h))
 changed_before = np.any(~np.isclose(merge_heads(heads_changed), merge_heads(heads_out)), axis=0)
 print("W_O 전에 바뀐 열:", np.flatnonzero(changed_before))
 # --8<-- [end:exercise_3]
@@ -72,7 +71,7 @@ print("W_O 전에 바뀐 열:", np.flatnonzero(changed_before))
 # 풀이 1: W_Q, W_K, W_V, W_O 는 헤드 수와 상관없이 (64, 64) 라서 파라미터 수는 그대로입니다.
 # 가중치 행렬은 헤드마다 6×6 하나씩이라서, 원소 수는 헤드 수에 비례합니다.
 for h_s in (1, 2, 8, 16):
-    _, w_s = attention(*(split_heads(X @ W, h_s) for W in (W_Q, W_K, W_V)))
+    _, w_s = scaled_dot_product_attention(*(split_heads(X @ W, h_s) for W in (W_Q, W_K, W_V)))
     print(f"헤드 {h_s:2d}개: 파라미터 {n_params:,}개, 가중치 원소 {w_s.size}개")
 # --8<-- [end:solution_1]
 
@@ -83,7 +82,7 @@ solution_2 = {}
 for s in (1 / np.sqrt(d_model), 0.02):
     r = np.random.default_rng(7)
     W_Q_s, W_K_s = (r.standard_normal((d_model, d_model)) * s for _ in range(2))
-    _, w_s = attention(split_heads(X @ W_Q_s, h), split_heads(X @ W_K_s, h), Vh)
+    _, w_s = scaled_dot_product_attention(split_heads(X @ W_Q_s, h), split_heads(X @ W_K_s, h), Vh)
     solution_2[round(s, 3)] = mean_pairwise_js(w_s)
     print(f"std = {s:.3f}: 헤드 사이 평균 JS 거리 {solution_2[round(s, 3)]:.3f}, "
           f"가장 큰 가중치 {w_s.max():.3f} (고르게 나누면 {1 / len(tokens):.3f})")

@@ -141,7 +141,7 @@ def test_isolated_python_sees_only_numpy_and_matplotlib(tmp_path):
 
 
 EXPECTED = {
-    "part1_numpy_attention": ["④ output  = weights @ V      (3, 4)", "함수로 계산한 결과가 네 단계와 같은가? True True",
+    "part1_numpy_attention": ["④ output  = weights @ V      (3, 4)", "③ weights = softmax(scaled)  (3, 3)  행의 합: [1. 1. 1.]",
                               "d_k = 512: 나누지 않음 0.955, ÷√d_k 0.322", "10을 더한 뒤에도 같은가? True"],
     "part2_heatmap": ["가중치: (6, 6)  행의 합: [1. 1. 1. 1. 1. 1.]", "'sat' 행에서 가장 큰 가중치: 'The' (0.38)",
                       "행마다 0이 아닌 칸의 수: [1 2 3 4 5 6]",

@@ -2,7 +2,7 @@
 
 학습자는 4장의 히트맵과 파트 2 의 히트맵을, 6장의 헤드 8개와 파트 3 의 헤드 8개를 나란히 놓고
 비교합니다. 어느 한쪽이 시드나 차원을 따로 고르면 그림이 달라지므로, 입력 배열이 글자 그대로
-같은지(array_equal) 확인하고, 계산 결과는 코어와 파트 1 의 짧은 함수가 같은 답을 내는지 봅니다.
+같은지(array_equal) 확인하고, 계산 결과가 같은지 봅니다.
 """
 
 import numpy as np
@@ -69,17 +69,10 @@ def test_both_explorers_show_the_same_scores(m):
     np.testing.assert_allclose(np.array(b["scores"]), m["hm"].scores, atol=1e-6)
 
 
-@pytest.mark.parametrize("shape_q, shape_k, d_v", [((3, 4), (3, 4), 4), ((2, 5, 8), (2, 7, 8), 3),
-                                                    ((2, 4, 6, 16), (2, 4, 6, 16), 16)])
-def test_part_1_function_gives_the_core_answer(m, shape_q, shape_k, d_v):
-    """파트 1 의 짧은 softmax·attention (파트 2·3 도 씀) 은 코어와 같은 답을 냅니다."""
+def test_part_1_steps_give_the_core_answer(m):
+    """파트 1 은 코어 함수를 부르지 않고 네 단계를 한 줄씩 계산합니다. 그 결과가 코어와 같습니다."""
     from attention import scaled_dot_product_attention
 
-    r = np.random.default_rng(sum(shape_q))
-    q, k = r.standard_normal(shape_q) * 3, r.standard_normal(shape_k) * 3
-    v = r.standard_normal((*shape_k[:-1], d_v))
-    out, w = m["p1"].attention(q, k, v)
-    out_core, w_core = scaled_dot_product_attention(q, k, v)
-    np.testing.assert_allclose(w, w_core, rtol=1e-12, atol=1e-15)
-    np.testing.assert_allclose(out, out_core, rtol=1e-12, atol=1e-15)
-    np.testing.assert_allclose(m["p1"].softmax(np.array([1000.0, 999.0])), [0.7311, 0.2689], atol=1e-4)
+    out_core, w_core = scaled_dot_product_attention(m["p1"].Q, m["p1"].K, m["p1"].V)
+    np.testing.assert_allclose(m["p1"].weights, w_core, rtol=1e-12)
+    np.testing.assert_allclose(m["p1"].output, out_core, rtol=1e-12)

@@ -79,6 +79,30 @@ print("코어 함수와 4단계 결과가 같은가?",
 # --8<-- [end:one_line]
 
 
+# --8<-- [start:quiz_1]
+rng = np.random.default_rng(0)
+Q5, K7, V7 = rng.standard_normal((5, 4)), rng.standard_normal((7, 4)), rng.standard_normal((7, 6))
+out5, w5 = scaled_dot_product_attention(Q5, K7, V7)
+print("점수·가중치:", (Q5 @ K7.T).shape, w5.shape, " 출력:", out5.shape)
+# --8<-- [end:quiz_1]
+
+# --8<-- [start:quiz_2]
+Qs, Ks = Q[:, :3], K[:, :3]  # (3, 3) 두 개: 모양이 정사각형이라 * 도 오류 없이 돌아갑니다
+print("Qs * Ks.T 가 Qs @ Ks.T 와 같은가?", np.allclose(Qs * Ks.T, Qs @ Ks.T))
+print(f"(Qs * Ks.T)[0, 1] = {(Qs * Ks.T)[0, 1]:.3f} = Qs[0, 1] × Ks[1, 0] = {Qs[0, 1] * Ks[1, 0]:.3f}")
+print(f"(Qs @ Ks.T)[0, 1] = {(Qs @ Ks.T)[0, 1]:.3f} = Qs[0] · Ks[1] = {np.dot(Qs[0], Ks[1]):.3f}")
+# --8<-- [end:quiz_2]
+
+# --8<-- [start:quiz_3]
+print("행의 합:", weights.sum(axis=-1), " 열의 합:", weights.sum(axis=0))
+# --8<-- [end:quiz_3]
+
+# --8<-- [start:quiz_4]
+by_sqrt = softmax(scores / np.sqrt(d_k))  # 원래대로: ÷ 2
+by_dk = softmax(scores / d_k)  # √d_k 대신 d_k 로 나누면: ÷ 4
+print("첫 행  ÷√d_k:", by_sqrt[0], " ÷d_k:", by_dk[0], f" 고르게 나누면: {1 / 3:.3f}")
+# --8<-- [end:quiz_4]
+
 # --8<-- [start:figure]
 def figure_pipeline():
     """네 단계의 행렬을 나란히: 모양이 어떻게 바뀌는지 한눈에 봅니다."""

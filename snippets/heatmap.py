@@ -4,14 +4,14 @@
 import numpy as np
 
 from attention import scaled_dot_product_attention, softmax
-from toy_data import projection_weights, token_vectors
+from toy_data import cat_sat_example, projection_weights, token_vectors
 
 np.set_printoptions(precision=2, suppress=True)
 
-tokens = ["The", "cat", "sat", "on", "the", "mat"]
-d_model, d_k = 16, 16
-X = token_vectors(tokens, d_model, seed=0)  # 학습하지 않은 무작위 토큰 벡터
-W_Q, W_K, W_V = projection_weights(d_model, d_k, seed=1)  # 학습하지 않은 무작위 투영
+# 3장의 탐색기, 6장, 실습 파트 2·3 과 같은 예제입니다: 학습하지 않은 무작위 토큰 벡터와 투영.
+tokens, X, params = cat_sat_example(d_model=64)
+d_model = d_k = 64  # 헤드 하나: W_Q, W_K, W_V 가 모두 (64, 64)
+W_Q, W_K, W_V = params["W_Q"], params["W_K"], params["W_V"]
 _, weights = scaled_dot_product_attention(X @ W_Q, X @ W_K, X @ W_V)
 print("가중치 모양:", weights.shape, " 행의 합:", weights.sum(axis=-1))
 print(weights)
@@ -43,10 +43,35 @@ print("'sat' 이 1등인 비율:", top_counts["sat"] / 200, " (토큰 6개를 �
 # --8<-- [end:seeds]
 
 
+# --8<-- [start:quiz_1]
+mat = tokens.index("mat")
+print("'mat' 행의 합:", round(weights[mat].sum(), 6), "  'mat' 열의 합:", round(weights[:, mat].sum(), 3))
+print("열마다의 합:", dict(zip(tokens, weights.sum(axis=0).round(2).tolist())))
+# --8<-- [end:quiz_1]
+
+# --8<-- [start:quiz_2]
+# 위치 정보 없이, 'the' 자리에 'The' 와 똑같은 벡터를 넣어 봅니다.
+X_same = X.copy()
+X_same[4] = X[0]
+_, w_same = scaled_dot_product_attention(X_same @ W_Q, X_same @ W_K, X_same @ W_V)
+print("두 토큰의 행이 같은가?", np.allclose(w_same[0], w_same[4]),
+      " 열이 같은가?", np.allclose(w_same[:, 0], w_same[:, 4]))
+# --8<-- [end:quiz_2]
+
+# --8<-- [start:quiz_3]
+# 출력 = Σ_j 가중치_j × V_j. 토큰 j 가 보태는 벡터의 길이는 가중치_j × |V_j| 입니다.
+V = X @ W_V
+row = tokens.index("The")
+contribution = weights[row] * np.linalg.norm(V, axis=-1)
+print("'The' 행의 가중치:     ", dict(zip(tokens, weights[row].round(2).tolist())))
+print("보태는 벡터의 길이:    ", dict(zip(tokens, contribution.round(2).tolist())))
+print("가중치 1등:", tokens[int(weights[row].argmax())], " 길이 1등:", tokens[int(contribution.argmax())])
+# --8<-- [end:quiz_3]
+
 # --8<-- [start:explorer_data]
 def data_explorer():
-    """브라우저 탐색기가 쓰는 데이터: 위 히트맵과 같은 나누기 전 점수 (d_k = 16)."""
-    return {"title": "위 히트맵을 직접 만져 보세요 (무작위 가중치, d_k = 16)", "tokens": tokens, "d_k": d_k,
+    """브라우저 탐색기가 쓰는 데이터: 위 히트맵과 같은 나누기 전 점수 (d_k = 64, 3장의 탐색기와 같음)."""
+    return {"title": "위 히트맵을 직접 만져 보세요 (무작위 가중치, d_k = 64)", "tokens": tokens, "d_k": d_k,
             "scores": np.round(scores, 6).tolist()}
 # --8<-- [end:explorer_data]
 
@@ -64,3 +89,12 @@ def figure_random():
     fig.colorbar(im, ax=axes, shrink=0.8, label="어텐션 가중치")
     return fig
 # --8<-- [end:figure]
+
+
+# --8<-- [start:quiz_4]
+explorer = data_explorer()
+on_row = np.array(explorer["scores"][tokens.index("on")]) * 2.0  # 슬라이더 오른쪽 끝: 나누기 전 점수 × 2
+p_on = softmax(on_row)
+print(f"'on' 행, ×2: 가장 큰 가중치 {p_on.max():.3f} ({tokens[int(p_on.argmax())]}),"
+      f" ÷√d_k 일 때는 {weights[tokens.index('on')].max():.2f} ({tokens[int(weights[tokens.index('on')].argmax())]})")
+# --8<-- [end:quiz_4]

@@ -79,3 +79,37 @@ def figure_lookup():
     axes[0].set_ylabel("가져오는 비율 (가중치)")
     return fig
 # --8<-- [end:figure]
+
+
+# --8<-- [start:quiz_1]
+X5 = token_vectors(["오늘", "나는", "도서관에서", "책을", "빌렸다"], 16)  # 토큰 5개, d_model = 16
+W5 = projection_weights(16, 8)  # W_Q, W_K, W_V: 각각 (16, 8)
+print("X:", X5.shape, " Q, K, V:", [(X5 @ W).shape for W in W5])
+# --8<-- [end:quiz_1]
+
+# --8<-- [start:quiz_2]
+# 밸류(책 내용)만 바꿔 봅니다. 가중치는 키와 쿼리만으로 정해지므로 그대로이고, 섞여 나오는 내용만 바뀝니다.
+new_values = values + 1.0
+weights_v = softmax(keys @ query)
+print("밸류를 바꾼 뒤 가중치:", weights_v, " 그대로인가?", np.allclose(weights_v, weights))
+print("섞인 내용:", weights @ values, "→", weights_v @ new_values)
+# 키(라벨)를 바꾸면 가중치가 바뀝니다: 요리 입문서에 "파이썬" 라벨을 더 붙여 봅니다.
+new_keys = keys.copy()
+new_keys[2, 0] = 1.0
+weights_k = softmax(new_keys @ query)
+print("키를 바꾼 뒤 가중치:", weights_k)
+# --8<-- [end:quiz_2]
+
+# --8<-- [start:quiz_3]
+query_cooking = np.array([0.0, 1.0, 1.0])  # "입문" 이면서 "요리"
+scores_cooking = keys @ query_cooking
+weights_cooking = softmax(scores_cooking)
+print("점수:", scores_cooking, " 한 권만 고르기 →", books[int(np.argmax(scores_cooking))])
+print("어텐션 가중치:", weights_cooking)
+# --8<-- [end:quiz_3]
+
+# --8<-- [start:quiz_4]
+query_empty = np.zeros(3)  # 어떤 라벨과도 겹치지 않는 요청
+weights_empty = softmax(keys @ query_empty)
+print("가중치:", weights_empty, " 섞인 내용:", weights_empty @ values, " 밸류의 평균:", values.mean(axis=0))
+# --8<-- [end:quiz_4]

@@ -4,17 +4,15 @@
 import numpy as np
 
 from attention import merge_heads, multi_head_attention, scaled_dot_product_attention, split_heads
-from toy_data import token_vectors
+from toy_data import cat_sat_example
 
 np.set_printoptions(precision=3, suppress=True)
-rng = np.random.default_rng(0)
 
-tokens = ["The", "cat", "sat", "on", "the", "mat"]
+# 4장의 히트맵과 같은 토큰 벡터와 W_Q, W_K, W_V 입니다. 거기서는 헤드 하나(d_k = 64)로 썼고,
+# 여기서는 같은 행렬의 열을 헤드 8개로 나눠 씁니다. W_O 는 이 장에서 처음 씁니다.
+tokens, X, params = cat_sat_example(d_model=64)  # X: (6, 64), 행렬 네 개: 각각 (64, 64)
 d_model, h = 64, 8
 d_head = d_model // h  # 헤드 하나의 폭: 64 / 8 = 8
-X = token_vectors(tokens, d_model, seed=0)  # (6, 64)
-params = {name: rng.standard_normal((d_model, d_model)) / np.sqrt(d_model)
-          for name in ("W_Q", "W_K", "W_V", "W_O")}
 print("X:", X.shape, " 헤드", h, "개, 헤드마다 폭", d_head)
 # --8<-- [end:setup]
 
@@ -107,6 +105,30 @@ print(f"어텐션 파라미터 {attn_params / 1e9:.1f}B + FFN 파라미터 {ffn_
       f"= {(attn_params + ffn_params) / 1e9:.1f}B  (논문의 전체 175.0B 에는 임베딩 등이 더해집니다)")
 # --8<-- [end:gpt3]
 
+
+# --8<-- [start:quiz_1]
+for heads in (1, 12):  # BERT-base: d_model 768 에 헤드 12개
+    print(f"d_model 768, 헤드 {heads:2d}개: 파라미터 {attention_cost(128, 768, heads)['파라미터']:,}")
+# --8<-- [end:quiz_1]
+
+# --8<-- [start:quiz_2]
+x = np.random.default_rng(1).standard_normal((2, 10, 768)) * 0.02  # (배치 2, 토큰 10, d_model 768)
+xh = split_heads(x, 12)
+_, w_batch = scaled_dot_product_attention(xh, xh, xh)
+print("split_heads:", xh.shape, " 가중치:", w_batch.shape, " 다시 합치면:", merge_heads(xh).shape)
+# --8<-- [end:quiz_2]
+
+# --8<-- [start:quiz_3]
+naive = Q.reshape(h, len(tokens), d_head)  # 축을 바꾸지 않고 (6, 64) → (8, 6, 8) 로 바로 reshape
+print("잘못 나눈 헤드 0 의 여섯 행이 모두 첫 토큰(The)의 숫자인가?", np.array_equal(naive[0].ravel(), Q[0, :48]))
+print("제대로 나눈 헤드 0 의 여섯 행은 여섯 토큰의 열 0–7 인가?", np.array_equal(Qh[0], Q[:, :8]))
+# --8<-- [end:quiz_3]
+
+# --8<-- [start:quiz_4]
+for heads in (8, 1):
+    m = measured_cost(len(tokens), d_model, heads)
+    print(f"헤드 {heads}개: 가중치 원소 {m['가중치 원소']}, FLOP {m['FLOP']:,}, 파라미터 {m['파라미터']:,}")
+# --8<-- [end:quiz_4]
 
 # --8<-- [start:figure]
 def figure_heads():

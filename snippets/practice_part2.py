@@ -1,17 +1,19 @@
-"""실습 파트 2: "The cat sat on the mat" 의 어텐션 가중치 히트맵 (무작위 가중치)."""
+"""실습 파트 2: "The cat sat on the mat" 의 어텐션 가중치 히트맵 (무작위 가중치).
 
-from attention import scaled_dot_product_attention  # 노트북에는 코어의 절이 직접 들어갑니다
+4장(히트맵)과 같은 예제(toy_data.cat_sat_example)를 쓰므로 같은 그림이 나옵니다.
+"""
+
+from attention import scaled_dot_product_attention, softmax  # 노트북에는 코어의 절이 직접 들어갑니다
 from plotting import heatmap, use_korean_font  # 노트북에는 그림 도우미의 절이 직접 들어갑니다
+from toy_data import cat_sat_example  # 노트북에는 toy_data 의 절이 직접 들어갑니다
 
 # --8<-- [start:tokens]
 import numpy as np
 
-tokens = ["The", "cat", "sat", "on", "the", "mat"]
-d_model, d_k = 16, 16
-rng = np.random.default_rng(0)
-X = rng.standard_normal((len(tokens), d_model))  # 학습하지 않은 무작위 토큰 벡터
-W_Q, W_K, W_V = (rng.standard_normal((d_model, d_k)) / np.sqrt(d_model) for _ in range(3))
-_, weights = scaled_dot_product_attention(X @ W_Q, X @ W_K, X @ W_V)
+tokens, X, params = cat_sat_example(d_model=64)  # 4장과 같은 무작위 토큰 벡터와 투영
+d_k = 64
+Q, K, V = X @ params["W_Q"], X @ params["W_K"], X @ params["W_V"]
+_, weights = scaled_dot_product_attention(Q, K, V)
 print("가중치:", weights.shape, " 행의 합:", weights.sum(axis=-1).round(6))
 # --8<-- [end:tokens]
 
@@ -30,3 +32,48 @@ for token, row in zip(tokens, weights):
     top = int(np.argmax(row))
     print(f"'{token}' 행에서 가장 큰 가중치: '{tokens[top]}' ({row[top]:.2f})")
 # --8<-- [end:rows]
+
+# --8<-- [start:exercise_1]
+# 연습 1: 인과 마스크. 코어의 약속은 True = 볼 수 있음, False = 가림입니다.
+mask = np.tril(np.ones((6, 6), dtype=bool))  # 자기 자신과 앞쪽 토큰만 True
+_, masked = scaled_dot_product_attention(Q, K, V, mask)
+print(masked.round(2))
+# --8<-- [end:exercise_1]
+
+# --8<-- [start:exercise_2]
+# 연습 2: 토큰 순서를 뒤섞어 넣습니다 (위치 정보는 더하지 않습니다). order 를 바꿔 보세요.
+order = [5, 4, 3, 2, 1, 0]  # "mat the on sat cat The"
+_, w_shuffled = scaled_dot_product_attention(Q[order], K[order], V[order])
+cat, sat = tokens.index("cat"), tokens.index("sat")
+i, j = order.index(cat), order.index(sat)  # 뒤섞은 문장에서 cat 과 sat 의 자리
+print(f"cat → sat  원래 순서: {weights[cat, sat]:.4f}, 뒤섞은 순서: {w_shuffled[i, j]:.4f}")
+# --8<-- [end:exercise_2]
+
+# --8<-- [start:exercise_3]
+# 연습 3: √d_k 로 나누지 않으면 몇 개의 행이 가중치의 90% 넘게를 한 토큰에 몰아 줄까요?
+unscaled = softmax(Q @ K.T, axis=-1)  # ③ 소프트맥스만: ② 를 건너뜁니다
+print("행마다 가장 큰 가중치 (나누지 않음):", unscaled.max(axis=-1).round(3))
+# --8<-- [end:exercise_3]
+
+# --8<-- [start:solution_1]
+# 풀이 1: 첫 행(The)은 자기 자신만 볼 수 있어서 [1, 0, 0, 0, 0, 0] 입니다.
+# i 번째 행은 앞쪽 i+1 개 칸에만 가중치가 있고, 합은 여전히 1 입니다. 마지막 행은 가리는 칸이 없어서 원래와 같습니다.
+print("첫 행:", masked[0])
+print("행마다 0이 아닌 칸의 수:", (masked > 0).sum(axis=-1))
+print("마지막 행이 마스크 없을 때와 같은가?", np.allclose(masked[-1], weights[-1]))
+# --8<-- [end:solution_1]
+
+# --8<-- [start:solution_2]
+# 풀이 2: 어텐션만으로는 순서를 알 수 없습니다. 순서를 바꾸면 가중치 행렬의 행과 열이 같은 방식으로
+# 자리만 바뀌고, cat → sat 같은 짝의 값은 그대로입니다. 실제 모델은 토큰 벡터에 위치 임베딩을 더해서
+# 순서를 알려 줍니다.
+same_pairs = np.allclose(w_shuffled, weights[np.ix_(order, order)])
+print("뒤섞은 가중치가 원래 가중치의 행과 열을 같은 순서로 바꾼 것과 같은가?", same_pairs)
+# --8<-- [end:solution_2]
+
+# --8<-- [start:solution_3]
+# 풀이 3: 나누지 않은 점수는 √d_k = 8 배 넓게 퍼져 있어서, 여섯 행 가운데 여러 행이 거의 한 칸에 몰립니다.
+sharp_rows = int((unscaled.max(axis=-1) > 0.9).sum())
+print("90% 넘게 한 토큰에 몰린 행:", sharp_rows, "개 /", len(tokens), "개 (÷√d_k 일 때는",
+      int((weights.max(axis=-1) > 0.9).sum()), "개)")
+# --8<-- [end:solution_3]

@@ -13,6 +13,20 @@ print("토큰:", tokens)
 print("가중치:", maps.shape, " 모든 행의 합이 1인가?", bool(np.allclose(maps.sum(-1), 1, atol=1e-5)))
 # --8<-- [end:one_sentence]
 
+# --8<-- [start:layer1]
+# 1층 헤드마다: 대부분의 쿼리 행이 [CLS] (0번 열) 에 가장 큰 가중치를 주는가, 그리고 [CLS] 에 주는 평균 몫.
+def name(layer, head):
+    return f"{layer + 1}-{head + 1}"  # Clark 외(2019)처럼 1부터 세는 "층-헤드"
+
+
+layer1_cls_top = (maps[0].argmax(axis=-1) == 0).mean(axis=-1)  # (12,): [CLS] 가 1등인 행의 비율
+layer1_cls_share = maps[0][:, :, 0].mean(axis=-1)  # (12,): [CLS] 에 주는 평균 몫
+cls_heads = [name(0, h) for h in range(12) if layer1_cls_top[h] > 0.5]
+print(f"1층에서 행 대부분이 [CLS] 를 가장 많이 보는 헤드 {len(cls_heads)}개:", cls_heads)
+print(f"그 헤드들이 [CLS] 에 주는 평균 몫: {layer1_cls_share[layer1_cls_top > 0.5].min():.2f}"
+      f"–{layer1_cls_share[layer1_cls_top > 0.5].max():.2f}")
+# --8<-- [end:layer1]
+
 # --8<-- [start:sentences]
 # 헤드의 습관을 한 문장으로 판단하지 않도록, 구조가 다양한 영어 문장 24개에서 평균을 냅니다.
 SENTENCES = [
@@ -47,30 +61,27 @@ def head_stats(maps, tokens):
 
 
 def collect(sentences, model):
-    """모든 문장의 모든 쿼리 토큰에 대해 평균 낸 패턴 값: {패턴: (6, 12)}, 층별 헤드 간 JS 거리 (6,)."""
+    """모든 문장의 모든 쿼리 토큰에 대해 평균 낸 패턴 값: {패턴: (6, 12)}, 층별 헤드 간 JS 거리 (6,),
+    그리고 문장마다의 가중치 {문장: (6, 12, n, n)}."""
     per_pattern = {p: [] for p in PATTERNS}
-    js = []
+    js, all_maps = [], {}
     for text in sentences:
         ids, toks = tokenize(model, text)
         _, weights = encode(model, ids)
-        maps = np.stack([w[0] for w in weights]).astype(np.float64)
+        maps = all_maps[text] = np.stack([w[0] for w in weights]).astype(np.float64)
         for p, v in head_stats(maps, toks).items():
             per_pattern[p].append(v)
         js.append([mean_pairwise_js(layer) for layer in maps])
     means = {p: np.nanmean(np.concatenate(v, axis=-1), axis=-1) for p, v in per_pattern.items()}
-    return means, np.mean(js, axis=0)
+    return means, np.mean(js, axis=0), all_maps
 
 
 model = load_model()
-stats, js_layers = collect(SENTENCES, model)
+stats, js_layers, sentence_maps = collect(SENTENCES, model)
 print("문장", len(SENTENCES), "개, 쿼리 토큰", sum(len(tokenize(model, s)[1]) for s in SENTENCES), "개")
 # --8<-- [end:sentences]
 
 # --8<-- [start:top_heads]
-def name(layer, head):
-    return f"{layer + 1}-{head + 1}"  # Clark 외(2019)처럼 1부터 세는 "층-헤드"
-
-
 for pattern in PATTERNS[:-1]:
     order = np.argsort(stats[pattern], axis=None)[::-1][:3]
     best = [np.unravel_index(i, stats[pattern].shape) for i in order]
@@ -100,7 +111,7 @@ for k in random_weights:
     if k.endswith("LayerNorm.weight"):
         random_weights[k] = np.ones_like(random_weights[k])
 random_model = type(model)(random_weights, model.config, model.tokenizer)
-random_stats, random_js = collect(SENTENCES, random_model)
+random_stats, random_js, _ = collect(SENTENCES, random_model)
 
 mean_n = np.mean([len(tokenize(model, s)[1]) for s in SENTENCES])
 print(f"이전 토큰 몫의 최댓값: 학습됨 {stats['이전 토큰'].max():.2f}, 무작위 {random_stats['이전 토큰'].max():.2f}"
@@ -127,6 +138,115 @@ top = np.unravel_index(cs.argmax(), cs.shape)
 print(f"cat → sat 이 가장 큰 헤드: {name(*top)} ({cs[top]:.2f}), 72개 헤드 평균 {cs.mean():.2f}")
 print(f"그 헤드가 24문장에서 다음 토큰에 주는 평균 몫: {stats['다음 토큰'][top]:.2f}")
 # --8<-- [end:cat_sat]
+
+# --8<-- [start:word_order]
+# 위치 임베딩(position embedding)을 모든 자리에서 같은 벡터(512개 자리의 평균)로 바꾼 모델:
+# 토큰의 내용은 그대로 두고 "몇 번째 자리인가" 라는 정보만 지웁니다.
+pos = model.weights["embeddings.position_embeddings.weight"]  # (512, 384): 자리마다 학습된 벡터
+no_order_weights = dict(model.weights)
+no_order_weights["embeddings.position_embeddings.weight"] = np.broadcast_to(pos.mean(axis=0), pos.shape).copy()
+no_order = type(model)(no_order_weights, model.config, model.tokenizer)
+
+ids, _ = tokenize(model, "The cat sat on the mat.")
+maps_no_order = np.stack([w[0] for w in encode(no_order, ids)[1]])
+prev_head = np.unravel_index(stats["이전 토큰"].argmax(), (6, 12))  # 이전 토큰 헤드 (1-3)
+q = np.arange(1, len(tokens))  # [CLS] 를 뺀 쿼리들과 그 바로 앞 토큰
+with_order = maps[prev_head][q, q - 1].mean()
+without_order = maps_no_order[prev_head][q, q - 1].mean()
+print(f"헤드 {name(*prev_head)}: 바로 앞 토큰에 주는 평균 몫  위치 정보 있음 {with_order:.2f}, 없음 {without_order:.2f}")
+the1, the2 = [i for i, t in enumerate(tokens) if t == "the"]
+print("위치 정보가 없으면 두 'the' 의 가중치 행이 같은가?",
+      bool(np.allclose(maps_no_order[:, :, the1], maps_no_order[:, :, the2], atol=1e-5)))
+# 위치 정보가 없으면 토큰 순서를 섞어 넣어도 가중치의 행과 열이 같은 방식으로 섞일 뿐입니다.
+perm = [0, 3, 1, 2, 5, 4, 6, 7, 8]  # "[CLS] sat the cat the on mat . [SEP]"
+shuffled = np.stack([w[0] for w in encode(no_order, ids[perm])[1]])
+print("섞은 입력의 가중치 = 원래 가중치를 같은 순서로 섞은 것?",
+      bool(np.allclose(shuffled, maps_no_order[:, :, perm][:, :, :, perm], atol=1e-5)))
+# --8<-- [end:word_order]
+
+# --8<-- [start:prep_object]
+# 전치사와 그 목적어(Clark 외 2019 의 pobj 관계)를 24문장에서 손으로 골라 적었습니다: 문장 13개, 15쌍.
+PREP_OBJECTS = {
+    "The cat sat on the mat.": [("on", "mat")],
+    "A dog chased the ball across the park.": [("across", "park")],
+    "The children played in the garden after school.": [("in", "garden"), ("after", "school")],
+    "Rain fell on the quiet village all morning.": [("on", "village")],
+    "We watched the sun rise over the mountains.": [("over", "mountains")],
+    "He forgot his keys at the office.": [("at", "office")],
+    "The old man fed the birds in the square.": [("in", "square")],
+    "They built a small house near the river.": [("near", "river")],
+    "The train arrived late because of the snow.": [("of", "snow")],
+    "The baby laughed at the funny dog.": [("at", "dog")],
+    "I wrote a letter to my grandmother.": [("to", "grandmother")],
+    "The wind blew the leaves across the road.": [("across", "road")],
+    "After dinner, we walked along the beach.": [("after", "dinner"), ("along", "beach")],
+}
+
+
+def word_maps(maps, word_ids):
+    """토큰 단위 가중치 → 단어 단위 (Clark 외 2019 의 방법): 받는 쪽은 조각을 더하고, 주는 쪽은 평균.
+
+    [CLS], [SEP] 처럼 단어가 아닌 토큰(word_id 가 None)은 뺍니다.
+    """
+    words = sorted({w for w in word_ids if w is not None})
+    member = np.array([[w == k for w in word_ids] for k in words], dtype=float)  # (단어, 토큰)
+    summed = maps @ member.T  # 받는 쪽: 단어의 조각들이 받은 가중치를 더합니다
+    return (member @ summed) / member.sum(axis=1, keepdims=True)  # 주는 쪽: 조각들의 평균
+
+
+hits, offsets = np.zeros((6, 12)), []
+for text, pairs in PREP_OBJECTS.items():
+    enc = model.tokenizer.encode(text)
+    words = {}
+    for tok, w in zip(enc.tokens, enc.word_ids):
+        if w is not None:
+            words[w] = words.get(w, "") + tok.removeprefix("##")
+    wm = word_maps(sentence_maps[text], enc.word_ids)  # (6, 12, 단어 수, 단어 수)
+    for prep, obj in pairs:
+        p = next(k for k, w in words.items() if w == prep)
+        o = next(k for k, w in words.items() if w == obj and k > p)
+        row = wm[:, :, p].copy()
+        row[:, :, p] = -1  # 자기 자신을 뺀 "다른 단어" 가운데 가장 많이 보는 단어가 그 헤드의 답
+        hits += row.argmax(axis=-1) == o
+        offsets.append(o - p)
+n_pairs = len(offsets)
+accuracy = hits / n_pairs
+best_head = np.unravel_index(accuracy.argmax(), accuracy.shape)
+best_offset = max(set(offsets), key=offsets.count)
+baseline = offsets.count(best_offset) / n_pairs
+print(f"전치사 → 목적어 {n_pairs}쌍에서 가장 잘 맞히는 헤드: {name(*best_head)} ({accuracy[best_head]:.0%})")
+print(f"늘 {best_offset}칸 뒤 단어를 고르는 기준선: {baseline:.0%}")
+on, mat = tokens.index("on"), tokens.index("mat")
+print(f"'The cat sat on the mat.' 에서 그 헤드의 on → mat 가중치: {maps[best_head][on, mat]:.2f}")
+# --8<-- [end:prep_object]
+
+
+# --8<-- [start:quiz_1]
+park = "A dog chased the ball across the park."
+park_tokens = tokenize(model, park)[1]
+print(f"토큰 {len(park_tokens)}개:", park_tokens)
+print("가중치:", sentence_maps[park].shape)
+# --8<-- [end:quiz_1]
+
+# --8<-- [start:quiz_2]
+sofa_tokens, sofa_maps = attention_maps("The dog slept on the sofa.")
+head = sofa_maps[prev_head]  # 이전 토큰 헤드 (1-3)
+q = np.arange(1, len(sofa_tokens))
+print("토큰:", sofa_tokens)
+print(f"헤드 {name(*prev_head)}: 행마다 가장 많이 보는 토큰이 바로 앞 토큰인 비율 {np.mean(head[q].argmax(axis=-1) == q - 1):.2f}")
+# --8<-- [end:quiz_2]
+
+# --8<-- [start:quiz_3]
+ids, _ = tokenize(model, "The cat sat on the mat.")
+random_maps = np.stack([w[0] for w in encode(random_model, ids)[1]]).astype(np.float64)
+random_entropy = -(random_maps * np.log(random_maps)).sum(axis=-1).mean()
+print(f"학습 전 모델의 평균 엔트로피 {random_entropy:.3f} 나트, 토큰 {len(ids)}개에 고르게 나누면 ln {len(ids)} = {np.log(len(ids)):.3f}")
+# --8<-- [end:quiz_3]
+
+# --8<-- [start:quiz_4]
+for k in sorted(set(offsets)):
+    print(f"늘 {k}칸 뒤 단어를 고르는 기준선: {offsets.count(k) / n_pairs:.0%}")
+# --8<-- [end:quiz_4]
 
 # 그림과 히트맵 페이지가 함께 쓰는 "눈에 띄는 헤드" 네 개 (통계에서 고릅니다)
 SHOWCASE = [

@@ -75,6 +75,32 @@ print("Whisper 인코더 헤드 하나의 가중치 행렬 원소:", f"{(frames 
 # --8<-- [end:beyond]
 
 
+# --8<-- [start:quiz_1]
+f1024, m1024 = attention_core_cost(1024)
+f4096, m4096 = attention_core_cost(4096)
+print(f"토큰 1024 → 4096: FLOP {f4096 / f1024:.0f}배, 가중치 메모리 {m1024:.0f} MiB → {m4096:.0f} MiB")
+# --8<-- [end:quiz_1]
+
+# --8<-- [start:quiz_2]
+patches_384 = (384 // 16) ** 2
+print("384×384 이미지, 16×16 패치:", patches_384, "+ 분류 토큰 1개 =", patches_384 + 1,
+      f" → 헤드 하나의 가중치 원소 {(patches_384 + 1) ** 2:,}")
+print(f"224×224 ({vit_patches + 1}개) 대비: 한 변 {384 / 224:.1f}배, 토큰 {(patches_384 + 1) / (vit_patches + 1):.1f}배,"
+      f" 가중치 원소 {((patches_384 + 1) / (vit_patches + 1)) ** 2:.1f}배")
+# --8<-- [end:quiz_2]
+
+# --8<-- [start:quiz_3]
+x_long = rng.standard_normal((2048, d))
+print("토큰 2048개의 어텐션 차례 단계:", python_steps(self_attention, x_long), " (토큰 8개일 때:", steps[8][1], ")")
+# --8<-- [end:quiz_3]
+
+# --8<-- [start:quiz_4]
+history = rng.standard_normal((512, d))  # 이미 있는 토큰 512개의 키·밸류
+new_query = rng.standard_normal((1, d))  # 새로 만들 토큰 하나의 쿼리
+out_new, w_new = scaled_dot_product_attention(new_query, history, history)
+print("새 토큰 하나의 가중치:", w_new.shape, " 출력:", out_new.shape)
+# --8<-- [end:quiz_4]
+
 # --8<-- [start:figure]
 def figure_quadratic():
     """문장 길이에 따른 비용: 어텐션의 FLOP 과 메모리는 n² 으로, RNN 의 차례 단계는 n 으로 늘어납니다."""

@@ -114,14 +114,49 @@ print("빼 준 뒤의 지수:", x - x.max())
 
 # --8<-- [start:explorer_data]
 def data_explorer():
-    """브라우저 탐색기가 쓰는 데이터: 'The cat sat on the mat' 의 나누기 전 점수 Q Kᵀ (d_k = 64)."""
-    tokens = ["The", "cat", "sat", "on", "the", "mat"]
-    r = np.random.default_rng(64)
-    Q, K = r.standard_normal((6, 64)), r.standard_normal((6, 64))
+    """브라우저 탐색기가 쓰는 데이터: 'The cat sat on the mat' 의 나누기 전 점수 Q Kᵀ (d_k = 64).
+
+    4장의 히트맵·탐색기, 6장, 실습 파트 2·3 과 같은 예제(toy_data.cat_sat_example)입니다.
+    """
+    from toy_data import cat_sat_example
+
+    tokens, X, p = cat_sat_example(d_model=64)
+    scores = (X @ p["W_Q"]) @ (X @ p["W_K"]).T
     return {"title": "점수의 크기를 바꿔 보세요 (d_k = 64, 무작위 쿼리·키)", "tokens": tokens, "d_k": 64,
-            "scores": np.round(Q @ K.T, 6).tolist()}
+            "scores": np.round(scores, 6).tolist()}
 # --8<-- [end:explorer_data]
 
+
+# --8<-- [start:quiz_1]
+r = np.random.default_rng(1)
+q100, k100 = r.standard_normal((10_000, 100)), r.standard_normal((10_000, 100))
+dots100 = np.sum(q100 * k100, axis=-1)
+print(f"d_k = 100: q·k 의 표준편차 {dots100.std():.2f}, √d_k 로 나눈 뒤 {(dots100 / 10).std():.2f}")
+# --8<-- [end:quiz_1]
+
+# --8<-- [start:quiz_2]
+# d_k = 1024, 키 10개: √d_k 로 나눌 때와 d_k 로 나눌 때를 비교합니다.
+r = np.random.default_rng(2)
+s1024 = (r.standard_normal((2_000, 1, 1024)) @ r.standard_normal((2_000, 10, 1024)).swapaxes(-1, -2))[:, 0]
+for label, sc in [("÷ √d_k", s1024 / 32), ("÷ d_k", s1024 / 1024)]:
+    pq = softmax(sc, axis=-1)
+    print(f"{label:6s}: 점수의 표준편차 {sc.std():.3f}, 가장 큰 가중치 평균 {pq.max(-1).mean():.3f} (고르게 나누면 0.100)")
+# --8<-- [end:quiz_2]
+
+# --8<-- [start:quiz_3]
+p1 = np.linspace(0, 1, 101)  # 1등 자리의 가중치
+slope = p1 * (1 - p1)  # 1등 자리의 기울기 ∂p₁/∂s₁
+print(f"∂p₁/∂s₁ 이 가장 큰 곳: p₁ = {p1[slope.argmax()]:.2f}, 그때 값 {slope.max():.2f}")
+print(f"p₁ = 0.99 이면 {0.99 * 0.01:.4f}: 가장 클 때의 {0.99 * 0.01 / slope.max():.0%}")
+# --8<-- [end:quiz_3]
+
+# --8<-- [start:quiz_4]
+explorer = data_explorer()
+row = np.array(explorer["scores"][explorer["tokens"].index("cat")])  # 'cat' 행의 나누기 전 점수
+for factor, label in [(1 / 8, "÷√d_k (×0.125)"), (1.0, "나누지 않음 (×1)")]:
+    pq = softmax(row * factor)
+    print(f"{label}: 가장 큰 가중치 {pq.max():.2f} ({explorer['tokens'][int(pq.argmax())]}), 엔트로피 {entropy(pq):.2f}")
+# --8<-- [end:quiz_4]
 
 # --8<-- [start:figure_spread]
 def figure_spread():

@@ -32,10 +32,9 @@ def test_padding_and_causal_masks_combine(ct):
 
 
 def test_page_output(ct):
-    from site_pages import page_blocks
-    from sitebuild import codeblocks
+    from page_outputs import page_output
 
-    text = "".join(r.output for r in codeblocks.run_blocks(page_blocks("core_tour.md")))
+    text = page_output("core_tour.md")
     assert "출력: (2, 4, 5, 6)  가중치: (2, 4, 5, 5)" in text
     assert "크로스 어텐션 가중치: (3, 7)" in text
     assert "가린 자리의 가중치가 정확히 0인가? True" in text

@@ -35,4 +35,31 @@ def test_random_heatmaps_pick_a_random_favourite(hm):
 def test_page_output():
     out = page_output("heatmap.md")
     assert "가중치 모양: (6, 6)  행의 합: [1. 1. 1. 1. 1. 1.]" in out
-    assert "'sat' 이 1등인 비율: 0.175" in out
+    assert "'sat' 이 1등인 비율: 0.165" in out
+
+
+def test_alt_text_claims(hm):
+    # "왼쪽은 색이 여러 칸에 퍼져 있고, 오른쪽은 ... 여섯 행 가운데 네 행은 한 칸이 0.9를 넘는다"
+    assert hm.weights.max() < 0.5
+    assert (hm.unscaled.max(axis=-1) > 0.9).sum() == 4
+
+
+def test_quiz_answers(hm):
+    np.testing.assert_allclose(hm.weights[hm.mat].sum(), 1.0)
+    assert not np.allclose(hm.weights.sum(axis=0), 1.0)
+    np.testing.assert_allclose(hm.w_same[0], hm.w_same[4])
+    np.testing.assert_allclose(hm.w_same[:, 0], hm.w_same[:, 4])
+    assert not np.allclose(hm.weights[0], hm.weights[4])  # 원래 예제에서는 두 행이 다릅니다
+    row = hm.tokens.index("The")
+    assert hm.tokens[int(hm.weights[row].argmax())] == "cat"
+    assert hm.tokens[int(hm.contribution.argmax())] == "the"
+    np.testing.assert_allclose(hm.contribution, hm.weights[row] * np.linalg.norm(hm.X @ hm.W_V, axis=-1))
+    assert hm.p_on.max() > 0.999 and hm.tokens[int(hm.p_on.argmax())] == "cat"
+
+
+def test_quiz_page_output():
+    out = page_output("heatmap.md")
+    assert "'mat' 행의 합: 1.0" in out
+    assert "두 토큰의 행이 같은가? True  열이 같은가? True" in out
+    assert "가중치 1등: cat  길이 1등: the" in out
+    assert "'on' 행, ×2: 가장 큰 가중치 1.000 (cat), ÷√d_k 일 때는 0.41 (cat)" in out

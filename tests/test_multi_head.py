@@ -48,3 +48,25 @@ def test_page_output():
     assert "반복문 결과와 같은가? True" in out and "코어의 multi_head_attention 과 같은가? True" in out
     assert "헤드 8개 (폭  64): 파라미터 1,048,576  FLOP 1,610,612,736  가중치 원소 2,097,152  공식과 같은가? True" in out
     assert "어텐션 파라미터 58.0B + FFN 파라미터 116.0B = 173.9B" in out
+
+
+def test_alt_text_claims(mh):
+    assert mh.weights.max() < 0.7  # "가장 밝은 칸도 0.7에 못 미친다"
+
+
+def test_quiz_answers(mh):
+    assert mh.attention_cost(128, 768, 1)["파라미터"] == mh.attention_cost(128, 768, 12)["파라미터"] == 2_359_296
+    assert mh.xh.shape == (2, 12, 10, 64) and mh.w_batch.shape == (2, 12, 10, 10)
+    assert mh.naive.shape == mh.Qh.shape and not np.array_equal(mh.naive, mh.Qh)
+    np.testing.assert_array_equal(mh.naive[0].ravel(), mh.Q[0, :48])
+    one, eight = mh.measured_cost(6, 64, 1), mh.measured_cost(6, 64, 8)
+    assert eight["가중치 원소"] == 8 * one["가중치 원소"] == 288
+    assert one["FLOP"] == eight["FLOP"] and one["파라미터"] == eight["파라미터"]
+
+
+def test_quiz_page_output():
+    out = page_output("multi_head.md")
+    assert "d_model 768, 헤드 12개: 파라미터 2,359,296" in out
+    assert "split_heads: (2, 12, 10, 64)  가중치: (2, 12, 10, 10)  다시 합치면: (2, 10, 768)" in out
+    assert "잘못 나눈 헤드 0 의 여섯 행이 모두 첫 토큰(The)의 숫자인가? True" in out
+    assert "헤드 1개: 가중치 원소 36, FLOP 205,824" in out and "헤드 8개: 가중치 원소 288, FLOP 205,824" in out

@@ -60,7 +60,9 @@ def test_editing_a_snippet_changes_the_notebook_and_its_cache_key(tmp_path):
     shutil.copytree(SNIPPETS, copy, ignore=shutil.ignore_patterns("__pycache__"))
     before = generate(tmp_path / "before", copy)["part1_numpy_attention"]
     part1 = copy / "practice_part1.py"
-    part1.write_text(part1.read_text(encoding="utf-8").replace("n, d_k, d_v = 4, 8, 8", "n, d_k, d_v = 5, 8, 8"),
+    source = part1.read_text(encoding="utf-8")
+    assert "tokens, X, Q, K, V = toy_qkv()" in source
+    part1.write_text(source.replace("tokens, X, Q, K, V = toy_qkv()", "tokens, X, Q, K, V = toy_qkv(d_k=5)"),
                      encoding="utf-8")
     after = generate(tmp_path / "after", copy)["part1_numpy_attention"]
     assert code_cells(before) != code_cells(after)
@@ -76,7 +78,7 @@ def test_editing_a_snippet_changes_the_notebook_and_its_cache_key(tmp_path):
     assert _compute_cache_key(str(a), options, True) != key_before
     # 그리고 실행 결과도 바뀝니다.
     out = run_standalone(after, tmp_path / "run")
-    assert "Q: (5, 8)" in out.stdout
+    assert "Q: (3, 5)" in out.stdout
 
 
 def _closure(names):
@@ -137,9 +139,13 @@ def test_isolated_python_sees_only_numpy_and_matplotlib(tmp_path):
 
 
 EXPECTED = {
-    "part1_numpy_attention": ["④ output  = weights @ V      (4, 8)", "코어 함수와 같은가? True True"],
-    "part2_heatmap": ["가중치: (6, 6)  행의 합: [1. 1. 1. 1. 1. 1.]", "'sat' 행에서 가장 큰 가중치: 'the' (0.75)"],
-    "part3_multi_head": ["헤드별 가중치: (8, 6, 6)", "헤드 1 을 자기 자신과 비교:   0.000"],
+    "part1_numpy_attention": ["④ output  = weights @ V      (3, 4)", "③ weights = softmax(scaled)  (3, 3)  행의 합: [1. 1. 1.]",
+                              "d_k = 512: 나누지 않음 0.955, ÷√d_k 0.322", "10을 더한 뒤에도 같은가? True"],
+    "part2_heatmap": ["가중치: (6, 6)  행의 합: [1. 1. 1. 1. 1. 1.]", "'sat' 행에서 가장 큰 가중치: 'The' (0.38)",
+                      "행마다 0이 아닌 칸의 수: [1 2 3 4 5 6]",
+                      "뒤섞은 가중치가 원래 가중치의 행과 열을 같은 순서로 바꾼 것과 같은가? True"],
+    "part3_multi_head": ["헤드별 가중치: (8, 6, 6)", "헤드 1 을 자기 자신과 비교:   0.000",
+                         "W_O 전에 바뀐 열 수: 8  W_O 뒤에 바뀐 열 수: 64"],
 }
 
 
@@ -162,6 +168,56 @@ def test_heads_differ_more_than_a_baseline():
     one_hot = p3.np.eye(6)[0]
     assert p3.js_distance(one_hot, p3.np.eye(6)[1]) == pytest.approx(1.0)
     assert 0 < p3.js_distance(uniform, one_hot) < 1
+
+
+EXERCISES = {name: (2, 4) for name in NAMES}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_each_notebook_ends_with_exercises_and_their_solutions(name):
+    """연습 문제 2–4개가 노트북 끝에 있고, 풀이 셀은 그 뒤, "다음 장:" 줄 앞에 있습니다."""
+    src = (SNIPPETS / "notebooks" / f"{name}.md").read_text(encoding="utf-8")
+    exercises = re.findall(r'--8<-- "practice_part\d\.py:exercise_(\d)"', src)
+    solutions = re.findall(r'--8<-- "practice_part\d\.py:solution_(\d)"', src)
+    low, high = EXERCISES[name]
+    assert low <= len(exercises) <= high and exercises == solutions == [str(i + 1) for i in range(len(exercises))]
+    headings = re.findall(r"^## (.+)$", src, flags=re.M)
+    assert headings[-2:] == ["연습 문제", "풀이"], headings
+    assert src.index("## 연습 문제") < src.index("## 풀이") < src.rindex("다음 장:")
+
+
+def test_part1_exercise_solutions():
+    import practice_part1 as p1
+
+    raw, scaled = zip(*(p1.solution_1[d] for d in (4, 64, 512)))
+    assert raw[0] < raw[1] < raw[2] and raw[2] > 0.95  # 나누지 않으면 d_k 와 함께 1 에 다가감
+    assert max(scaled) - min(scaled) < 0.03 and max(scaled) < 0.35  # 나누면 d_k 와 상관없이 비슷
+    assert p1.w_2.shape == (2, 3) and p1.out_2.shape == (2, 4)
+    assert p1.same_after_shift
+    assert p1.doubled[0].max() > p1.weights[0].max() and p1.doubled[0].argmax() == p1.weights[0].argmax()
+
+
+def test_part2_exercise_solutions():
+    import practice_part2 as p2
+
+    np = p2.np
+    np.testing.assert_array_equal(p2.masked[0], np.eye(6)[0])
+    assert list((p2.masked > 0).sum(axis=-1)) == [1, 2, 3, 4, 5, 6]
+    np.testing.assert_allclose(p2.masked.sum(axis=-1), 1.0)
+    assert np.all(p2.masked[np.triu_indices(6, k=1)] == 0.0)
+    assert p2.same_pairs and p2.w_shuffled[p2.i, p2.j] == pytest.approx(p2.weights[p2.cat, p2.sat])
+    assert p2.sharp_rows == 4 and (p2.weights.max(axis=-1) > 0.9).sum() == 0
+    assert p2.weights.max() < 0.5  # 파트 2 그림의 대체 텍스트: "어느 행에서도 한 칸이 절반을 넘지 않고"
+
+
+def test_part3_exercise_solutions():
+    import practice_part3 as p3
+
+    assert p3.n_params == 4 * 64 * 64
+    assert p3.w_try.shape == (1, 6, 6)
+    assert p3.solution_2[0.125] > 0.3 and p3.solution_2[0.02] < 0.03  # 작게 뽑으면 헤드가 구별되지 않음
+    assert list(p3.np.flatnonzero(p3.changed_before)) == list(range(16, 24))
+    assert p3.changed_after.all()
 
 
 @pytest.mark.parametrize("name", NAMES)

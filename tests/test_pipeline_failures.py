@@ -226,3 +226,51 @@ def test_failing_figure_fails_build(tmp_path):
     code, log = mkdocs_build(make_site(tmp_path, snippet=broken), tmp_path / "site")
     assert code != 0
     assert "figure_demo" in log and "NameError" in log
+
+
+def _repo_validation_block():
+    """저장소 mkdocs.yml 의 `validation:` 절을 글자 그대로 꺼냅니다 (다음 최상위 키 앞까지).
+
+    작은 사이트에 같은 절을 붙여서, 저장소의 설정 자체가 잘못된 링크를 잡는다는 것을 확인합니다.
+    """
+    text = (HOOKS.parent.parent / "mkdocs.yml").read_text(encoding="utf-8")
+    start = text.index("\nvalidation:\n") + 1
+    rest = text[start:].split("\n")
+    block = [rest[0]]
+    for line in rest[1:]:
+        if line and not line.startswith((" ", "#")):
+            break
+        block.append(line)
+    return "\n".join(block).rstrip() + "\n"
+
+
+def _with_validation(config):
+    config.write_text(config.read_text(encoding="utf-8") + _repo_validation_block(), encoding="utf-8")
+    return config
+
+
+BAD_LINKS = {  # 종류: (페이지 본문, 로그에 나올 말). mkdocs 기본값은 앞의 둘을 INFO 로만 남깁니다.
+    # 용어집에 있던 실수: 대괄호 바로 뒤의 괄호가 링크로 읽혀 "문장 맨 앞" 이라는 주소가 됩니다.
+    "unrecognized": ("[CLS](문장 맨 앞)는 문장 맨 앞에 붙습니다.\n", "unrecognized relative link"),
+    "missing_anchor": ("## Section A\n\n[위로](#no-such-section)\n", "no-such-section"),
+    "missing_page": ("[다음 장](없는_페이지.md)\n", "없는_페이지.md"),
+}
+
+
+@pytest.mark.site
+def test_broken_links_fail_the_strict_build(tmp_path):
+    """저장소의 validation 절을 붙인 작은 사이트: 세 종류의 잘못된 링크가 모두 경고가 되어 --strict 빌드가 실패합니다."""
+    page = "# 링크 검사\n\n" + "\n".join(text for text, _ in BAD_LINKS.values())
+    code, log = mkdocs_build(_with_validation(make_site(tmp_path, page=page)), tmp_path / "site")
+    assert code != 0
+    warnings = [line for line in log.splitlines() if line.startswith("WARNING")]
+    for kind, (_, message) in BAD_LINKS.items():
+        assert any(message in line for line in warnings), f"{kind}: {message!r} 가 경고가 아닙니다\n{log[-3000:]}"
+
+
+@pytest.mark.site
+def test_good_links_pass_with_validation(tmp_path):
+    """대조군: 올바른 링크와 앵커, 대괄호가 든 본문은 validation 을 켜도 통과합니다."""
+    page = "# 링크 검사\n\n## Section A\n\n[위로](#section-a), [CLS]는 문장 맨 앞에 붙습니다.\n"
+    code, log = mkdocs_build(_with_validation(make_site(tmp_path, page=page)), tmp_path / "site")
+    assert code == 0, log

@@ -131,3 +131,59 @@ def test_page_output():
     assert "나는 학교에 간다 → 17조각, [UNK] 0개" in out
     assert "어휘 사전의 한글 음절 토큰 수: 0" in out
     assert "평균 엔트로피: 학습됨 1.29" in out  # 페이지 본문이 이 값(약 3.6 토큰)을 풀어 씁니다
+
+
+def test_layer1_alt_text_claims(rm):
+    """그림 real_model-layer1 의 대체 텍스트가 말하는 것."""
+    l1 = rm.maps[0]
+    q = np.arange(1, len(rm.tokens))
+    assert (l1[2][q].argmax(-1) == q - 1).all()  # 헤드 1-3: 모든 토큰이 바로 앞 토큰
+    assert rm.cls_heads == ["1-2", "1-5", "1-6", "1-7", "1-8", "1-9", "1-10", "1-11", "1-12"]  # "아홉 헤드"
+    assert np.all(rm.layer1_cls_share < 0.5)  # "그 몫은 절반에 못 미치고"
+    assert rm.layer1_cls_top[0] < 0.5 and rm.layer1_cls_top[3] < 0.5  # 헤드 1-1, 1-4
+
+
+def test_word_order_comes_from_position_embeddings(rm):
+    assert rm.name(*rm.prev_head) == "1-3"
+    assert rm.with_order > 0.99 and rm.without_order < 0.3
+    np.testing.assert_allclose(rm.maps_no_order[:, :, rm.the1], rm.maps_no_order[:, :, rm.the2], atol=1e-5)
+    assert not np.allclose(rm.maps[:, :, rm.the1], rm.maps[:, :, rm.the2], atol=1e-3)  # 위치 정보가 있으면 다릅니다
+    np.testing.assert_allclose(rm.shuffled, rm.maps_no_order[:, :, rm.perm][:, :, :, rm.perm], atol=1e-5)
+
+
+def test_preposition_object_measurement(rm):
+    assert rm.n_pairs == 15 == sum(len(v) for v in rm.PREP_OBJECTS.values())
+    assert set(rm.PREP_OBJECTS) <= set(rm.SENTENCES)
+    assert rm.name(*rm.best_head) == "3-9" and rm.accuracy[rm.best_head] == 1.0
+    assert rm.best_offset == 2 and rm.baseline == pytest.approx(11 / 15)
+    assert rm.accuracy[rm.best_head] > rm.baseline
+    assert rm.maps[rm.best_head][rm.on, rm.mat] == pytest.approx(0.50, abs=0.005)
+
+
+def test_word_maps_follow_clark():
+    """토큰 → 단어: 받는 쪽은 조각의 합, 주는 쪽은 조각의 평균. 행의 합은 (특수 토큰 몫을 빼면) 그대로."""
+    import real_model as rm
+
+    w = np.array([[0.1, 0.2, 0.3, 0.4], [0.25, 0.25, 0.25, 0.25], [0.4, 0.3, 0.2, 0.1], [0.0, 0.5, 0.5, 0.0]])
+    word_ids = [None, 0, 0, 1]  # [CLS], 단어 0 의 두 조각, 단어 1
+    wm = rm.word_maps(w, word_ids)
+    np.testing.assert_allclose(wm, [[((0.25 + 0.25) + (0.3 + 0.2)) / 2, (0.25 + 0.1) / 2], [0.5 + 0.5, 0.0]])
+
+
+def test_quiz_answers(rm):
+    assert rm.sentence_maps[rm.park].shape == (6, 12, 11, 11) and len(rm.park_tokens) == 11
+    q = np.arange(1, len(rm.sofa_tokens))
+    assert (rm.sofa_maps[rm.prev_head][q].argmax(-1) == q - 1).all()
+    assert rm.random_entropy == pytest.approx(math.log(9), abs=0.02)
+    assert rm.offsets.count(1) == 2 and rm.offsets.count(3) == 2
+
+
+def test_quiz_page_output():
+    out = page_output("real_model.md")
+    assert "1층에서 행 대부분이 [CLS] 를 가장 많이 보는 헤드 9개" in out
+    assert "헤드 1-3: 바로 앞 토큰에 주는 평균 몫  위치 정보 있음 1.00, 없음 0.18" in out
+    assert "위치 정보가 없으면 두 'the' 의 가중치 행이 같은가? True" in out
+    assert "전치사 → 목적어 15쌍에서 가장 잘 맞히는 헤드: 3-9 (100%)" in out
+    assert "늘 2칸 뒤 단어를 고르는 기준선: 73%" in out and "늘 1칸 뒤 단어를 고르는 기준선: 13%" in out
+    assert "가중치: (6, 12, 11, 11)" in out
+    assert "비율 1.00" in out

@@ -36,3 +36,20 @@ def test_page_output():
     assert "   8192 17,179,869,184            256.0           4096배" in out
     assert "ViT 패치 수: 196 + 분류 토큰 1개 = 197" in out
     assert "인코더 위치: 1500" in out
+
+
+def test_quiz_answers(sm):
+    assert sm.f4096 / sm.f1024 == 16 and sm.m1024 == 4.0 and sm.m4096 == 64.0
+    assert sm.patches_384 + 1 == 577 and (sm.patches_384 + 1) ** 2 == 332_929
+    assert round((sm.patches_384 + 1) / (sm.vit_patches + 1), 1) == 2.9
+    assert round(((sm.patches_384 + 1) / (sm.vit_patches + 1)) ** 2, 1) == 8.6
+    assert sm.python_steps(sm.self_attention, sm.x_long) == sm.steps[8][1]
+    assert sm.w_new.shape == (1, 512) and sm.out_new.shape == (1, 16)
+
+
+def test_quiz_page_output():
+    out = page_output("summary.md")
+    assert "토큰 1024 → 4096: FLOP 16배, 가중치 메모리 4 MiB → 64 MiB" in out
+    assert "577  → 헤드 하나의 가중치 원소 332,929" in out
+    assert "한 변 1.7배, 토큰 2.9배, 가중치 원소 8.6배" in out
+    assert "새 토큰 하나의 가중치: (1, 512)" in out

@@ -90,3 +90,28 @@ def test_page_output():
     assert "1 − p₁ 을 그대로 빼면 0.0" in out
     assert "그대로 계산:     [nan nan]" in out and "최댓값을 빼고:   [0.7311 0.2689]" in out
     assert "0.99 넘게 몰린 비율 0.000" in out
+
+
+def test_quiz_answers(ws):
+    assert ws.dots100.std() == pytest.approx(10.0, rel=0.03)
+    assert (ws.dots100 / 10).std() == pytest.approx(1.0, rel=0.03)
+    by_sqrt, by_dk = ws.softmax(ws.s1024 / 32, axis=-1), ws.softmax(ws.s1024 / 1024, axis=-1)
+    assert (ws.s1024 / 1024).std() == pytest.approx(1 / 32, rel=0.05)
+    assert by_dk.max(-1).mean() < 0.11 < 0.3 < by_sqrt.max(-1).mean()  # d_k 로 나누면 거의 고르게 (0.1)
+    assert ws.p1[ws.slope.argmax()] == pytest.approx(0.5) and ws.slope.max() == pytest.approx(0.25)
+    row = np.array(ws.explorer["scores"][1])
+    scaled, raw = softmax(row / 8), softmax(row)
+    assert scaled.argmax() == raw.argmax() == 5  # 1등은 mat 그대로
+    assert round(scaled.max(), 2) == 0.41 and round(raw.max(), 2) == 0.95
+    assert round(ws.entropy(scaled), 2) == 1.47 and round(ws.entropy(raw), 2) == 0.21
+
+
+def test_quiz_page_output():
+    out = page_output("why_scale.md")
+    # 본문이 "가장 큰 가중치의 평균이 0.867" 이라고 풀어 씁니다.
+    assert "나누지 않음 : 가장 큰 가중치 평균 0.867" in out
+    assert "d_k = 100: q·k 의 표준편차 10.01, √d_k 로 나눈 뒤 1.00" in out
+    assert "÷ d_k : 점수의 표준편차 0.031, 가장 큰 가중치 평균 0.105" in out
+    assert "p₁ = 0.50, 그때 값 0.25" in out and "가장 클 때의 4%" in out
+    assert "÷√d_k (×0.125): 가장 큰 가중치 0.41 (mat), 엔트로피 1.47" in out
+    assert "나누지 않음 (×1): 가장 큰 가중치 0.95 (mat), 엔트로피 0.21" in out

@@ -1,0 +1,98 @@
+"""코어 함수는 그 함수를 가르치는 장보다 앞에서 쓰지 않습니다.
+
+nav 순서대로 페이지(와 실습 노트북)의 코드를 읽어, 코어(attention.py)의 공개 함수가 처음 나오는
+장을 표로 만듭니다. "나오는 것"은 그 장이 보여 주는 코드(include 를 펼친 python 블록)와 그 장의
+스니펫 파일(snippets/<장>.py, 그림 코드 포함)에서 함수 이름을 부르거나 정의하는 것입니다.
+예전 5장처럼 6장에서 배우는 multi_head_attention 을 먼저 쓰면 이 표가 달라져 실패합니다.
+"""
+
+import ast
+
+import pytest
+from site_pages import nav_pages, page_blocks
+
+from conftest import SNIPPETS
+from test_pages import source_of
+
+# 코어 함수마다 그 함수를 처음 보여 주고 설명하는 장.
+INTRODUCED_IN = {
+    "softmax": "library_analogy.md",  # 1장: 점수를 가중치로 바꾸는 함수로 처음 씁니다 (2장에서 식을 봅니다)
+    "scaled_dot_product_attention": "four_steps.md",
+    "masked_softmax": "four_steps.md",  # 2장의 접어 둔 "코어 전체 코드" 안에서
+    "causal_mask": "self_vs_cross.md",
+    "split_heads": "multi_head.md",
+    "merge_heads": "multi_head.md",
+    "multi_head_attention": "multi_head.md",
+    "padding_mask": "core_tour.md",
+}
+
+
+def core_functions():
+    import attention
+
+    return set(attention.__all__)
+
+
+def names_in(code):
+    """코드가 부르거나 정의하거나 import 하는 이름들."""
+    names = set()
+    for node in ast.walk(ast.parse(code)):
+        if isinstance(node, ast.Name):
+            names.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            names.add(node.attr)
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.ImportFrom):
+            names.update(alias.name for alias in node.names)
+    return names
+
+
+def page_code(doc):
+    """nav 항목 하나가 보여 주는 코드와 그 장의 스니펫 파일."""
+    if doc.endswith(".ipynb"):
+        from site_pages import expander
+        from sitebuild import codeblocks
+
+        src = source_of(doc).read_text(encoding="utf-8")
+        blocks = [b.code for b in codeblocks.python_blocks(expander()(src))]
+        module = SNIPPETS / ("practice_part" + doc.split("part")[1][0] + ".py")
+    else:
+        blocks = [b.code for b in page_blocks(doc)]
+        module = SNIPPETS / doc.replace(".md", ".py")
+    if module.exists():
+        blocks.append(module.read_text(encoding="utf-8"))
+    return "\n\n".join(blocks)
+
+
+def first_use_table():
+    """{코어 함수: 처음 나오는 nav 항목}, 그리고 nav 항목마다 쓰는 코어 함수."""
+    core = core_functions()
+    first, per_page = {}, {}
+    for doc in nav_pages():
+        used = names_in(page_code(doc)) & core
+        per_page[doc] = used
+        for name in sorted(used):
+            first.setdefault(name, doc)
+    return first, per_page
+
+
+def test_table_covers_every_core_function():
+    assert set(INTRODUCED_IN) == core_functions()
+    assert set(INTRODUCED_IN.values()) <= set(nav_pages())
+
+
+def test_names_in_sees_calls_imports_and_definitions():
+    code = "from attention import softmax\nimport attention\nattention.causal_mask(3)\ndef split_heads(x): pass\n"
+    assert {"softmax", "causal_mask", "split_heads"} <= names_in(code)
+    assert "multi_head_attention" not in names_in("# multi_head_attention 은 주석일 뿐\nx = 'multi_head_attention'")
+
+
+@pytest.mark.parametrize("name", sorted(INTRODUCED_IN))
+def test_no_chapter_uses_a_core_function_before_it_is_introduced(name):
+    first, per_page = first_use_table()
+    order = nav_pages()
+    users = [doc for doc in order if name in per_page[doc]]
+    assert first.get(name) == INTRODUCED_IN[name], (
+        f"{name} 을 처음 쓰는 곳이 {first.get(name)} 인데, 이 함수를 가르치는 장은 {INTRODUCED_IN[name]} 입니다. "
+        f"쓰는 곳(nav 순서): {users}")

@@ -104,7 +104,7 @@ def test_explorer_agrees_with_numpy(desktop, built_site, doc):
         np.testing.assert_allclose(js, softmax(scores * factor, axis=-1), atol=1e-6, rtol=0)
 
     def shown():
-        cells = page.evaluate("[...document.querySelectorAll('.attention-explorer__grid td')]"
+        cells = page.evaluate("[...document.querySelectorAll('.attention-explorer__grid td[data-weight]')]"
                               ".map(td => Number(td.dataset.weight))")
         return np.array(cells).reshape(scores.shape)
 

@@ -232,3 +232,16 @@ def test_notebook_page_is_rebuilt_from_the_contract(tmp_path):
     nbformat.write(nb, str(path))
     with pytest.raises(notebook_pages.NotebookPageError, match="대체 텍스트"):
         notebook_pages.slim_notebook_html(page, path, tmp_path / "out", "x.ipynb")
+
+
+def test_notebook_text_outputs_of_one_cell_become_one_block(tmp_path):
+    """커널이 print 한 줄을 여러 stream 조각으로 보내도 페이지에는 "실행 결과" 블록 하나로 보입니다."""
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print('같은가?', True)")])
+    nb.cells[0].id = "cell-00"
+    path = tmp_path / "x.ipynb"
+    nbformat.write(nb, str(path))
+    page = ('<div class="jp-Notebook"><div class="jp-Cell jp-CodeCell"><div id="cell-id=cell-00">'
+            '<div class="jp-OutputArea-output"><pre>같은가?</pre></div>'
+            '<div class="jp-OutputArea-output"><pre> True\n</pre></div></div></div></div>')
+    out = notebook_pages.slim_notebook_html(page, path, tmp_path / "out", "x.ipynb")
+    assert out.count('class="cell-output"') == 1 and "<samp>같은가? True\n</samp>" in out

@@ -103,12 +103,14 @@
     controls.appendChild(presets);
     root.appendChild(controls);
 
-    var scroller = el("div", { "class": "attention-explorer__scroll" });
+    // 표가 화면보다 넓으면 이 상자가 가로로 스크롤됩니다: 키보드로도 닿도록 이름 붙은 영역으로 둡니다.
+    var scroller = el("div", { "class": "attention-explorer__scroll", tabindex: "0", role: "region",
+                               "aria-label": "어텐션 가중치 표, 가로로 스크롤" });
     var table = el("table", { "class": "attention-explorer__grid" });
     var caption = el("caption", {}, "어텐션 가중치: 행 = 쿼리(보는 쪽), 열 = 키(보이는 쪽). 행 이름을 누르면 그 행을 자세히 봅니다.");
     table.appendChild(caption);
     var head = el("tr");
-    head.appendChild(el("th", { scope: "col" }, ""));
+    head.appendChild(el("td"));  // 왼쪽 위 빈 칸: 머리글이 아니라 빈 칸입니다
     tokens.forEach(function (t) { head.appendChild(el("th", { scope: "col" }, t)); });
     var thead = el("thead");
     thead.appendChild(head);

@@ -84,9 +84,17 @@ def slim_notebook_html(page_html, notebook_path, out_dir, label):
         if cell_id not in cells:
             raise NotebookPageError(f"{label}: 코드 셀의 id({cell_id!r})를 노트북에서 찾지 못했습니다")
         out.append(code_block(cells[cell_id].source))
+        text = []  # 이어진 텍스트 출력은 한 블록으로: 커널은 print 한 번도 여러 조각으로 보낼 수 있습니다
+
+        def flush_text():
+            if text:
+                out.append(BeautifulSoup(output_html("".join(text)), "html.parser"))
+                text.clear()
+
         for output in cell.select(SELECTORS["output"]):
             img = output.find("img")
             if img is not None and img.get("src", "").startswith("data:image/png;base64,"):
+                flush_text()
                 alt = cells[cell_id].metadata.get(SITE_KEY, {}).get("alt")
                 if not alt:
                     raise NotebookPageError(f"{label}: 셀 {cell_id} 의 그림에 대체 텍스트가 없습니다 "
@@ -104,11 +112,12 @@ def slim_notebook_html(page_html, notebook_path, out_dir, label):
                 continue
             pre = output.find("pre")
             if pre is not None:
-                out.append(BeautifulSoup(output_html(pre.get_text()), "html.parser"))
+                text.append(pre.get_text())
                 continue
             if output.get_text(strip=True):
                 raise NotebookPageError(f"{label}: 셀 {cell_id} 에 처리할 수 없는 출력이 있습니다: "
                                         f"{html.escape(str(output)[:200])}")
+        flush_text()
     if download is not None:  # 제목이 없는 노트북이면 맨 위에
         out.insert(0, download)
     # 노트북 셀 밖의 나머지(스타일 시트, 스크립트)는 모두 버립니다.

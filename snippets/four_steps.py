@@ -104,13 +104,13 @@ print("첫 행  ÷√d_k:", by_sqrt[0], " ÷d_k:", by_dk[0], f" 고르게 나누
 # --8<-- [end:quiz_4]
 
 # --8<-- [start:figure]
-def figure_pipeline():
-    """네 단계의 행렬을 나란히: 모양이 어떻게 바뀌는지 한눈에 봅니다."""
+def figure_pipeline(narrow=False):
+    """네 단계의 행렬을 2×2 로: 모양이 어떻게 바뀌는지 한눈에 봅니다 (narrow=True 는 휴대전화용 판)."""
     import matplotlib.pyplot as plt
 
-    from plotting import heatmap
+    from plotting import heatmap, width
 
-    fig, axes = plt.subplots(1, 4, figsize=(12.5, 3.6), layout="constrained")
+    fig, axes = plt.subplots(2, 2, figsize=(width(narrow), 6.6 if narrow else 6.2), layout="constrained")
     panels = [
         (scores, f"① $QK^T$  ({scores.shape[0]}×{scores.shape[1]})", tokens),
         (scaled, f"② $\\div\\sqrt{{d_k}}$ = ÷{np.sqrt(d_k):g}", tokens),
@@ -118,7 +118,7 @@ def figure_pipeline():
         (output, f"④ 가중치 @ V  ({output.shape[0]}×{output.shape[1]})",
          [f"특성{j}" for j in range(output.shape[1])]),
     ]
-    for ax, (m, title, cols) in zip(axes, panels):
+    for ax, (m, title, cols) in zip(axes.flat, panels):
         if m is weights:
             heatmap(ax, m, tokens, cols, title=title, xlabel="키", ylabel="쿼리")
             continue
@@ -132,7 +132,7 @@ def figure_pipeline():
         ax.set_ylabel("쿼리")
         for i in range(m.shape[0]):
             for j in range(m.shape[1]):
-                ax.text(j, i, f"{m[i, j]:.2f}", ha="center", va="center", fontsize=8,
+                ax.text(j, i, f"{m[i, j]:.2f}", ha="center", va="center", fontsize=plt.rcParams["xtick.labelsize"],
                         color="white" if abs(m[i, j]) > 0.6 * lim else "black")
     return fig
 # --8<-- [end:figure]

@@ -77,16 +77,17 @@ def data_explorer():
 
 
 # --8<-- [start:figure]
-def figure_random():
-    """무작위 가중치로 계산한 히트맵: √d_k 로 나눈 것과 나누지 않은 것."""
+def figure_random(narrow=False):
+    """무작위 가중치로 계산한 히트맵: √d_k 로 나눈 것과 나누지 않은 것 (좁은 판은 위아래로)."""
     import matplotlib.pyplot as plt
 
-    from plotting import heatmap
+    from plotting import heatmap, width
 
-    fig, axes = plt.subplots(1, 2, figsize=(9.6, 4.4), layout="constrained")
+    rows, cols = (2, 1) if narrow else (1, 2)
+    fig, axes = plt.subplots(rows, cols, figsize=(width(narrow), 9.4 if narrow else 4.0), layout="constrained")
     heatmap(axes[0], weights, tokens, tokens, title="무작위 가중치, ÷ √d_k")
     im = heatmap(axes[1], unscaled, tokens, tokens, title="무작위 가중치, 나누지 않음")
-    fig.colorbar(im, ax=axes, shrink=0.8, label="어텐션 가중치")
+    fig.colorbar(im, ax=axes, shrink=0.8, label="어텐션 가중치", location="bottom" if narrow else "right")
     return fig
 # --8<-- [end:figure]
 

@@ -59,15 +59,17 @@ print("'나는'의 키:  ", K[0])
 
 
 # --8<-- [start:figure]
-def figure_lookup():
-    """한 권만 고르기(argmax)와 어텐션(모두 조금씩)을 막대로 비교합니다."""
+def figure_lookup(narrow=False):
+    """한 권만 고르기(argmax)와 어텐션(모두 조금씩)을 막대로 비교합니다 (좁은 판은 위아래로)."""
     import matplotlib.pyplot as plt
 
-    from plotting import current_theme
+    from plotting import current_theme, width
 
     t = current_theme()
     hard = np.eye(len(books))[best]
-    fig, axes = plt.subplots(1, 2, figsize=(8, 3.2), sharey=True, layout="constrained")
+    rows, cols = (2, 1) if narrow else (1, 2)
+    fig, axes = plt.subplots(rows, cols, figsize=(width(narrow), 6.4 if narrow else 3.3), sharey=True,
+                             layout="constrained")
     for ax, w, title, color in [(axes[0], hard, "한 권만 고르기 (argmax)", t["muted"]),
                                 (axes[1], weights, "어텐션: 점수만큼 섞기", t["accent"])]:
         bars = ax.bar(books, w, color=color)
@@ -75,8 +77,10 @@ def figure_lookup():
         ax.set_title(title)
         ax.set_ylim(0, 1.15)
         ax.set_xlabel("책 (키)")
+        ax.tick_params(axis="x", labelrotation=20 if narrow else 0)
         ax.spines[["top", "right"]].set_visible(False)
-    axes[0].set_ylabel("가져오는 비율 (가중치)")
+    for ax in axes[:: 1 if narrow else 2]:
+        ax.set_ylabel("가져오는 비율 (가중치)")
     return fig
 # --8<-- [end:figure]
 

@@ -131,16 +131,20 @@ for heads in (8, 1):
 # --8<-- [end:quiz_4]
 
 # --8<-- [start:figure]
-def figure_heads():
+def figure_heads(narrow=False):
     """무작위로 초기화한 헤드 8개의 가중치: 헤드마다 다른 무늬가 나오지만 언어적 의미는 없습니다."""
     import matplotlib.pyplot as plt
 
-    from plotting import heatmap
+    from plotting import heatmap, width
 
-    fig, axes = plt.subplots(2, 4, figsize=(12, 6.4), layout="constrained")
+    rows, cols = (4, 2) if narrow else (2, 4)
+    fig, axes = plt.subplots(rows, cols, figsize=(width(narrow), 10.4 if narrow else 4.6), layout="constrained",
+                             sharex=True, sharey=True)
     for i, ax in enumerate(axes.flat):
-        im = heatmap(ax, weights[i], tokens, tokens, title=f"헤드 {i + 1}", annotate=False,
-                     xlabel="키", ylabel="쿼리" if i % 4 == 0 else "")
-    fig.colorbar(im, ax=axes, shrink=0.7, label="어텐션 가중치")
+        im = heatmap(ax, weights[i], tokens, tokens, title=f"헤드 {i + 1}", annotate=False, xlabel="", ylabel="")
+        ax.label_outer()  # 눈금 이름은 맨 아래 줄과 맨 왼쪽 칸에만
+    fig.colorbar(im, ax=axes, shrink=0.7, label="어텐션 가중치", location="bottom" if narrow else "right")
+    fig.supxlabel("키")
+    fig.supylabel("쿼리")
     return fig
 # --8<-- [end:figure]

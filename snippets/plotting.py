@@ -1,7 +1,12 @@
-"""그림 도우미: 한글 글꼴, 밝은/어두운 테마, 어텐션 히트맵.
+"""그림 도우미: 한글 글꼴, 밝은/어두운 테마, 좁은/넓은 판의 크기, 어텐션 히트맵.
 
 사이트의 그림은 모두 이 모듈의 `heatmap` 과 테마를 씁니다. 빌드는 그림마다 밝은 테마와
 어두운 테마로 한 번씩 그리고, 페이지는 Material 의 팔레트에 맞는 쪽을 보여 줍니다.
+
+그림 함수는 `figure_<이름>(narrow=False)` 입니다. 빌드는 넓은 판(데스크톱, 본문 칸 688 px 이상)과
+좁은 판(휴대전화, 본문 칸 343 px 부터)을 따로 그립니다. 두 판의 폭과 글자 크기가 여기 정해져 있어서
+글자가 휴대전화에서 10 CSS px, 데스크톱에서 11 CSS px 아래로 내려가지 않습니다
+(tests/test_figure_legibility.py 가 그림마다 잽니다).
 """
 
 from contextlib import contextmanager
@@ -49,9 +54,30 @@ def use_korean_font():
 # --8<-- [end:korean_font]
 
 
+# 판마다 그림 폭(인치)과 글자 크기(pt).
+# 넓은 판: 폭 7.1 in = 682 CSS px 라서 데스크톱 본문 칸(688 px)에 줄지 않고 놓입니다. 9 pt = 12 px.
+# 좁은 판: 폭 4.6 in = 442 CSS px 가 343 px 칸에 0.78 배로 줄어듭니다. 10.5 pt × 96/72 × 0.78 = 10.9 px.
+WIDTH = {False: 7.1, True: 4.6}
+SIZES = {
+    False: {"font.size": 9.5, "axes.titlesize": 10.5, "axes.labelsize": 9.5, "xtick.labelsize": 9,
+            "ytick.labelsize": 9, "legend.fontsize": 9, "figure.titlesize": 11, "figure.labelsize": 9.5},
+    True: {"font.size": 11, "axes.titlesize": 12, "axes.labelsize": 11, "xtick.labelsize": 10.5,
+           "ytick.labelsize": 10.5, "legend.fontsize": 10.5, "figure.titlesize": 12.5, "figure.labelsize": 11},
+}
+
+
+def width(narrow):
+    """그림 판의 폭 (인치)."""
+    return WIDTH[bool(narrow)]
+
+
 @contextmanager
-def theme(name):
-    """밝은/어두운 팔레트용 rcParams 를 잠깐 적용합니다."""
+def theme(name, narrow=False):
+    """밝은/어두운 팔레트와 판(좁은/넓은)의 rcParams 를 잠깐 적용합니다.
+
+    그림을 만들 때와 저장할 때 모두 이 안에 있어야 합니다: matplotlib 은 눈금 이름 같은 글자를
+    그릴 때 rcParams 를 읽습니다.
+    """
     t = THEMES[name]
     rc = {
         "text.color": t["text"], "axes.labelcolor": t["text"], "axes.edgecolor": t["muted"],
@@ -59,7 +85,9 @@ def theme(name):
         "grid.color": t["grid"], "legend.edgecolor": t["grid"], "legend.facecolor": "none",
         "figure.facecolor": "none", "axes.facecolor": "none", "savefig.transparent": True,
         "axes.prop_cycle": matplotlib.cycler(color=[t["accent"], t["accent2"], "#26a69a", "#ffa000"]),
-        "image.cmap": t["cmap"], "font.size": 11, "axes.titlesize": 12,
+        "image.cmap": t["cmap"], **SIZES[bool(narrow)],
+        # 한글 글리프는 matplotlib 이 계산한 글자 상자보다 조금 위로 솟습니다: 가장자리 여백을 넉넉히.
+        "figure.constrained_layout.h_pad": 0.1, "figure.constrained_layout.w_pad": 0.1,
     }
     with plt.rc_context(rc):
         yield t
@@ -93,7 +121,7 @@ def heatmap(ax, weights, row_labels, col_labels, title=None, annotate=True,
                 # 칸 색의 밝기(상대 휘도)를 보고 검은 글씨와 흰 글씨 가운데 더 잘 보이는 쪽을 씁니다.
                 r, g, b, _ = cmap(float(w))
                 lum = 0.2126 * r**2.2 + 0.7152 * g**2.2 + 0.0722 * b**2.2
-                ax.text(j, i, f"{w:.2f}", ha="center", va="center", fontsize=8,
+                ax.text(j, i, f"{w:.2f}", ha="center", va="center", fontsize=plt.rcParams["xtick.labelsize"],
                         color="black" if (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) else "white")
     return im
 # --8<-- [end:heatmap]

@@ -27,6 +27,20 @@ fig.colorbar(im, ax=ax, label="어텐션 가중치")
 plt.show()
 # --8<-- [end:plot]
 
+def figure_weights(narrow=False):
+    """노트북의 그림 셀과 같은 히트맵을 사이트용으로: 밝은/어두운 테마와 좁은/넓은 판.
+
+    노트북 페이지는 그림 셀의 출력 대신 이 그림을 보여 줍니다 (같은 weights, 같은 heatmap 함수).
+    내려받은 노트북은 위의 plot 절로 직접 그립니다.
+    """
+    from plotting import width
+
+    fig_, ax_ = plt.subplots(figsize=(width(narrow), 4.6 if narrow else 5.4), layout="constrained")
+    im_ = heatmap(ax_, weights, tokens, tokens, title="The cat sat on the mat (무작위 가중치)")
+    fig_.colorbar(im_, ax=ax_, label="어텐션 가중치", location="bottom" if narrow else "right")
+    return fig_
+
+
 # --8<-- [start:rows]
 for token, row in zip(tokens, weights):
     top = int(np.argmax(row))

@@ -258,50 +258,62 @@ SHOWCASE = [
 
 
 # --8<-- [start:figures]
-def figure_layer1():
-    """"The cat sat on the mat." 에 대한 1층의 헤드 12개."""
+def figure_layer1(narrow=False):
+    """"The cat sat on the mat." 에 대한 1층의 헤드 12개 (좁은 판은 6 × 2)."""
     import matplotlib.pyplot as plt
 
-    from plotting import heatmap
+    from plotting import heatmap, width
 
-    fig, axes = plt.subplots(3, 4, figsize=(12.8, 10.4), layout="constrained")
+    rows, cols = (6, 2) if narrow else (4, 3)
+    fig, axes = plt.subplots(rows, cols, figsize=(width(narrow), 14.2 if narrow else 9.6), layout="constrained",
+                             sharex=True, sharey=True)
     for h, ax in enumerate(axes.flat):
         im = heatmap(ax, maps[0, h], tokens, tokens, title=f"헤드 {name(0, h)}", annotate=False,
                      xlabel="", ylabel="")
-    fig.colorbar(im, ax=axes, shrink=0.6, label="어텐션 가중치")
+        ax.tick_params(axis="x", labelrotation=90)  # 토큰 9개: 세우면 이름끼리 겹치지 않습니다
+        ax.label_outer()  # 눈금 이름은 맨 아래 줄과 맨 왼쪽 칸에만
+    fig.colorbar(im, ax=axes, shrink=0.6, label="어텐션 가중치", location="bottom" if narrow else "right")
     fig.supxlabel("키 (보이는 쪽)")
     fig.supylabel("쿼리 (보는 쪽)")
     return fig
 
 
-def figure_showcase():
-    """습관이 뚜렷한 헤드 네 개: 이전 토큰, 다음 토큰, [CLS], 넓게 보기."""
+def figure_showcase(narrow=False):
+    """습관이 뚜렷한 헤드 네 개: 이전 토큰, 다음 토큰, [CLS], 넓게 보기 (2 × 2)."""
     import matplotlib.pyplot as plt
 
-    from plotting import heatmap
+    from plotting import heatmap, width
 
-    fig, axes = plt.subplots(1, 4, figsize=(14.4, 4.2), layout="constrained")
-    for ax, (pattern, (layer, head)) in zip(axes, SHOWCASE):
+    fig, axes = plt.subplots(2, 2, figsize=(width(narrow), 6.2 if narrow else 7.2), layout="constrained")
+    for ax, (pattern, (layer, head)) in zip(axes.flat, SHOWCASE):
         value = stats["엔트로피" if pattern == "넓게 보기" else pattern][layer, head]
         label = f"엔트로피 {value:.2f}" if pattern == "넓게 보기" else f"평균 {value:.2f}"
-        heatmap(ax, maps[layer, head], tokens, tokens, annotate=False,
-                title=f"헤드 {name(layer, head)}: {pattern}\n(24문장 {label})",
-                ylabel="쿼리" if ax is axes[0] else "", xlabel="키")
+        title = f"{name(layer, head)}: {pattern}\n24문장 {label}" if narrow else \
+            f"헤드 {name(layer, head)}: {pattern}\n(24문장 {label})"
+        heatmap(ax, maps[layer, head], tokens, tokens, annotate=False, title=title, xlabel="", ylabel="")
+        ax.tick_params(axis="x", labelrotation=90)
+    fig.supxlabel("키")
+    fig.supylabel("쿼리")
     return fig
 
 
-def figure_stats():
-    """모든 헤드(6층 × 12헤드)의 패턴별 평균 가중치."""
+def figure_stats(narrow=False):
+    """모든 헤드(6층 × 12헤드)의 패턴별 평균 가중치 (좁은 판은 한 줄에 하나씩)."""
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(2, 3, figsize=(12.8, 6.8), layout="constrained")
+    from plotting import width
+
+    rows, cols = (6, 1) if narrow else (3, 2)
+    fig, axes = plt.subplots(rows, cols, figsize=(width(narrow), 14.0 if narrow else 7.4), layout="constrained",
+                             sharex=True)
     for ax, pattern in zip(axes.flat, PATTERNS[:-1]):
         im = ax.imshow(stats[pattern], vmin=0, vmax=1, cmap=plt.rcParams["image.cmap"], aspect="auto")
         ax.set_title(f"{pattern}에 주는 몫")
         ax.set_xticks(range(12), labels=[str(h + 1) for h in range(12)])
         ax.set_yticks(range(6), labels=[str(layer + 1) for layer in range(6)])
-        ax.set_xlabel("헤드")
         ax.set_ylabel("층")
-    fig.colorbar(im, ax=axes, shrink=0.8, label="24문장 평균 어텐션 가중치")
+    for ax in axes.flat[-cols:]:
+        ax.set_xlabel("헤드")
+    fig.colorbar(im, ax=axes, shrink=0.8, label="24문장 평균 어텐션 가중치", location="bottom")
     return fig
 # --8<-- [end:figures]

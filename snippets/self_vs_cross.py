@@ -88,14 +88,15 @@ print("그때 마지막 토큰을 바꾸면 앞 세 토큰 출력의 최대 변�
 # --8<-- [end:quiz_4]
 
 # --8<-- [start:figure]
-def figure_cross_and_causal():
-    """크로스 어텐션 (4×3, 정사각형이 아님) 과 인과 마스크를 쓴 셀프 어텐션 (4×4)."""
+def figure_cross_and_causal(narrow=False):
+    """크로스 어텐션 (4×3, 정사각형이 아님) 과 인과 마스크를 쓴 셀프 어텐션 (4×4). 좁은 판은 위아래로."""
     import matplotlib.pyplot as plt
 
-    from plotting import heatmap
+    from plotting import heatmap, width
 
-    fig, axes = plt.subplots(1, 2, figsize=(9.2, 4.0), layout="constrained",
-                             gridspec_kw={"width_ratios": [3, 4]})
+    layout = {"nrows": 2, "ncols": 1, "height_ratios": [1, 1]} if narrow else \
+        {"nrows": 1, "ncols": 2, "width_ratios": [3, 4]}
+    fig, axes = plt.subplots(figsize=(width(narrow), 8.6 if narrow else 3.6), layout="constrained", **layout)
     heatmap(axes[0], w_cross, target, source, title="크로스 어텐션 (4 × 3)",
             xlabel="키: 인코더 (한국어)", ylabel="쿼리: 디코더 (영어)")
     heatmap(axes[1], w_causal, target, target, title="인과 마스크 셀프 어텐션 (4 × 4)",

@@ -102,21 +102,21 @@ print("새 토큰 하나의 가중치:", w_new.shape, " 출력:", out_new.shape)
 # --8<-- [end:quiz_4]
 
 # --8<-- [start:figure]
-def figure_quadratic():
+def figure_quadratic(narrow=False):
     """문장 길이에 따른 비용: 어텐션의 FLOP 과 메모리는 n² 으로, RNN 의 차례 단계는 n 으로 늘어납니다."""
     import matplotlib.pyplot as plt
 
-    from plotting import current_theme
+    from plotting import current_theme, width
 
     t = current_theme()
     ns = np.array([128, 256, 512, 1024, 2048, 4096, 8192])
     mem = np.array([attention_core_cost(int(n))[1] for n in ns])
-    fig, ax = plt.subplots(figsize=(6.4, 3.8), layout="constrained")
+    fig, ax = plt.subplots(figsize=(width(narrow), 4.2 if narrow else 3.8), layout="constrained")
     ax.plot(ns, mem, "o-", color=t["accent"], label="어텐션 가중치 행렬 메모리 (n²)")
     ax.plot(ns, mem[0] * ns / ns[0], "s--", color=t["accent2"], label="n 에 비례했다면")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log", base=2)
-    ax.set_xticks(ns, labels=[str(n) for n in ns])  # 2^k 대신 보통 숫자로
+    ax.set_xticks(ns, labels=[str(n) for n in ns], rotation=45 if narrow else 0)  # 2^k 대신 보통 숫자로
     ticks = [1 / 16, 1 / 4, 1, 4, 16, 64, 256]
     ax.set_yticks(ticks, labels=["1/16", "1/4", "1", "4", "16", "64", "256"])
     ax.minorticks_off()

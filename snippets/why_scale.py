@@ -159,14 +159,14 @@ for factor, label in [(1 / 8, "÷√d_k (×0.125)"), (1.0, "나누지 않음 (×
 # --8<-- [end:quiz_4]
 
 # --8<-- [start:figure_spread]
-def figure_spread():
+def figure_spread(narrow=False):
     """d_k 에 따른 q·k 의 표준편차: 나누기 전에는 √d_k 를 따라 커지고, 나눈 뒤에는 1 근처."""
     import matplotlib.pyplot as plt
 
-    from plotting import current_theme
+    from plotting import current_theme, width
 
     t = current_theme()
-    fig, ax = plt.subplots(figsize=(6.4, 3.8), layout="constrained")
+    fig, ax = plt.subplots(figsize=(width(narrow), 4.2 if narrow else 3.8), layout="constrained")
     raw_std = [spread[d].std() for d in dims]
     scaled_std = [(spread[d] / np.sqrt(d)).std() for d in dims]
     grid = np.geomspace(1, 1024, 100)
@@ -188,15 +188,17 @@ def figure_spread():
 
 
 # --8<-- [start:figure_sharpness]
-def figure_sharpness():
-    """d_k = 64 의 한 쿼리: 나누기 전과 후의 어텐션 가중치."""
+def figure_sharpness(narrow=False):
+    """d_k = 64 의 한 쿼리: 나누기 전과 후의 어텐션 가중치 (좁은 판은 위아래로)."""
     import matplotlib.pyplot as plt
 
-    from plotting import current_theme
+    from plotting import current_theme, width
 
     t = current_theme()
     row = raw[0]
-    fig, axes = plt.subplots(1, 2, figsize=(8, 3.2), sharey=True, layout="constrained")
+    rows, cols = (2, 1) if narrow else (1, 2)
+    fig, axes = plt.subplots(rows, cols, figsize=(width(narrow), 6.0 if narrow else 3.2), sharey=True,
+                             layout="constrained")
     for ax, s, title, color in [(axes[0], row, "나누지 않음", t["accent2"]),
                                 (axes[1], row / np.sqrt(d_k), "÷ √d_k", t["accent"])]:
         p = softmax(s)
@@ -206,6 +208,7 @@ def figure_sharpness():
         ax.set_xticks(range(1, n_keys + 1))
         ax.set_ylim(0, 1.05)
         ax.spines[["top", "right"]].set_visible(False)
-    axes[0].set_ylabel("어텐션 가중치")
+    for ax in axes[:: 1 if narrow else 2]:
+        ax.set_ylabel("어텐션 가중치")
     return fig
 # --8<-- [end:figure_sharpness]

@@ -8,6 +8,7 @@
 import base64
 import io
 import re
+from html import escape as html_escape
 from pathlib import Path
 
 import markdown
@@ -213,25 +214,52 @@ def test_mkdocs_jupyter_html_has_the_cells_notebook_pages_reads(tmp_path):
     assert outputs[1][0].find("img")["src"].startswith("data:image/png;base64,"), hint
 
 
+class _OneFigure:
+    """FigureSet 대신: 그림 하나(demo-demo)만 아는 가짜."""
+
+    def __contains__(self, name):
+        return name == "demo-demo"
+
+    def info(self, name):
+        return {"wide": {"light": Path("demo-demo-light.png"), "dark": Path("demo-demo-dark.png"),
+                         "width": 200, "height": 100}}
+
+
 def test_notebook_page_is_rebuilt_from_the_contract(tmp_path):
     """위의 구조를 가진 HTML 에서 노트북 페이지를 지으면 코드·출력·그림이 사이트의 모양으로 나옵니다."""
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print('합')", metadata={
-        "attention_site": {"alt": "점 하나"}})])
+        "attention_site": {"figure": "demo-demo", "alt": "점 하나"}})])
     nb.cells[0].id = "cell-00"
     path = tmp_path / "x.ipynb"
     nbformat.write(nb, str(path))
     page = ('<div class="jp-Notebook"><div class="jp-Cell jp-CodeCell"><div id="cell-id=cell-00">'
             '<div class="jp-OutputArea-output"><pre>합\n</pre></div>'
             f'<div class="jp-OutputArea-output"><img src="data:image/png;base64,{_png()}"></div></div></div></div>')
-    out = notebook_pages.slim_notebook_html(page, path, tmp_path / "out", "x.ipynb")
+    out = notebook_pages.slim_notebook_html(page, path, "x.ipynb", _OneFigure(), "practice/x/")
     assert '<div class="highlight" data-search-exclude="">' in out and '<span class="nb">print</span>' in out
     assert '<div class="cell-output" data-search-exclude=""><span class="filename">실행 결과</span>' in out
     assert "<samp>합\n</samp>" in out
-    assert 'alt="점 하나"' in out and (tmp_path / "out" / "figure-cell-00-1.png").is_file()
+    # 커널의 PNG 대신 사이트 그림 (페이지 주소에서 본 상대 경로)
+    assert "data:image" not in out and 'href="../../figures/demo-demo-light.png"' in out
+    assert out.count('alt="점 하나"') == 2
     nb.cells[0].metadata = {}
     nbformat.write(nb, str(path))
-    with pytest.raises(notebook_pages.NotebookPageError, match="대체 텍스트"):
-        notebook_pages.slim_notebook_html(page, path, tmp_path / "out", "x.ipynb")
+    with pytest.raises(notebook_pages.NotebookPageError, match="figure="):
+        notebook_pages.slim_notebook_html(page, path, "x.ipynb", _OneFigure(), "practice/x/")
+
+
+def test_mkdocs_jupyter_escapes_markdown_cells_as_unescape_expects(tmp_path):
+    """mkdocs-jupyter 는 마크다운 셀 글을 &, <, > 만 바꿔 넘깁니다: notebook_pages.unescape_markdown_cells 가 되돌립니다."""
+    from mkdocs_jupyter.convert import nb2html
+
+    source = '> **인용** 한 줄\n> "따옴표"\n\na < b & c'
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(source)])
+    path = tmp_path / "nb.ipynb"
+    nbformat.write(nb, str(path))
+    body = nb2html(str(path), execute=False, markdown_cell_processor="mkdocs")
+    assert html_escape(source, quote=False) in body, (
+        "mkdocs-jupyter 가 마크다운 셀을 넘기는 방식이 바뀌었습니다: sitebuild/notebook_pages.unescape_markdown_cells")
+    assert source in notebook_pages.unescape_markdown_cells(body, path)
 
 
 def test_notebook_text_outputs_of_one_cell_become_one_block(tmp_path):
@@ -243,5 +271,5 @@ def test_notebook_text_outputs_of_one_cell_become_one_block(tmp_path):
     page = ('<div class="jp-Notebook"><div class="jp-Cell jp-CodeCell"><div id="cell-id=cell-00">'
             '<div class="jp-OutputArea-output"><pre>같은가?</pre></div>'
             '<div class="jp-OutputArea-output"><pre> True\n</pre></div></div></div></div>')
-    out = notebook_pages.slim_notebook_html(page, path, tmp_path / "out", "x.ipynb")
+    out = notebook_pages.slim_notebook_html(page, path, "x.ipynb")
     assert out.count('class="cell-output"') == 1 and "<samp>같은가? True\n</samp>" in out

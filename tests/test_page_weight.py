@@ -18,10 +18,10 @@ def test_page_stays_under_budget(built_site, doc):
     site, _ = built_site
     w = page_weight(site, doc)
     biggest = ", ".join(f"{p} {size / 1000:.0f} kB" for p, size in w["items"][:5])
-    for palette, total in (("밝은", w["total"]), ("어두운", w["dark_total"])):
+    for (screen, palette), total in w["totals"].items():
         assert total <= BUDGET, (
-            f"{doc}: {palette} 팔레트에서 {total / 1000:.0f} kB 로 예산 {BUDGET / 1000:.0f} kB 를 넘습니다. "
-            f"큰 파일: {biggest}")
+            f"{doc}: {screen} 화면, {palette} 팔레트에서 {total / 1000:.0f} kB 로 예산 {BUDGET / 1000:.0f} kB 를 "
+            f"넘습니다. 큰 파일: {biggest}")
     assert w["gzip"] < w["total"] / 2  # 텍스트가 대부분이라 gzip 으로 절반 아래가 됩니다
 
 
@@ -34,3 +34,6 @@ def test_budget_counts_what_a_page_loads(built_site):
     assert any(p.startswith("assets/stylesheets/main.") for p in items)
     assert "figures/four_steps-pipeline-light.png" in items
     assert "figures/four_steps-pipeline-dark.png" not in items  # 어두운 쪽은 따로 셉니다
+    assert "figures/four_steps-pipeline-narrow-light.png" not in items  # 좁은 판은 휴대전화 합계에만
+    w = page_weight(site, "four_steps.md")["totals"]
+    assert w[("phone", "light")] != w[("desktop", "light")]

@@ -78,9 +78,9 @@ def render_demo(tmp_path):
         folder = snippets_dir(tmp_path, snippet, name)
         sys.path.insert(0, str(folder))
         added.append((folder, name))
-        paths = [tmp_path / f"{name}-{t}.png" for t in figures.THEMES]
+        paths = {("wide", t): tmp_path / f"{name}-{t}.png" for t in figures.THEMES}
         figures.render(name, "figure_demo", paths)
-        return paths
+        return list(paths.values())
 
     yield render
     for folder, name in added:
@@ -147,7 +147,10 @@ class _OneFigure:
     def info(self, name):
         from pathlib import Path
 
-        return {"light": Path("demo-demo-light.png"), "dark": Path("demo-demo-dark.png"), "width": 200, "height": 100}
+        return {"wide": {"light": Path("demo-demo-light.png"), "dark": Path("demo-demo-dark.png"),
+                         "width": 200, "height": 100},
+                "narrow": {"light": Path("demo-demo-narrow-light.png"), "dark": Path("demo-demo-narrow-dark.png"),
+                           "width": 100, "height": 100}}
 
 
 def figure_html(text):
@@ -156,9 +159,11 @@ def figure_html(text):
 
 def test_figure_reference_becomes_a_light_dark_pair():
     html = figure_html("![[CLS] 가 보이는 그림](figures/demo-demo.png)")
-    assert html.count("<img") == 2
+    assert html.count("<img") == 4  # 넓은 판·좁은 판 × 밝은·어두운
     assert 'src="figures/demo-demo-light.png#only-light"' in html and 'src="figures/demo-demo-dark.png#only-dark"' in html
-    assert html.count('alt="[CLS] 가 보이는 그림"') == 2 and html.count('width="200"') == 2
+    assert 'src="figures/demo-demo-narrow-light.png#only-light"' in html
+    assert '<a class="figure-link figure--narrow figure--dark" href="figures/demo-demo-narrow-dark.png">' in html
+    assert html.count('alt="[CLS] 가 보이는 그림"') == 4 and html.count('width="200"') == 2
 
 
 def test_figure_without_alt_is_an_error():

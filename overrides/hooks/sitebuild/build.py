@@ -77,7 +77,7 @@ class SiteBuild:
         self.math_font = mathfont.build_math_font(self.cache_dir / "fonts")
         add(f"assets/fonts/{self.math_font.name}", self.math_font)
         for paths in self.figures.paths.values():
-            for path in paths:
+            for path in paths.values():
                 add(f"figures/{path.name}", path)
         # 실습 노트북은 practice/ 아래 문서로 넣습니다. mkdocs-jupyter 의 on_files(우선순위 0)보다
         # 먼저 넣어야 노트북 페이지로 바뀌므로, 훅의 on_files 는 우선순위 100 입니다.
@@ -89,6 +89,11 @@ class SiteBuild:
 
     # on_page_markdown: include 를 펼치고, 코드를 (캐시가 없으면) 실행하고, 출력을 붙입니다.
     def page_markdown(self, markdown, page):
+        if page.file.src_uri.endswith(".ipynb"):  # mkdocs-jupyter(우선순위 100)가 이미 HTML 로 바꾼 노트북
+            try:
+                return notebook_pages.unescape_markdown_cells(markdown, page.file.abs_src_path)
+            except notebook_pages.NotebookPageError as exc:
+                raise PluginError(str(exc)) from exc
         if not page.file.src_uri.endswith(".md"):
             return markdown
         expanded = self.expand(markdown)
@@ -105,9 +110,9 @@ class SiteBuild:
     def page_content(self, html, page, config):
         if not page.file.src_uri.endswith(".ipynb"):
             return html
-        out_dir = Path(config["site_dir"]) / Path(page.file.dest_uri).parent
         try:
-            return notebook_pages.slim_notebook_html(html, page.file.abs_src_path, out_dir, page.file.src_uri)
+            return notebook_pages.slim_notebook_html(html, page.file.abs_src_path, page.file.src_uri,
+                                                     self.figures, page.url)
         except notebook_pages.NotebookPageError as exc:
             raise PluginError(str(exc)) from exc
 

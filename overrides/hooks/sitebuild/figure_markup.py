@@ -1,11 +1,19 @@
-"""페이지의 `![대체 텍스트](figures/<모듈>-<이름>.png)` 를 밝은/어두운 그림 한 쌍으로 바꿉니다.
+"""페이지의 `![대체 텍스트](figures/<모듈>-<이름>.png)` 를 판·테마마다의 그림으로 바꿉니다.
 
 Python-Markdown 의 트리 처리기(treeprocessor)로 동작합니다. 마크다운을 읽는 일은 Markdown 이 하고
 (대체 텍스트 안의 [CLS] 같은 대괄호도), 여기서는 이미 만들어진 <img> 요소만 봅니다.
-MkDocs 의 링크 처리기(relpath, 우선순위 0)보다 먼저 돌아서, 바꿔 넣은 그림 경로도 MkDocs 가 확인하고
-페이지 URL 에 맞게 고칩니다. 그래서 상대 경로를 여기서 계산하지 않습니다.
+MkDocs 의 링크 처리기(relpath, 우선순위 0)보다 먼저 돌아서, 바꿔 넣은 그림과 링크의 경로도 MkDocs 가
+확인하고 페이지 URL 에 맞게 고칩니다. 그래서 상대 경로를 여기서 계산하지 않습니다.
 
-Material 은 src 가 `#only-light` / `#only-dark` 로 끝나는 그림을 팔레트에 맞춰 하나만 보여 줍니다.
+그림 하나가 이렇게 됩니다 (판마다, 테마마다 하나씩, 최대 넷):
+
+    <a class="figure-link figure--wide figure--light" href="figures/x-light.png">
+      <img src="figures/x-light.png#only-light" alt="…" width=… height=… loading="lazy"></a>
+
+- 링크는 그림 파일 자체를 가리킵니다: 누르면 원래 크기로 열려 확대해 볼 수 있습니다.
+- 보이는 것은 하나뿐입니다. 테마는 Material 의 `#only-light`/`#only-dark` 규칙과 site.css 의
+  `.figure--light/.figure--dark` 가, 판은 site.css 의 `.figure--narrow` 미디어 쿼리가 고릅니다.
+  숨은 그림은 loading="lazy" 라서 내려받지 않습니다.
 """
 
 import re
@@ -20,6 +28,36 @@ from .figures import THEMES, FigureError
 FIGURE_SRC = re.compile(r"^(?P<dir>(?:\.\./)*)figures/(?P<name>[\w.-]+)\.png$")
 
 
+def figure_links(info, alt, url_for, attrs=None):
+    """그림 하나의 <a><img></a> 요소들. info 는 FigureSet.info(이름), url_for(파일 이름) 는 그 파일의 주소."""
+    out = []
+    for variant, files in info.items():
+        for theme in THEMES:
+            url = url_for(files[theme].name)
+            link = etree.Element("a", {"class": f"figure-link figure--{variant} figure--{theme}", "href": url})
+            img = etree.SubElement(link, "img", dict(attrs or {}))
+            img.set("src", f"{url}#only-{theme}")
+            img.set("alt", alt)
+            img.set("width", str(files["width"]))
+            img.set("height", str(files["height"]))
+            img.set("loading", "lazy")  # 보이지 않는 판·테마의 그림은 내려받지 않습니다
+            link.tail = " "
+            out.append(link)
+    return out
+
+
+def figure_info(figures, name, alt):
+    """빌드의 그림 정보. 함수가 없거나, 대체 텍스트가 없거나, 그리다 실패하면 PluginError."""
+    if name not in figures:
+        raise PluginError(f"그림 {name!r} 을 만드는 figure_* 함수가 스니펫에 없습니다")
+    if not alt:
+        raise PluginError(f"그림 {name!r} 에 대체 텍스트(alt)가 없습니다")
+    try:
+        return figures.info(name)
+    except FigureError as exc:
+        raise PluginError(str(exc)) from exc
+
+
 class _Figures(Treeprocessor):
     def __init__(self, md, figure_set):
         super().__init__(md)
@@ -30,31 +68,12 @@ class _Figures(Treeprocessor):
             for index, child in reversed(list(enumerate(parent))):
                 m = FIGURE_SRC.match(child.get("src", "")) if child.tag == "img" else None
                 if m:
-                    parent[index:index + 1] = self.pair(child, m.group("dir"), m.group("name"))
-
-    def pair(self, img, prefix, name):
-        figures = self.figure_set()
-        if name not in figures:
-            raise PluginError(f"그림 {name!r} 을 만드는 figure_* 함수가 스니펫에 없습니다")
-        alt = (img.get("alt") or "").strip()
-        if not alt:
-            raise PluginError(f"그림 {name!r} 에 대체 텍스트(alt)가 없습니다")
-        try:
-            info = figures.info(name)
-        except FigureError as exc:
-            raise PluginError(str(exc)) from exc
-        out = []
-        for theme in THEMES:
-            el = etree.Element("img", dict(img.attrib))
-            el.set("src", f"{prefix}figures/{info[theme].name}#only-{theme}")
-            el.set("alt", alt)
-            el.set("width", str(info["width"]))
-            el.set("height", str(info["height"]))
-            el.set("loading", "lazy")  # 가려진 쪽 그림은 내려받지 않습니다
-            el.tail = " "
-            out.append(el)
-        out[-1].tail = img.tail
-        return out
+                    alt = (child.get("alt") or "").strip()
+                    info = figure_info(self.figure_set(), m.group("name"), alt)
+                    extra = {k: v for k, v in child.attrib.items() if k not in ("src", "alt")}
+                    links = figure_links(info, alt, lambda f, d=m.group("dir"): f"{d}figures/{f}", extra)
+                    links[-1].tail = child.tail
+                    parent[index:index + 1] = links
 
 
 class FigureExtension(Extension):

@@ -1,8 +1,10 @@
 """스니펫의 figure_* 함수로 그림을 만듭니다.
 
-약속: `snippets/<모듈>.py` 의 최상위 함수 `figure_<이름>()` 은 matplotlib Figure 를 돌려줍니다.
-빌드는 그것을 밝은/어두운 테마로 한 번씩 그려 `<모듈>-<이름>-light.png`, `-dark.png` 로 저장하고,
-페이지는 `![대체 텍스트](figures/<모듈>-<이름>.png)` 라고만 씁니다 (figure_markup.py 가 바꿔 넣습니다).
+약속: `snippets/<모듈>.py` 의 최상위 함수 `figure_<이름>(narrow=False)` 는 matplotlib Figure 를
+돌려줍니다. 빌드는 그것을 넓은 판(narrow=False)과 좁은 판(narrow=True)으로, 판마다 밝은/어두운 테마로
+그려 `<모듈>-<이름>-light.png`, `-dark.png`, `-narrow-light.png`, `-narrow-dark.png` 로 저장합니다.
+narrow 인자가 없는 함수는 넓은 판 하나만 그립니다. 페이지는 `![대체 텍스트](figures/<모듈>-<이름>.png)`
+라고만 씁니다 (figure_markup.py 가 판과 테마마다의 그림으로 바꿔 넣습니다).
 
 그림은 docs/ 밖(.cache/site/figures)에 쓰고, 모듈과 그 모듈이 가져다 쓰는 스니펫의 내용이
 바뀔 때만 다시 그립니다. 다시 그릴 그림은 작업 프로세스 2개에서 페이지 빌드와 나란히 그립니다.
@@ -25,7 +27,8 @@ from . import images, snippet_graph
 DPI = 144  # 그림 1인치 = CSS 96px 의 1.5배: 고해상도 화면에서도 또렷하고 파일은 작게
 CSS_PX_PER_INCH = 96  # 페이지에 놓는 크기: 저장 해상도와 관계없이 1인치 = 96 CSS px
 THEMES = ("light", "dark")
-FORMAT_VERSION = "5"  # 그리는 방식이 바뀌면 올려서 캐시를 비웁니다
+VARIANTS = ("wide", "narrow")  # 넓은 판(데스크톱)과 좁은 판(휴대전화)
+FORMAT_VERSION = "6"  # 그리는 방식이 바뀌면 올려서 캐시를 비웁니다
 
 
 class FigureError(RuntimeError):
@@ -37,6 +40,10 @@ def discover(snippets_dir):
     return snippet_graph.discover(snippets_dir, "figure_")
 
 
+def file_name(name, variant, theme):
+    return f"{name}-{theme}.png" if variant == "wide" else f"{name}-{variant}-{theme}.png"
+
+
 class _RaiseOnWarning(logging.Handler):
     """matplotlib 은 mathtext 글리프 누락 같은 일부 경고를 warnings 가 아니라 logging 으로 알립니다."""
 
@@ -46,7 +53,10 @@ class _RaiseOnWarning(logging.Handler):
 
 
 def render(module_name, func_name, out_paths):
-    """figure 함수를 테마마다 한 번씩 그려 저장합니다. 실패와 경고는 FigureError 가 됩니다."""
+    """figure 함수를 판과 테마마다 한 번씩 그려 저장합니다. out_paths: {(판, 테마): 경로}.
+
+    실패와 경고는 FigureError 가 됩니다.
+    """
     import matplotlib
 
     matplotlib.use("Agg")  # 화면 없이 파일로만 그립니다
@@ -64,17 +74,18 @@ def render(module_name, func_name, out_paths):
     func = getattr(module, func_name)
     mpl_log = logging.getLogger("matplotlib")
     handler = _RaiseOnWarning()
-    for theme, path in zip(THEMES, out_paths):
+    for (variant, theme), path in out_paths.items():
         mpl_log.addHandler(handler)
         try:
-            with warnings.catch_warnings(), plotting.theme(theme):
+            narrow = variant == "narrow"
+            with warnings.catch_warnings(), plotting.theme(theme, narrow=narrow):
                 warnings.simplefilter("error")
-                fig = func()
+                fig = func(narrow=True) if narrow else func()
                 buf = io.BytesIO()
                 fig.savefig(buf, format="png", dpi=DPI, metadata={"Software": None})
             Path(path).write_bytes(images.palette_png(buf.getvalue()))
         except Exception as exc:
-            raise FigureError(f"그림 {module_name}.{func_name} ({theme}) 을 그리지 못했습니다: "
+            raise FigureError(f"그림 {module_name}.{func_name} ({variant}, {theme}) 을 그리지 못했습니다: "
                               f"{type(exc).__name__}: {exc}") from exc
         finally:
             mpl_log.removeHandler(handler)
@@ -103,13 +114,16 @@ class FigureSet:
         self.out_dir.mkdir(parents=True, exist_ok=True)
         self.stamp_path = self.out_dir / "stamps.json"
         self.stamps = json.loads(self.stamp_path.read_text()) if self.stamp_path.exists() else {}
-        self.found = discover(self.snippets_dir)
-        self.paths = {name: [self.out_dir / f"{name}-{t}.png" for t in THEMES] for name in self.found}
+        found = snippet_graph.discover(self.snippets_dir, "figure_", with_args=True)
+        self.found = {name: (module, func) for name, (module, func, _) in found.items()}
+        self.variants = {name: VARIANTS if "narrow" in args else VARIANTS[:1] for name, (_, _, args) in found.items()}
+        self.paths = {name: {(v, t): self.out_dir / file_name(name, v, t) for v in self.variants[name] for t in THEMES}
+                      for name in self.found}
         self.keys, self.futures, self.pool = {}, {}, None
         by_module = {}
         for name, (module, func) in self.found.items():
             key = self.keys[name] = snippet_graph.content_hash({module}, self.snippets_dir, FORMAT_VERSION, environment)
-            if self.stamps.get(name) != key or not all(p.exists() for p in self.paths[name]):
+            if self.stamps.get(name) != key or not all(p.exists() for p in self.paths[name].values()):
                 self.stamps.pop(name, None)
                 by_module.setdefault(module, []).append((func, self.paths[name]))
         if by_module:
@@ -125,8 +139,9 @@ class FigureSet:
                 self.futures[module] = self.pool.submit(_render_module, str(self.snippets_dir), module, jobs)
         for stale in set(self.stamps) - set(self.found):  # 지워진 그림의 파일도 치웁니다
             self.stamps.pop(stale)
-            for t in THEMES:
-                (self.out_dir / f"{stale}-{t}.png").unlink(missing_ok=True)
+            for v in VARIANTS:
+                for t in THEMES:
+                    (self.out_dir / file_name(stale, v, t)).unlink(missing_ok=True)
 
     def _wait(self, module):
         future = self.futures.pop(module, None)
@@ -147,11 +162,14 @@ class FigureSet:
         return name in self.found
 
     def info(self, name):
-        """{"light": 경로, "dark": 경로, "width": CSS px, "height": CSS px} — 그림이 다 그려질 때까지 기다립니다."""
+        """{판: {"light": 경로, "dark": 경로, "width": CSS px, "height": CSS px}} — 다 그려질 때까지 기다립니다."""
         self._wait(self.found[name][0])
-        w, h = images.png_size(self.paths[name][0])
-        return {"light": self.paths[name][0], "dark": self.paths[name][1],
-                "width": round(w * CSS_PX_PER_INCH / DPI), "height": round(h * CSS_PX_PER_INCH / DPI)}
+        out = {}
+        for variant in self.variants[name]:
+            w, h = images.png_size(self.paths[name][(variant, "light")])
+            out[variant] = {t: self.paths[name][(variant, t)] for t in THEMES}
+            out[variant].update(width=round(w * CSS_PX_PER_INCH / DPI), height=round(h * CSS_PX_PER_INCH / DPI))
+        return out
 
     def wait_all(self):
         try:

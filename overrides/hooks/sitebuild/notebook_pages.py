@@ -6,28 +6,32 @@ mkdocs-jupyter 는 노트북 페이지마다 JupyterLab CSS 약 580 KB, 복사 �
 
 - 마크다운 셀: mkdocs-jupyter 가 사이트의 Markdown 확장으로 그린 그대로 옮깁니다.
 - 코드 셀: 노트북 원본의 코드를 본문 페이지와 같은 Pygments 설정(codestyle.LeanTokens)으로 다시 칠합니다.
-- 출력: 본문 페이지와 같은 "실행 결과" 블록(fences.output_html)으로, base64 그림은 PNG 파일로 꺼내
-  너비·높이·대체 텍스트·지연 로딩을 붙입니다.
+- 출력: 본문 페이지와 같은 "실행 결과" 블록(fences.output_html)으로. 그림 출력은 커널이 그린 PNG 대신,
+  같은 데이터를 그리는 사이트 그림(밝은/어두운 테마, 좁은/넓은 판)으로 바꿉니다. 노트북 원본
+  (snippets/notebooks/*.md)의 그림 셀 정보 문자열 ```` ```python figure="모듈-이름" alt="..." ```` 이
+  셀 메타데이터 attention_site 로 실려 어느 그림인지 알려 줍니다. 커널의 PNG 는 흰 바탕 한 가지뿐이라
+  어두운 테마에서 흰 카드가 되고, 휴대전화에서는 글자가 너무 작아지기 때문입니다.
 - 맨 위 제목 아래에 .ipynb 내려받기 단추를 답니다.
 
-그림의 대체 텍스트는 노트북 원본(snippets/notebooks/*.md)의 코드 블록 정보 문자열
-```` ```python alt="..." ```` 에서 오며, 셀 메타데이터 attention_site.alt 로 노트북에 실립니다.
-mkdocs-jupyter 의 HTML 구조(아래 SELECTORS)에 기대므로, 그 약속은 tests/test_contracts.py 가 지킵니다.
+mkdocs-jupyter 의 HTML 구조(아래 SELECTORS)와 마크다운 셀을 넘기는 방식에 기대므로, 그 약속은
+tests/test_contracts.py 가 지킵니다.
 """
 
-import base64
 import html
+import xml.etree.ElementTree as etree
 from pathlib import Path
 
 import nbformat
 from bs4 import BeautifulSoup
+from mkdocs.exceptions import PluginError
+from mkdocs.utils import get_relative_url
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import PythonLexer
 
-from . import images
 from .codestyle import LeanTokens
 from .fences import output_html
+from .figure_markup import figure_info, figure_links
 from .notebooks import SITE_KEY
 
 # mkdocs-jupyter 0.27 의 출력에서 기대는 구조
@@ -52,8 +56,31 @@ def code_block(source):
     return block
 
 
-def slim_notebook_html(page_html, notebook_path, out_dir, label):
-    """노트북 페이지 HTML → 가벼운 HTML. 꺼낸 그림은 out_dir 에 씁니다."""
+def unescape_markdown_cells(page_markdown, notebook_path):
+    """mkdocs-jupyter 가 마크다운 셀의 글을 HTML 이스케이프해서 넘기는 것을 되돌립니다.
+
+    markdown_cell_processor: mkdocs 에서 mkdocs-jupyter 는 셀의 마크다운을 `&`, `<`, `>` 를 바꾼 채로
+    md_in_html 블록에 넣습니다. 그러면 `> 인용` 이 인용문이 되지 못하고 "> " 가 글자로 보입니다.
+    노트북의 마크다운 셀 원문을 알고 있으므로, 이스케이프된 그 원문을 찾아 원문으로 되돌립니다.
+    원문을 찾지 못하면(mkdocs-jupyter 가 방식을 바꿨으면) 조용히 넘어가지 않고 오류를 냅니다.
+    """
+    nb = nbformat.read(str(notebook_path), as_version=4)
+    position = 0
+    for cell in nb.cells:
+        if cell.cell_type != "markdown":
+            continue
+        escaped = html.escape(cell.source, quote=False)
+        found = page_markdown.find(escaped, position)
+        if found < 0:
+            raise NotebookPageError(f"{Path(notebook_path).name}: mkdocs-jupyter 가 넘긴 페이지에서 마크다운 셀을 "
+                                    f"찾지 못했습니다 ({cell.source[:40]!r}…). 셀을 넘기는 방식이 바뀌었습니다")
+        page_markdown = page_markdown[:found] + cell.source + page_markdown[found + len(escaped):]
+        position = found + len(cell.source)
+    return page_markdown
+
+
+def slim_notebook_html(page_html, notebook_path, label, figures=None, page_url=""):
+    """노트북 페이지 HTML → 가벼운 HTML. figures 는 빌드의 FigureSet, page_url 은 이 페이지의 URL."""
     nb = nbformat.read(str(notebook_path), as_version=4)
     cells = {c.get("id"): c for c in nb.cells}
     soup = BeautifulSoup(page_html, "html.parser")
@@ -70,7 +97,6 @@ def slim_notebook_html(page_html, notebook_path, out_dir, label):
     note.string = "numpy와 matplotlib만 있으면 Jupyter나 Colab에서 그대로 실행됩니다."
     download.append(note)
 
-    n_images = 0
     for cell in soup.select(SELECTORS["cells"]):
         if MARKDOWN_CELL_CLASS in cell.get("class", []):
             for child in list(cell.select_one(SELECTORS["markdown"]).children):
@@ -93,22 +119,19 @@ def slim_notebook_html(page_html, notebook_path, out_dir, label):
 
         for output in cell.select(SELECTORS["output"]):
             img = output.find("img")
-            if img is not None and img.get("src", "").startswith("data:image/png;base64,"):
+            if img is not None and img.get("src", "").startswith("data:image/"):
                 flush_text()
-                alt = cells[cell_id].metadata.get(SITE_KEY, {}).get("alt")
-                if not alt:
-                    raise NotebookPageError(f"{label}: 셀 {cell_id} 의 그림에 대체 텍스트가 없습니다 "
-                                            '(노트북 원본의 ```python alt="..." 로 적어 주세요)')
-                n_images += 1
-                name = f"figure-{cell_id}-{n_images}.png"
-                data = images.palette_png(base64.b64decode(img["src"].split(",", 1)[1]))
-                Path(out_dir).mkdir(parents=True, exist_ok=True)
-                (Path(out_dir) / name).write_bytes(data)
-                w, h = images.png_size(data)
-                figure = soup.new_tag("p")
-                figure.append(soup.new_tag("img", src=name, alt=alt, width=str(w), height=str(h),
-                                           loading="lazy", attrs={"class": "notebook-figure"}))
-                out.append(figure)
+                site = cells[cell_id].metadata.get(SITE_KEY, {})
+                if not site.get("figure"):
+                    raise NotebookPageError(f"{label}: 셀 {cell_id} 가 그림을 그리는데 어느 사이트 그림인지 모릅니다 "
+                                            '(노트북 원본의 ```python figure="모듈-이름" alt="..." 로 적어 주세요)')
+                try:
+                    info = figure_info(figures, site["figure"], (site.get("alt") or "").strip())
+                except PluginError as exc:
+                    raise NotebookPageError(f"{label}: 셀 {cell_id}: {exc}") from exc
+                para = etree.Element("p")
+                para.extend(figure_links(info, site["alt"], lambda f: get_relative_url(f"figures/{f}", page_url)))
+                out.append(BeautifulSoup(etree.tostring(para, encoding="unicode", method="html"), "html.parser"))
                 continue
             pre = output.find("pre")
             if pre is not None:

@@ -5,8 +5,10 @@ python 코드 블록은 코드 셀, 그 사이의 글은 마크다운 셀이 됩
 `--8<-- "파일.py:절"` 줄만 있고, 여기서 include 를 펼쳐 셀에 넣습니다. 그래서 노트북과 스니펫이
 어긋날 수 없고, mkdocs-jupyter 의 실행 캐시(노트북 파일 내용이 열쇠)도 스니펫이 바뀌면 저절로 빗나갑니다.
 
-- 코드 블록 정보 문자열의 alt="..." (jupytext 가 셀 메타데이터로 읽습니다)는 그 셀이 그리는 그림의
-  대체 텍스트가 되어 셀 메타데이터 attention_site.alt 로 실립니다 (notebook_pages.py 가 씁니다).
+- 그림을 그리는 코드 블록에는 정보 문자열에 figure="<모듈>-<이름>" 과 alt="..." 를 적습니다 (jupytext 가
+  셀 메타데이터로 읽습니다). 노트북 페이지는 그 셀의 출력 대신 같은 데이터를 그리는 사이트 그림
+  (snippets 의 figure_* 함수: 밝은/어두운 테마, 좁은/넓은 판)을 그 대체 텍스트와 함께 보여 줍니다
+  (notebook_pages.py). 셀 메타데이터 attention_site 로 실립니다.
 - 원본 맨 위의 YAML 머리말(description 등)은 셀이 아니라 노트북 메타데이터 attention_site 로 갑니다.
   내려받은 노트북을 Jupyter·Colab 에서 열면 머리말 셀 없이 제목부터 보입니다.
 
@@ -32,7 +34,8 @@ def notebook_from_source(text, expand):
             site_meta = yaml.safe_load(cell.source.strip().strip("-")) or {}
             continue
         if cell.cell_type == "code":
-            meta = {SITE_KEY: {"alt": cell.metadata["alt"]}} if "alt" in cell.metadata else {}
+            site = {k: cell.metadata[k] for k in ("figure", "alt") if k in cell.metadata}
+            meta = {SITE_KEY: site} if site else {}
             cells.append(nbformat.v4.new_code_cell(expand(cell.source).strip("\n"), metadata=meta))
         elif cell.cell_type == "markdown":
             cells.append(nbformat.v4.new_markdown_cell(cell.source))

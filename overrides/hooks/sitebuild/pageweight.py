@@ -2,8 +2,9 @@
 
 세는 것: 페이지 HTML, 그 HTML 이 부르는 스타일·스크립트·미리 받는 글꼴·아이콘·그림, 그리고
 스크립트가 곧바로 내려받는 것(Material 검색 작업자, 검색 색인과 lunr 언어 파일, 탐색기 JSON).
-그림은 밝은 팔레트 쪽을 셉니다(다른 쪽은 loading="lazy" 라서 보이지 않으면 받지 않습니다).
-어두운 쪽 합계도 따로 돌려줍니다.
+그림은 보이는 것만 셉니다: 판(넓은/좁은)과 테마(밝은/어두운)마다 한 장씩 있고, 나머지는
+loading="lazy" 에 display:none 이라 내려받지 않습니다. 그래서 합계를 화면(데스크톱/휴대전화) ×
+테마 네 가지로 냅니다.
 
 검색 파일은 Material 이 페이지에 적어 둔 것을 읽습니다: 작업자 스크립트는 페이지의
 `<script id="__config">` JSON 의 "search", 언어 파일은 검색 색인의 config.lang 입니다. 작업자가
@@ -20,21 +21,30 @@ from urllib.parse import unquote, urlsplit
 class _Refs(HTMLParser):
     def __init__(self):
         super().__init__()
-        self.refs = []  # (종류, url)
+        self.refs = []  # (종류, url, 판)
         self.config, self._in_config = None, False
+        self._variant = None  # 지금 열린 그림 링크(figure_markup)의 판: "wide", "narrow" 또는 None
+
+    def handle_endtag(self, tag):
+        if tag == "a":
+            self._variant = None
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
+        if tag == "a":
+            classes = (a.get("class") or "").split()
+            self._variant = next((c.removeprefix("figure--") for c in classes
+                                  if c in ("figure--wide", "figure--narrow")), None)
         if tag == "link" and a.get("href") and a.get("rel") in ("stylesheet", "preload", "icon"):
-            self.refs.append((a["rel"], a["href"]))
+            self.refs.append((a["rel"], a["href"], None))
         elif tag == "script" and a.get("src"):
-            self.refs.append(("script", a["src"]))
+            self.refs.append(("script", a["src"], None))
         elif tag == "script" and a.get("id") == "__config":
             self._in_config = True
         elif tag == "img" and a.get("src"):
-            self.refs.append(("img", a["src"]))
+            self.refs.append(("img", a["src"], self._variant))
         elif tag == "div" and a.get("data-src"):
-            self.refs.append(("data", a["data-src"]))
+            self.refs.append(("data", a["data-src"], None))
 
     def handle_data(self, data):
         if self._in_config:
@@ -69,36 +79,45 @@ def page_file(site, doc):
 
 
 def page_weight(site, doc):
-    """{"items": [(경로, 바이트)], "total": 바이트, "gzip": gzip 바이트, "dark_total": 바이트}."""
+    """{"items": [(경로, 바이트)] (데스크톱·밝은), "total": 바이트 (데스크톱·밝은), "gzip": 그 gzip 바이트,
+    "totals": {(화면, 테마): 바이트}, "dark_total": 데스크톱·어두운 바이트}."""
     site = Path(site)
     html_path = page_file(site, doc)
     parser = _Refs()
     parser.feed(html_path.read_text(encoding="utf-8"))
-    files, dark = [html_path], []
-    for kind, url in parser.refs:
+    shared, shown = [html_path], []  # shown: (경로, 테마, 판) — 화면·테마에 따라 보이는 그림
+    for kind, url, variant in parser.refs:
         parts = urlsplit(url)
         if parts.scheme or parts.netloc or url.startswith("data:"):
             continue
         target = (html_path.parent / unquote(parts.path)).resolve()
-        if parts.fragment == "only-dark":
-            dark.append(target)
-            continue
-        files.append(target)
+        theme = parts.fragment.removeprefix("only-") if parts.fragment.startswith("only-") else None
+        if kind == "img" and (theme or variant):
+            shown.append((target, theme, variant))
+        else:
+            shared.append(target)
     if parser.config is None or not parser.config.get("search"):
         raise ValueError(f"{doc}: Material 의 __config 에 검색 작업자(search)가 없습니다")
-    files.append((html_path.parent / parser.config["search"]).resolve())
-    files += search_files(site)
-    seen, items = set(), []
-    for f in files:
-        if f in seen:
-            continue
-        seen.add(f)
-        if not f.is_file():
-            raise FileNotFoundError(f"{doc}: {f} 가 빌드 결과에 없습니다")
-        items.append((f.relative_to(site).as_posix(), f.stat().st_size))
-    total = sum(size for _, size in items)
+    shared.append((html_path.parent / parser.config["search"]).resolve())
+    shared += search_files(site)
+
+    def items_for(screen, theme):
+        variant = "wide" if screen == "desktop" else "narrow"
+        files = shared + [f for f, t, v in shown if t in (theme, None) and v in (variant, None)]
+        seen, items = set(), []
+        for f in files:
+            if f in seen:
+                continue
+            seen.add(f)
+            if not f.is_file():
+                raise FileNotFoundError(f"{doc}: {f} 가 빌드 결과에 없습니다")
+            items.append((f.relative_to(site).as_posix(), f.stat().st_size))
+        return items
+
+    totals = {(screen, theme): sum(size for _, size in items_for(screen, theme))
+              for screen in ("desktop", "phone") for theme in ("light", "dark")}
+    items = items_for("desktop", "light")
     gz = sum(len(gzip.compress((site / p).read_bytes(), 6)) if p.endswith((".html", ".css", ".js", ".json"))
              else size for p, size in items)
-    light_imgs = sum(size for p, size in items if p.endswith("-light.png"))
-    dark_total = total - light_imgs + sum(f.stat().st_size for f in set(dark))
-    return {"items": sorted(items, key=lambda x: -x[1]), "total": total, "gzip": gz, "dark_total": dark_total}
+    return {"items": sorted(items, key=lambda x: -x[1]), "total": totals[("desktop", "light")], "gzip": gz,
+            "totals": totals, "dark_total": totals[("desktop", "dark")]}

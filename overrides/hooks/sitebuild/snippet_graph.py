@@ -10,17 +10,20 @@ import sys
 from pathlib import Path
 
 
-def discover(snippets_dir, prefix):
+def discover(snippets_dir, prefix, with_args=False):
     """{"<모듈>-<이름>": (모듈, 함수)} — `snippets/*.py` 의 최상위 `<prefix><이름>()` 함수들.
 
     파일을 import 하지 않고 AST 로 찾습니다 (import 는 모듈의 계산을 돌리므로 비쌉니다).
+    with_args=True 이면 (모듈, 함수, 인자 이름들) 을 돌려줍니다.
     """
     found = {}
     for path in sorted(Path(snippets_dir).glob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         for node in tree.body:
             if isinstance(node, ast.FunctionDef) and node.name.startswith(prefix):
-                found[f"{path.stem}-{node.name[len(prefix):]}"] = (path.stem, node.name)
+                args = tuple(a.arg for a in node.args.args + node.args.kwonlyargs)
+                found[f"{path.stem}-{node.name[len(prefix):]}"] = (path.stem, node.name, args) if with_args \
+                    else (path.stem, node.name)
     return found
 
 

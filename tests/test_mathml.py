@@ -33,3 +33,21 @@ def test_every_formula_renders_with_covered_characters(font):
     assert formulas > 30
     assert "√" in seen and "𝑑" in seen  # 근호와 수학 이탤릭 d 가 실제로 쓰입니다
     assert mathfont.missing_characters(font, seen) == [], "수식이 쓰는 글자가 수식 글꼴에 없습니다"
+
+
+def test_search_text_reads_like_the_formula():
+    """검색 색인에 들어가는 수식 글자: MathML 을 그대로 이은 "dk", "QK⊤dk" 대신 읽을 수 있는 한 줄."""
+    def text(tex):
+        return mathml.search_text(mathml.tex_to_mathml(tex))
+
+    assert text(r"\sqrt{d_k}") == "√d_k"
+    assert text(r"\mathrm{softmax}\left(\frac{QK^{\top}}{\sqrt{d_k}}\right)V") == "softmax((QK^⊤)/√d_k)V"
+    assert text(r"q\cdot k=\sum_{i=1}^{d_k} q_i k_i") == "q·k=∑_(i=1)^d_k q_ik_i"
+
+
+def test_formulas_are_searchable_text_and_excluded_markup():
+    """수식 요소는 색인에서 빠지고(data-search-exclude), 보이지 않는 .search-only 글자가 그 자리를 대신합니다."""
+    html = markdown.markdown("점수를 $\\sqrt{d_k}$로 나눕니다.", extensions=["pymdownx.arithmatex", mathml.MathExtension()],
+                             extension_configs={"pymdownx.arithmatex": {"generic": True}})
+    assert '<span class="arithmatex" data-search-exclude="">' in html
+    assert '<span class="search-only">√d_k</span>로 나눕니다.' in html

@@ -5,11 +5,17 @@ pymdownx.arithmatex(generic: true) 는 `$...$` 를 `<span class="arithmatex">` �
 처리기로 그 요소의 글자를 latex2mathml 의 MathML 로 바꿉니다. MathML 은 Markdown 의 htmlStash 에
 맡겨 그대로 출력되게 합니다 (HTML 을 정규식으로 고치지 않습니다).
 노트북 페이지의 마크다운 셀도 mkdocs-jupyter 가 같은 Markdown 확장으로 처리하므로 같은 길을 지납니다.
+
+검색: MathML 의 글자를 그대로 색인하면 √d_k 가 "dk" 로, QKᵀ/√d_k 가 "QK⊤dk" 로 뭉개져 검색 결과 미리보기에
+보입니다. 그래서 수식 요소는 색인에서 빼고(data-search-exclude), 그 자리에 읽을 수 있는 글자
+("√d_k", "(QK^⊤)/√d_k")를 화면에는 보이지 않는 요소(.search-only)로 두어 색인에 넣습니다.
 """
 
 import html
 import re
+import xml.etree.ElementTree as etree
 
+from bs4 import BeautifulSoup
 from latex2mathml.converter import convert
 from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
@@ -66,15 +72,45 @@ def characters(mathml):
     return chars
 
 
+def _wrap(text):
+    """한 낱말(글자·숫자·밑줄)이 아니면 괄호로 묶습니다: a/(b+c)."""
+    return text if re.fullmatch(r"[\w⊤√]+", text) else f"({text})"
+
+
+def _plain(el):
+    tag = el.name
+    kids = [k for k in el.children if k.name]
+    if tag in ("mi", "mn", "mo", "mtext"):
+        return el.get_text().strip()
+    if tag == "mspace":
+        return " "
+    if tag in ("msub", "msup", "msubsup", "munder", "mover", "munderover") and kids:
+        base, marks = _plain(kids[0]), {"msub": "_", "munder": "_", "msup": "^", "mover": "^"}
+        if tag in marks:
+            return f"{base}{marks[tag]}{_wrap(_plain(kids[1]))}"
+        return f"{base}_{_wrap(_plain(kids[1]))}^{_wrap(_plain(kids[2]))} "  # ∑_(i=1)^n 뒤는 띄웁니다
+    if tag == "msqrt":
+        return "√" + _wrap("".join(_plain(k) for k in kids))
+    if tag == "mfrac" and len(kids) == 2:
+        return f"{_wrap(_plain(kids[0]))}/{_wrap(_plain(kids[1]))}"
+    return "".join(_plain(k) for k in kids)
+
+
+def search_text(mathml):
+    """MathML → 검색 색인과 결과 미리보기에 넣을 한 줄 글자 (예: "softmax((QK^⊤)/√d_k)V")."""
+    # latex2mathml 의 출력이 늘 올바른 XML 은 아니라서(예: <mi>&</mi>) 너그러운 HTML 파서로 읽습니다.
+    return re.sub(r"\s+", " ", _plain(BeautifulSoup(mathml, "html.parser").math)).strip()
+
+
 class _Math(Treeprocessor):
     def __init__(self, md, seen):
         super().__init__(md)
         self.seen = seen  # 빌드가 쓰는 글자를 모으는 집합 (수식 글꼴 확인용) 또는 None
 
     def run(self, root):
-        for el in root.iter():
-            if "arithmatex" not in (el.get("class") or "").split() or el.tag not in WRAPS:
-                continue
+        found = [(parent, el) for parent in root.iter() for el in parent
+                 if "arithmatex" in (el.get("class") or "").split() and el.tag in WRAPS]
+        for parent, el in found:
             text = el.text or ""
             start, end = WRAPS[el.tag]
             if not (text.startswith(start) and text.endswith(end)):
@@ -88,6 +124,11 @@ class _Math(Treeprocessor):
             if self.seen is not None:
                 self.seen |= characters(mathml)
             el.text = self.md.htmlStash.store(mathml)
+            el.set("data-search-exclude", "")
+            hidden = etree.Element(el.tag, {"class": "search-only"})
+            hidden.text = search_text(mathml)
+            hidden.tail, el.tail = el.tail, None
+            parent.insert(list(parent).index(el) + 1, hidden)
 
 
 class MathExtension(Extension):

@@ -74,6 +74,37 @@ def test_details_that_change_the_numbers():
     assert len(model.tokenizer.encode("word " * 400).ids) == 256  # sentence-transformers 처럼 256 에서 자릅니다
 
 
+def test_gelu_erf_approximation_against_math_erf():
+    """gelu 의 erfc 근사 (bert_numpy 의 주석이 밝힌 오차 범위) 를 촘촘한 격자와 꼬리에서 math 와 비교합니다."""
+    from bert_numpy import _erfc_nonnegative, gelu
+
+    # 1) 근사식 자체: float64 로 계산해 반올림 오차를 빼고 봅니다. erfc 는 상대 오차 < 1.2e-7 이고,
+    #    z = 26 (erfc ≈ 1e-296, float64 로 담을 수 있는 끝 근처) 까지 유지됩니다.
+    z = np.linspace(0, 26, 260_001)
+    exact = np.array([math.erfc(v) for v in z])
+    assert np.all(np.abs(_erfc_nonnegative(z) - exact) <= 1.2e-7 * exact)
+    x = np.linspace(-8, 8, 160_001)
+    erf = np.sign(x) * (1 - _erfc_nonnegative(np.abs(x)))
+    assert np.abs(erf - np.array([math.erf(v) for v in x])).max() < 1.2e-7
+    x = np.linspace(-37, 37, 148_001)
+    exact = np.array([0.5 * v * math.erfc(-v / math.sqrt(2)) for v in x])  # = 0.5 x (1 + erf(x/√2))
+    nonzero = exact != 0
+    assert np.all(np.abs(gelu(x) - exact)[nonzero] <= 1.2e-7 * np.abs(exact[nonzero]))
+    # 2) 모델이 쓰는 float32: 근사 오차에 float32 반올림이 더해집니다. exp(-z²) 의 지수에는 z = |x|/√2 의
+    #    반올림(상수 1/√2 포함 0.7·eps) 이 두 배로, z·z 와 뺄셈의 반올림이 한 번씩 들어가 많아야
+    #    2.5·z²·eps 의 오차가 생기고, 나머지 연산 여덟 번의 반올림이 많아야 8·eps 입니다 (eps = 2^-23).
+    #    float32 의 정규 범위 밖(tiny 미만)의 차이는 보지 않습니다.
+    x32 = np.linspace(-20, 20, 400_001, dtype=np.float32)
+    xs = x32.astype(float)
+    exact = np.array([0.5 * v * (1 + math.erf(v / math.sqrt(2))) if v >= 0 else 0.5 * v * math.erfc(-v / math.sqrt(2))
+                      for v in xs])  # 음수 쪽은 1 + erf 의 자릿수 손실을 피해 erfc 로 같은 값을 계산합니다
+    f32 = np.finfo(np.float32)
+    bound = (1.2e-7 + (2.5 * xs**2 / 2 + 8) * float(f32.eps)) * np.abs(exact) + float(f32.tiny)
+    out = gelu(x32)
+    assert out.dtype == np.float32
+    assert np.all(np.abs(out.astype(float) - exact) <= bound)
+
+
 def test_paraphrases_are_closer_than_unrelated_sentences():
     from bert_numpy import sentence_embeddings
 

@@ -110,25 +110,69 @@ def linear(x, w, prefix):
 
 
 # --8<-- [start:encode]
+def _check_model(model):
+    if not isinstance(model, MiniLM):
+        raise TypeError(f"model 은 load_model() 이 돌려준 MiniLM 이어야 합니다: {type(model).__name__}")
+
+
+def _number_array(a, name):
+    try:
+        a = np.asarray(a)
+    except (ValueError, TypeError) as err:  # 행마다 길이가 다른 리스트 등
+        raise ValueError(f"{name} 를 배열로 만들 수 없습니다 (행마다 길이가 다른가요?): {err}") from None
+    if a.dtype.kind not in "biuf":
+        raise TypeError(f"{name} 는 수 배열이어야 합니다: {name}.dtype={a.dtype}, {name}.shape={a.shape}")
+    return a
+
+
+def _check_encode_inputs(model, input_ids, attention_mask):
+    """encode 의 입력 검사. (batch, n) 정수 id 와 (batch, 1, 1, n) 불리언 마스크(없으면 None)를 돌려줍니다."""
+    _check_model(model)
+    ids = _number_array(input_ids, "input_ids")
+    if ids.dtype.kind not in "iu":
+        raise TypeError(f"input_ids 는 정수 배열이어야 합니다: input_ids.dtype={ids.dtype}")
+    if ids.ndim not in (1, 2):
+        raise ValueError(f"input_ids 는 (n,) 이나 (batch, n) 이어야 합니다: input_ids.shape={ids.shape}")
+    n = ids.shape[-1]
+    vocab = len(model.weights["embeddings.word_embeddings.weight"])
+    max_n = model.config["max_position_embeddings"]
+    if n == 0:
+        raise ValueError(f"input_ids 에 토큰이 하나도 없습니다: input_ids.shape={ids.shape} "
+                         "(tokenize 는 빈 문장에도 [CLS], [SEP] 를 붙입니다)")
+    if n > max_n:
+        raise ValueError(f"토큰이 {n}개로 위치 임베딩 수 {max_n} 를 넘습니다 (input_ids.shape={ids.shape})")
+    # 음수 id 는 임베딩 표의 끝에서부터 조용히 읽히므로 여기서 막습니다.
+    if ids.size and (ids.min() < 0 or ids.max() >= vocab):
+        raise ValueError(f"input_ids 는 0 이상 어휘 수 {vocab} 미만이어야 합니다: "
+                         f"최솟값 {ids.min()}, 최댓값 {ids.max()} (input_ids.shape={ids.shape})")
+    if attention_mask is None:
+        return np.atleast_2d(ids), None
+    mask = _number_array(attention_mask, "attention_mask")
+    if mask.shape != ids.shape:  # (n,) id 에는 (n,) 마스크, (batch, n) id 에는 (batch, n) 마스크
+        raise ValueError(f"attention_mask.shape={mask.shape} 는 input_ids.shape={ids.shape} 와 같아야 합니다")
+    if not np.all((mask == 0) | (mask == 1)):
+        raise ValueError("attention_mask 는 1(진짜 토큰)과 0(패딩)만 담아야 합니다: "
+                         f"값 {np.unique(mask)[:5].tolist()} (attention_mask.dtype={mask.dtype})")
+    mask = np.atleast_2d(mask.astype(bool))
+    empty = np.flatnonzero(~mask.any(axis=-1))
+    if empty.size:  # 볼 키가 하나도 없는 문장은 평균(문장 임베딩)도 낼 수 없습니다
+        raise ValueError(f"attention_mask 의 문장 {empty.tolist()} 에 진짜 토큰(1)이 하나도 없습니다")
+    return np.atleast_2d(ids), mask[:, None, None, :]  # 키마다 따로 봅니다: (batch, 1, 1, n)
+
+
 def encode(model, input_ids, attention_mask=None):
-    """토큰 id (batch, n) → (마지막 은닉 상태 (batch, n, 384), 층별 가중치 [(batch, 12, n, n)] × 6)."""
+    """토큰 id (batch, n) 또는 (n,) → (마지막 은닉 상태 (batch, n, 384), 층별 가중치 [(batch, 12, n, n)] × 6).
+
+    attention_mask 는 input_ids 와 모양이 같고 1 = 진짜 토큰, 0 = 패딩입니다 (transformers 와 같은 약속).
+    """
+    input_ids, mask = _check_encode_inputs(model, input_ids, attention_mask)
     w, cfg = model.weights, model.config
     eps, heads = cfg["layer_norm_eps"], cfg["num_attention_heads"]
-    input_ids = np.atleast_2d(input_ids)
-    batch, n = input_ids.shape
-    if n > cfg["max_position_embeddings"]:
-        raise ValueError(f"토큰이 {n}개로 위치 임베딩 수 {cfg['max_position_embeddings']} 를 넘습니다 "
-                         f"(input_ids.shape={input_ids.shape})")
+    n = input_ids.shape[-1]
     x = (w["embeddings.word_embeddings.weight"][input_ids]
          + w["embeddings.position_embeddings.weight"][:n]
          + w["embeddings.token_type_embeddings.weight"][0])  # 문장이 하나라서 종류 0
     x = layer_norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"], eps)
-    mask = None
-    if attention_mask is not None:  # 1 = 진짜 토큰, 0 = 패딩. 키마다 따로 봅니다: (batch, 1, 1, n)
-        mask = np.asarray(attention_mask).astype(bool)[:, None, None, :]
-        if mask.shape != (batch, 1, 1, n):
-            raise ValueError(f"attention_mask.shape={np.shape(attention_mask)} 는 input_ids.shape={input_ids.shape} "
-                             "와 같아야 합니다")
     all_weights = []
     for i in range(cfg["num_hidden_layers"]):
         p = f"encoder.layer.{i}."
@@ -149,6 +193,10 @@ def encode(model, input_ids, attention_mask=None):
 
 # --8<-- [start:sentences]
 def tokenize(model, text):
+    """문장 하나 → (토큰 id (n,) int64, 토큰 문자열 목록). 앞뒤에 [CLS], [SEP] 가 붙습니다."""
+    _check_model(model)
+    if not isinstance(text, str):
+        raise TypeError(f"text 는 문자열이어야 합니다: {type(text).__name__} {text!r:.60}")
     enc = model.tokenizer.encode(text)
     return np.array(enc.ids, dtype=np.int64), enc.tokens
 
@@ -162,8 +210,18 @@ def attention_maps(text):
 
 
 def sentence_embeddings(texts):
-    """all-MiniLM-L6-v2 의 문장 임베딩: 토큰 평균(패딩 제외) 뒤 길이 1 로 정규화."""
+    """all-MiniLM-L6-v2 의 문장 임베딩 (문장 수, 384): 토큰 평균(패딩 제외) 뒤 길이 1 로 정규화.
+
+    texts 는 문자열의 리스트(또는 튜플)입니다. 빈 리스트에는 (0, 384) 배열을 돌려줍니다.
+    """
+    if not isinstance(texts, (list, tuple)):  # 문자열 하나를 주면 글자마다 문장이 되어 버립니다
+        raise TypeError(f"texts 는 문자열의 리스트여야 합니다: {type(texts).__name__} {texts!r:.60}")
+    for i, t in enumerate(texts):
+        if not isinstance(t, str):
+            raise TypeError(f"texts[{i}] 가 문자열이 아닙니다: {type(t).__name__} {t!r:.60}")
     model = load_model()
+    if not texts:
+        return np.zeros((0, model.config["hidden_size"]), dtype=np.float32)
     encoded = [tokenize(model, t)[0] for t in texts]
     n = max(len(ids) for ids in encoded)
     ids = np.zeros((len(texts), n), dtype=np.int64)

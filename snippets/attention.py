@@ -93,7 +93,8 @@ def masked_softmax(scores, mask=None, axis=-1):
     """
     if mask is None:
         return softmax(scores, axis=axis)
-    scores = _float_array(scores, "scores", axis=axis)
+    scores = _float_array(scores, "scores")
+    _check_axis(axis, scores, "scores")
     mask = np.broadcast_to(_check_mask(mask, scores.shape, "scores"), scores.shape)
     if not np.all(np.isfinite(scores[mask])):
         raise ValueError(f"볼 수 있는 자리의 점수에 NaN 이나 inf 가 있습니다 (scores.shape={scores.shape})")
@@ -117,15 +118,17 @@ def _array(a, name):
         raise ValueError(f"{name} 를 배열로 만들 수 없습니다 (행마다 길이가 다른가요?): {err}") from None
 
 
-def _float_array(a, name, axis=None):
-    """dtype 약속(모듈 설명)대로 바꾼 배열. 실수가 아니거나 axis 가 축 번호가 아니면 오류입니다."""
+def _float_array(a, name):
+    """dtype 약속(모듈 설명)대로 바꾼 배열. 실수가 아닌 배열은 조용히 바꾸지 않고 TypeError 입니다."""
     a = _array(a, name)
     if a.dtype.kind not in "biuf":  # 불리언·정수·부호 없는 정수·실수만
         raise TypeError(f"{name} 는 실수 배열이어야 합니다: {name}.dtype={a.dtype}, {name}.shape={a.shape}")
-    if axis is not None and (isinstance(axis, bool) or not isinstance(axis, (int, np.integer))
-                             or not -a.ndim <= axis < a.ndim):
-        raise ValueError(f"axis={axis!r} 는 {name}.shape={a.shape} 의 축 번호가 아닙니다")
     return a.astype(np.result_type(a.dtype, np.float32) if a.dtype.kind == "f" else np.float64, copy=False)
+
+
+def _check_axis(axis, a, name):
+    if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)) or not -a.ndim <= axis < a.ndim:
+        raise ValueError(f"axis={axis!r} 는 {name}.shape={a.shape} 의 축 번호가 아닙니다")
 
 
 def _check_mask(mask, scores_shape, scores_name="점수"):

@@ -2,6 +2,9 @@
 
 import json
 import math
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -162,3 +165,18 @@ def test_page_output():
     assert "나는 학교에 간다 → 17조각, [UNK] 0개" in out
     assert "어휘 사전의 한글 음절 토큰 수: 0" in out
     assert "평균 엔트로피: 학습됨 1.29" in out  # 페이지 본문이 이 값(약 3.6 토큰)을 풀어 씁니다
+
+
+def test_encoder_benchmark_runs_without_torch():
+    """make bench 의 인코더 표 (.ci/bench_encoder.py): torch 가 없으면 그렇다고 말하고 numpy 만 잽니다.
+
+    속도 자체는 테스트하지 않습니다 (벤치마크 출력을 인용합니다). 여기서는 스크립트가 돌아가는지만 봅니다.
+    """
+    root = Path(__file__).resolve().parent.parent
+    env = {k: v for k, v in os.environ.items() if k != "BENCH_TORCH_PYTHON"} | {"BENCH_ROUNDS": "1", "BENCH_CALLS": "1"}
+    proc = subprocess.run([sys.executable, str(root / ".ci" / "bench_encoder.py")], cwd=root, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "토큰 128개 (배치 1)" in proc.stdout
+    assert "numpy (snippets/bert_numpy.py)" in proc.stdout
+    assert "transformers 는 재지 않았습니다" in proc.stdout and "BENCH_TORCH_PYTHON" in proc.stdout

@@ -214,33 +214,18 @@ def scaled_dot_product_attention(q, k, v, mask=None):
     d_k = q.shape[-1]
     # √d_k 를 입력과 같은 dtype 으로 만듭니다: np.sqrt(64) 는 float64 라서
     # float32 점수를 나누면 결과가 조용히 float64 로 바뀝니다.
-    with np.errstate(over="ignore", invalid="ignore"):  # 넘침은 경고 대신 분명한 오류로 바꿉니다
-        scores = _check_in_range((q @ np.swapaxes(k, -1, -2)) / np.sqrt(q.dtype.type(d_k)),
-                                 "점수 Q Kᵀ/√d_k", q=q, k=k)
+    with np.errstate(over="ignore", invalid="ignore"):  # 넘침은 경고 대신 바로 아래에서 분명한 오류로
+        scores = (q @ np.swapaxes(k, -1, -2)) / np.sqrt(q.dtype.type(d_k))
+    _check_in_range(scores, "점수 Q Kᵀ/√d_k", q=q, k=k)
     weights = masked_softmax(scores, mask, axis=-1)  # 키 축(마지막 축)으로 정규화
     with np.errstate(over="ignore"):
-        output = _check_in_range(weights @ v, "출력 (가중치 @ v)", v=v)
+        output = weights @ v
+    _check_in_range(output, "출력 (가중치 @ v)", v=v)
     return output, weights
 # --8<-- [end:sdpa]
 
 
 # --8<-- [start:heads]
-def _check_count(value, name, minimum=0):
-    """헤드 수·길이처럼 개수를 뜻하는 인자: 정수(불리언 제외)이고 minimum 이상이어야 합니다."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} 는 정수여야 합니다: {name}={value!r} ({type(value).__name__})")
-    if value < minimum:
-        raise ValueError(f"{name}={value} 는 {minimum} 이상의 정수여야 합니다")
-    return int(value)
-
-
-def _check_heads(num_heads, d_model, where):
-    num_heads = _check_count(num_heads, "num_heads", minimum=1)
-    if d_model % num_heads:
-        raise ValueError(f"d_model={d_model} 이 헤드 수 {num_heads} 로 나누어떨어지지 않습니다 ({where})")
-    return num_heads
-
-
 def split_heads(x, num_heads):
     """(..., n, d_model) → (..., h, n, d_model/h).
 
@@ -263,11 +248,54 @@ def merge_heads(x):
         raise ValueError(f"x 는 헤드 축이 있는 (..., h, n, d_head) 여야 합니다: x.shape={x.shape}")
     x = np.swapaxes(x, -3, -2)
     return x.reshape(*x.shape[:-2], x.shape[-2] * x.shape[-1])
+
+
+def _check_count(value, name, minimum=0):
+    """헤드 수·길이처럼 개수를 뜻하는 인자: 정수(불리언 제외)이고 minimum 이상이어야 합니다."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} 는 정수여야 합니다: {name}={value!r} ({type(value).__name__})")
+    if value < minimum:
+        raise ValueError(f"{name}={value} 는 {minimum} 이상의 정수여야 합니다")
+    return int(value)
+
+
+def _check_heads(num_heads, d_model, where):
+    num_heads = _check_count(num_heads, "num_heads", minimum=1)
+    if d_model % num_heads:
+        raise ValueError(f"d_model={d_model} 이 헤드 수 {num_heads} 로 나누어떨어지지 않습니다 ({where})")
+    return num_heads
 # --8<-- [end:heads]
 
 
 # --8<-- [start:mha]
-PARAM_SHAPES = {"W_Q": 2, "W_K": 2, "W_V": 2, "W_O": 2, "b_Q": 1, "b_K": 1, "b_V": 1, "b_O": 1}  # 이름: 축 수
+def multi_head_attention(x_q, x_kv, params, num_heads, mask=None):
+    """멀티헤드 어텐션: 헤드 h 개를 한 번의 배열 연산으로 계산합니다.
+
+    x_q: (..., n_q, d_model) 쿼리를 만들 입력,  x_kv: (..., n_k, d_model) 키·밸류를 만들 입력.
+    셀프 어텐션이면 x_q 와 x_kv 가 같은 배열이고, 크로스 어텐션이면 다릅니다.
+    params: W_Q, W_K, W_V, W_O 는 (d_model, d_model) 행렬이고 입력에 오른쪽에서 곱합니다
+    (Q = X W_Q). b_Q, b_K, b_V, b_O 편향 (d_model,) 은 있으면 더합니다. 다른 이름은 오류입니다.
+    mask: (n_q, n_k), 헤드 축이 없는 (..., n_q, n_k), 또는 헤드 축이 있는 (..., h, n_q, n_k).
+    `...` 은 x_q 와 x_kv 의 배치 축을 브로드캐스트한 것이고, 어느 쪽인지는 축 수로 정해집니다.
+    헤드 축이 없으면 모든 헤드에 같은 마스크를 씁니다.
+    반환값: (출력 (..., n_q, d_model), 가중치 (..., h, n_q, n_k)).
+    """
+    x_q, x_kv, params, num_heads, mask = _check_mha_inputs(x_q, x_kv, params, num_heads, mask)
+
+    def project(x, x_name, name):
+        bias = params.get("b" + name[1:])
+        with np.errstate(over="ignore", invalid="ignore"):  # 넘침은 경고 대신 분명한 오류로 바꿉니다
+            y = x @ params[name] if bias is None else x @ params[name] + bias
+        return _check_in_range(y, f"투영 {x_name} @ {name}", **{x_name: x, name: params[name]})
+
+    q = split_heads(project(x_q, "x_q", "W_Q"), num_heads)    # (..., h, n_q, d_head)
+    k = split_heads(project(x_kv, "x_kv", "W_K"), num_heads)  # (..., h, n_k, d_head)
+    v = split_heads(project(x_kv, "x_kv", "W_V"), num_heads)  # (..., h, n_k, d_head)
+    heads, weights = scaled_dot_product_attention(q, k, v, mask)
+    return project(merge_heads(heads), "heads", "W_O"), weights
+
+
+_PARAM_NDIM = {"W_Q": 2, "W_K": 2, "W_V": 2, "W_O": 2, "b_Q": 1, "b_K": 1, "b_V": 1, "b_O": 1}  # 이름: 축 수
 
 
 def _check_mha_inputs(x_q, x_kv, params, num_heads, mask):
@@ -289,11 +317,11 @@ def _check_mha_inputs(x_q, x_kv, params, num_heads, mask):
     num_heads = _check_heads(num_heads, d_model, f"x_q.shape={x_q.shape}")
     if not isinstance(params, dict):
         raise TypeError(f"params 는 이름 → 배열의 dict 여야 합니다: {type(params).__name__}")
-    unknown = sorted(set(params) - set(PARAM_SHAPES), key=str)
+    unknown = sorted(set(params) - set(_PARAM_NDIM), key=str)
     if unknown:  # 철자가 틀린 편향(예: "b_q")이 조용히 빠지지 않게
-        raise ValueError(f"params 에 모르는 이름 {unknown} 이 있습니다 (쓸 수 있는 이름: {list(PARAM_SHAPES)})")
+        raise ValueError(f"params 에 모르는 이름 {unknown} 이 있습니다 (쓸 수 있는 이름: {list(_PARAM_NDIM)})")
     checked = {}
-    for name, ndim in PARAM_SHAPES.items():
+    for name, ndim in _PARAM_NDIM.items():
         if params.get(name) is None:
             if ndim == 2:
                 raise ValueError(f"params 에 {name} 가 없습니다 (W_Q, W_K, W_V, W_O 가 필요합니다)")
@@ -321,33 +349,6 @@ def _check_mha_inputs(x_q, x_kv, params, num_heads, mask):
     dtype = np.result_type(x_q, x_kv, *checked.values())
     checked = {name: p.astype(dtype, copy=False) for name, p in checked.items()}
     return x_q.astype(dtype, copy=False), x_kv.astype(dtype, copy=False), checked, num_heads, mask
-
-
-def multi_head_attention(x_q, x_kv, params, num_heads, mask=None):
-    """멀티헤드 어텐션: 헤드 h 개를 한 번의 배열 연산으로 계산합니다.
-
-    x_q: (..., n_q, d_model) 쿼리를 만들 입력,  x_kv: (..., n_k, d_model) 키·밸류를 만들 입력.
-    셀프 어텐션이면 x_q 와 x_kv 가 같은 배열이고, 크로스 어텐션이면 다릅니다.
-    params: W_Q, W_K, W_V, W_O 는 (d_model, d_model) 행렬이고 입력에 오른쪽에서 곱합니다
-    (Q = X W_Q). b_Q, b_K, b_V, b_O 편향 (d_model,) 은 있으면 더합니다. 다른 이름은 오류입니다.
-    mask: (n_q, n_k), 헤드 축이 없는 (..., n_q, n_k), 또는 헤드 축이 있는 (..., h, n_q, n_k).
-    `...` 은 x_q 와 x_kv 의 배치 축을 브로드캐스트한 것이고, 어느 쪽인지는 축 수로 정해집니다.
-    헤드 축이 없으면 모든 헤드에 같은 마스크를 씁니다.
-    반환값: (출력 (..., n_q, d_model), 가중치 (..., h, n_q, n_k)).
-    """
-    x_q, x_kv, params, num_heads, mask = _check_mha_inputs(x_q, x_kv, params, num_heads, mask)
-
-    def project(x, x_name, name):
-        bias = params.get("b" + name[1:])
-        with np.errstate(over="ignore", invalid="ignore"):  # 넘침은 경고 대신 분명한 오류로 바꿉니다
-            y = x @ params[name] if bias is None else x @ params[name] + bias
-        return _check_in_range(y, f"투영 {x_name} @ {name}", **{x_name: x, name: params[name]})
-
-    q = split_heads(project(x_q, "x_q", "W_Q"), num_heads)    # (..., h, n_q, d_head)
-    k = split_heads(project(x_kv, "x_kv", "W_K"), num_heads)  # (..., h, n_k, d_head)
-    v = split_heads(project(x_kv, "x_kv", "W_V"), num_heads)  # (..., h, n_k, d_head)
-    heads, weights = scaled_dot_product_attention(q, k, v, mask)
-    return project(merge_heads(heads), "heads", "W_O"), weights
 # --8<-- [end:mha]
 
 

@@ -86,10 +86,10 @@ def not_real_array(shape, dtype):
     return np.zeros(shape, dtype)  # datetime64, timedelta64
 
 
+@pytest.mark.parametrize("fn", ["softmax", "masked_softmax", "sdpa", "mha"])
 @given(data=st.data(), dtype=st.sampled_from(REAL + NOT_REAL))
-def test_dtypes_are_real_numbers_or_a_type_error(data, dtype):
+def test_dtypes_are_real_numbers_or_a_type_error(fn, data, dtype):
     """복소수·문자열·객체·날짜는 TypeError (허수부를 조용히 버리지 않음), 실수는 약속된 dtype 으로 계산."""
-    fn = data.draw(st.sampled_from(["softmax", "masked_softmax", "sdpa", "mha"]))
     rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
     real = np.dtype(dtype).kind in "biuf"
     if fn in ("softmax", "masked_softmax"):
@@ -151,16 +151,16 @@ def test_integer_inputs_cannot_wrap_around():
 
 # ---------------------------------------------------------------- NaN·inf, 그리고 계산 도중의 넘침
 
+@pytest.mark.parametrize("kind", ["non-finite", "overflow"])
 @given(data=st.data())
-def test_non_finite_parameters_and_overflow_are_named(data):
+def test_non_finite_parameters_and_overflow_are_named(kind, data):
     """투영 행렬·편향의 NaN/inf, 그리고 float32 에서만 넘치는 투영·출력은 이름을 밝힌 ValueError."""
     rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
     d_model, heads = 4, 2
     x = rng.standard_normal((2, 3, d_model))
     params = {n: rng.standard_normal((d_model, d_model)) / 2 for n in PARAM_NAMES}
     params |= {b: rng.standard_normal(d_model) for b in ("b_Q", "b_K", "b_V", "b_O")}
-    kind = data.draw(st.sampled_from(["non-finite", "overflow"]))
-    name = data.draw(st.sampled_from(sorted(params)))
+    name = data.draw(st.sampled_from(sorted(params) if kind == "non-finite" else PARAM_NAMES))
     if kind == "non-finite":
         bad = params[name].copy()
         index = tuple(data.draw(st.integers(0, s - 1)) for s in bad.shape)
@@ -169,7 +169,6 @@ def test_non_finite_parameters_and_overflow_are_named(data):
                     name, f"{name}.shape={bad.shape}", "NaN")
         return
     # 한 투영만 아주 크게: float64 에서는 유한하지만 float32 (최대 3.4e38) 에서는 넘칩니다.
-    assume(name.startswith("W"))
     big = {n: p.astype(np.float32) for n, p in params.items()} | {name: (params[name] * 1e37).astype(np.float32)}
     x32 = (x * 1e3).astype(np.float32)
     try:
@@ -441,11 +440,11 @@ def test_mask_shape_that_does_not_fit_is_named(data):
 
 # ---------------------------------------------------------------- masked_softmax 에 바로 준 마스크
 
+@pytest.mark.parametrize("kind", ["dtype", "rank", "size", "ragged", "ok", "ok-2d", "nan-hidden"])
 @given(data=st.data())
-def test_masked_softmax_checks_its_mask(data):
+def test_masked_softmax_checks_its_mask(kind, data):
     scores = data.draw(hnp.arrays(np.float64, hnp.array_shapes(min_dims=1, max_dims=4, max_side=3),
                                   elements=st.floats(-5, 5)))
-    kind = data.draw(st.sampled_from(["dtype", "rank", "size", "ragged", "ok", "ok-2d", "nan-hidden"]))
     shape = scores.shape
     if kind == "dtype":
         dtype = data.draw(st.sampled_from([np.int64, np.float64, np.uint8, object]))
@@ -502,12 +501,10 @@ def model():
     return load_model()
 
 
-ID_CASES = st.sampled_from(["ok", "ok-2d", "negative", "vocab", "float", "bool", "rank0", "rank3", "empty", "ragged",
-                            "too-long"])
-
-
-@settings(max_examples=40)
-@given(case=ID_CASES, n=st.integers(1, 6), seed=st.integers(0, 2**32 - 1))
+@pytest.mark.parametrize("case", ["ok", "ok-2d", "negative", "vocab", "float", "bool", "rank0", "rank3", "empty",
+                                  "ragged", "too-long"])
+@settings(max_examples=6)  # 인코더 한 번이 수 ms 라서 경우마다 몇 개만
+@given(n=st.integers(1, 6), seed=st.integers(0, 2**32 - 1))
 def test_encoder_ids(model, case, n, seed):
     from bert_numpy import encode
 
@@ -541,11 +538,10 @@ def test_encoder_ids(model, case, n, seed):
         assert hidden.shape == (1, len(ids), model.config["hidden_size"])
 
 
-MASK_CASES = st.sampled_from(["1d-ok", "2d-ok", "bool", "float", "shape", "rank", "values", "no-token", "complex"])
-
-
-@settings(max_examples=40)
-@given(case=MASK_CASES, n=st.integers(1, 6), pad=st.integers(0, 3), seed=st.integers(0, 2**32 - 1))
+@pytest.mark.parametrize("case", ["1d-ok", "2d-ok", "bool", "float", "shape", "rank", "values", "no-token",
+                                  "complex"])
+@settings(max_examples=6)
+@given(n=st.integers(1, 6), pad=st.integers(0, 3), seed=st.integers(0, 2**32 - 1))
 def test_encoder_attention_mask(model, case, n, pad, seed):
     from bert_numpy import encode
 

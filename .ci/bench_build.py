@@ -6,8 +6,11 @@
 4. `mkdocs serve` 에서 스니펫 하나를 고친 뒤 (그 스니펫의 그림을 다시 그리며) 다시 빌드된 시간.
 
 5. 실제 모델: 새 프로세스에서 all-MiniLM-L6-v2 를 읽고 10토큰 문장 하나를 계산하는 데 걸린 시간.
+6. 인코더 속도: 128 토큰에서 numpy 인코더와 transformers 의 BertModel(eager) 을 번갈아 잰 표
+   (.ci/bench_encoder.py; transformers 는 BENCH_TORCH_PYTHON 이 가리키는 파이썬에 있을 때만).
 
-목표 (2코어 기계): 깨끗한 빌드 ≤ 30 초, 페이지 하나 고친 뒤 다시 빌드 ≤ 3 초, 모델 읽기+계산 < 1 초.
+목표 (2코어 기계): 깨끗한 빌드 ≤ 30 초, 페이지 하나 고친 뒤 다시 빌드 ≤ 3 초, 모델 읽기+계산 < 1 초,
+numpy 인코더 ≤ transformers eager 의 3 배.
 """
 
 import os
@@ -107,6 +110,8 @@ def main():
         print(f"{label:<44}{built:>8.2f}   {goal}  (수정부터 완료까지 {wall:.2f} 초)")
     label = f"모델 읽기 + {n_tokens}토큰 문장 계산 (3번 중 가장 빠른 것)"
     print(f"{label:<40}{load + forward:>8.2f}   < 1  (읽기 {load:.2f} + 계산 {forward:.3f})")
+    print()
+    subprocess.run([sys.executable, str(ROOT / ".ci" / "bench_encoder.py")], cwd=ROOT, env=ENV, check=True)
 
 
 if __name__ == "__main__":

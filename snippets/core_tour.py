@@ -1,10 +1,10 @@
-"""부록: 어텐션 코어 둘러보기 — 배치·헤드 축, 크로스 어텐션, 마스크 약속, dtype, 오류 메시지."""
+"""부록: 어텐션 코어 둘러보기 — 배치·헤드 축, 크로스 어텐션, 마스크 약속, dtype, 빈 입력, 오류 메시지."""
 
 # --8<-- [start:batch_heads]
 import numpy as np
 
 from attention import (causal_mask, multi_head_attention, padding_mask,
-                       scaled_dot_product_attention)
+                       scaled_dot_product_attention, softmax)
 
 np.set_printoptions(precision=3, suppress=True)
 rng = np.random.default_rng(0)
@@ -61,6 +61,13 @@ out, w = scaled_dot_product_attention(big, np.eye(3, dtype=np.float32), np.eye(3
 print("큰 점수에서도 경고 없이:", w, w.dtype)
 # --8<-- [end:dtypes]
 
+# --8<-- [start:empty]
+print("길이 0 인 축의 소프트맥스:", softmax(np.ones((2, 0))).shape)
+out, w = scaled_dot_product_attention(np.ones((3, 4)), np.ones((0, 4)), np.ones((0, 2)))  # 키가 없음
+print("키가 하나도 없을 때: 가중치", w.shape, " 출력", out.tolist())
+print("문장 0 개의 패딩 마스크:", padding_mask([], 5).shape, " causal_mask(0):", causal_mask(0).shape)
+# --8<-- [end:empty]
+
 # --8<-- [start:errors]
 bad_inputs = {
     "쿼리/키 특성 크기가 다름": (np.ones((3, 4)), np.ones((5, 6)), np.ones((5, 2)), None),
@@ -71,15 +78,26 @@ bad_inputs = {
     "마스크 축 수가 모호함": (np.ones((2, 2, 3, 4)), np.ones((2, 2, 3, 4)), np.ones((2, 2, 3, 4)),
                        padding_mask([1, 3], 3)[:, 0]),
     "입력에 NaN": (np.array([[np.nan, 1.0]]), np.ones((1, 2)), np.ones((1, 2)), None),
+    "복소수 입력": (np.ones((3, 4)) + 1j, np.ones((3, 4)), np.ones((3, 4)), None),
 }
 for why, (q_, k_, v_, m_) in bad_inputs.items():
     try:
         scaled_dot_product_attention(q_, k_, v_, m_)
-    except ValueError as err:
-        print(f"[{why}] ValueError: {err}")
-try:
-    multi_head_attention(np.ones((3, 6)), np.ones((3, 6)),
-                         {n: np.eye(6) for n in ("W_Q", "W_K", "W_V", "W_O")}, num_heads=4)
-except ValueError as err:
-    print(f"[헤드 수로 나누어떨어지지 않음] ValueError: {err}")
+    except (ValueError, TypeError) as err:
+        print(f"[{why}] {type(err).__name__}: {err}")
+
+x = np.ones((3, 6), dtype=np.float32)
+eye = {n: np.eye(6, dtype=np.float32) for n in ("W_Q", "W_K", "W_V", "W_O")}
+bad_heads = {
+    "헤드 수로 나누어떨어지지 않음": (x, eye, 4),
+    "헤드 수가 정수가 아님": (x, eye, 2.0),
+    "W_O 에 NaN": (x, eye | {"W_O": np.full((6, 6), np.nan, np.float32)}, 2),
+    "편향 이름의 철자가 틀림": (x, eye | {"b_o": np.ones(6, np.float32)}, 2),
+    "float32 범위를 넘는 투영": (x * 1e20, eye | {"W_V": eye["W_V"] * 1e20}, 2),
+}
+for why, (x_, params_, h_) in bad_heads.items():
+    try:
+        multi_head_attention(x_, x_, params_, num_heads=h_)
+    except (ValueError, TypeError) as err:
+        print(f"[{why}] {type(err).__name__}: {err}")
 # --8<-- [end:errors]

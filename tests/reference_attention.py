@@ -9,6 +9,39 @@ import math
 import numpy as np
 
 
+def reference_softmax(x, axis=-1, mask=None):
+    """축 axis 를 따라 한 줄씩, 볼 수 있는 자리만 math.exp 로 계산합니다 (가려진 자리는 읽지 않음)."""
+    x = np.asarray(x, dtype=np.float64)
+    m = np.broadcast_to(True if mask is None else mask, x.shape)
+    x, m = np.moveaxis(x, axis, -1), np.moveaxis(m, axis, -1)
+    out = np.zeros(x.shape)
+    for idx in np.ndindex(*x.shape[:-1]):
+        visible = [j for j in range(x.shape[-1]) if m[idx][j]]
+        if not visible:  # 볼 자리가 없는 줄(길이 0 인 줄 포함)은 0
+            continue
+        top = max(float(x[idx][j]) for j in visible)
+        exps = {j: math.exp(float(x[idx][j]) - top) for j in visible}
+        total = sum(exps.values())
+        for j, e in exps.items():
+            out[idx][j] = e / total
+    return np.moveaxis(out, -1, axis)
+
+
+def reference_split_heads(x, num_heads):
+    """헤드 h 는 마지막 축의 열 구간 [h·d_head, (h+1)·d_head) 입니다."""
+    x = np.asarray(x)
+    d_head = x.shape[-1] // num_heads
+    return np.stack([x[..., h * d_head:(h + 1) * d_head] for h in range(num_heads)], axis=-3)
+
+
+def reference_merge_heads(x):
+    """헤드들의 (n, d_head) 를 열 방향으로 이어 붙입니다."""
+    x = np.asarray(x)
+    if x.shape[-3] == 0:  # 헤드가 없으면 폭 0
+        return np.zeros(x.shape[:-3] + (x.shape[-2], 0), x.dtype)
+    return np.concatenate([x[..., h, :, :] for h in range(x.shape[-3])], axis=-1)
+
+
 def reference_attention(q, k, v, mask=None):
     q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
     n_q, d_k = q.shape[-2:]

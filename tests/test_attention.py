@@ -283,7 +283,7 @@ def test_empty_and_degenerate_shapes():
     assert out.shape == (3, 2) and w.shape == (3, 0) and np.all(out == 0)
     with pytest.raises(ValueError, match="d_k 가 0"):
         scaled_dot_product_attention(np.ones((3, 0)), np.ones((2, 0)), np.ones((2, 2)))
-    with pytest.raises(ValueError, match="헤드 수 0"):
+    with pytest.raises(ValueError, match="num_heads=0 "):
         split_heads(np.ones((2, 4)), 0)
     with pytest.raises(ValueError, match=r"\(4,\)"):
         split_heads(np.ones(4), 2)

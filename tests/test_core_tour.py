@@ -41,6 +41,28 @@ def test_page_output(ct):
     assert "첫 문장이 패딩(키 3, 4)에 준 가중치의 최댓값: 0.0" in text
     assert "NaN 이 있는가? False" in text
     assert "float32 입력 → float32 float32" in text
+    assert "길이 0 인 축의 소프트맥스: (2, 0)" in text
+    assert "키가 하나도 없을 때: 가중치 (3, 0)  출력 [[0.0, 0.0], [0.0, 0.0], [0.0, 0.0]]" in text
+    assert "문장 0 개의 패딩 마스크: (0, 1, 1, 5)  causal_mask(0): (0, 0)" in text
     for why in ("쿼리/키 특성 크기가 다름", "키/밸류 길이가 다름", "마스크가 브로드캐스트되지 않음",
-                "차원 수가 모자람", "마스크 축 수가 모호함", "입력에 NaN", "헤드 수로 나누어떨어지지 않음"):
+                "차원 수가 모자람", "마스크 축 수가 모호함", "입력에 NaN", "헤드 수로 나누어떨어지지 않음",
+                "W_O 에 NaN", "편향 이름의 철자가 틀림"):
         assert f"[{why}] ValueError:" in text
+    assert "[복소수 입력] TypeError: q 는 실수 배열이어야 합니다: q.dtype=complex128" in text
+    assert "[헤드 수가 정수가 아님] TypeError: num_heads 는 정수여야 합니다: num_heads=2.0" in text
+    assert "[float32 범위를 넘는 투영] ValueError: 투영 x_kv @ W_V 가 float32 범위를 넘었습니다" in text
+
+
+def test_page_claims_about_checks():
+    """페이지의 '입력 검사' 글이 말하는 사실들: int8 곱셈은 넘쳐 돌아가고, 코어는 그러지 않습니다."""
+    from attention import multi_head_attention, softmax
+
+    a = np.array([100], dtype=np.int8)
+    assert (a * a)[0] == 16  # 100 × 100 = 10000 = 39·256 + 16
+    x = np.full((1, 2), 100, np.int8)
+    out, _ = multi_head_attention(x, x, {n: np.eye(2, dtype=np.int8) for n in ("W_Q", "W_K", "W_V", "W_O")}, 1)
+    assert out.dtype == np.float64 and np.all(out == 100.0)
+    big = np.finfo(np.float32).max
+    assert 3.4e38 < float(big) < 3.5e38  # 페이지: float32 는 약 3.4 × 10³⁸
+    w = softmax(np.array([big, -big], np.float32))  # x - 최댓값 이 -inf 가 되어도 경고 없이
+    assert w.tolist() == [1.0, 0.0]

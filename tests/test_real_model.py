@@ -2,6 +2,9 @@
 
 import json
 import math
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -72,6 +75,37 @@ def test_details_that_change_the_numbers():
     assert model.config["layer_norm_eps"] == 1e-12
     assert len(model.tokenizer.encode("hi").ids) == 3  # 128 로 채우지 않습니다
     assert len(model.tokenizer.encode("word " * 400).ids) == 256  # sentence-transformers 처럼 256 에서 자릅니다
+
+
+def test_gelu_erf_approximation_against_math_erf():
+    """gelu 의 erfc 근사 (bert_numpy 의 주석이 밝힌 오차 범위) 를 촘촘한 격자와 꼬리에서 math 와 비교합니다."""
+    from bert_numpy import _erfc_nonnegative, gelu
+
+    # 1) 근사식 자체: float64 로 계산해 반올림 오차를 빼고 봅니다. erfc 는 상대 오차 < 1.2e-7 이고,
+    #    z = 26 (erfc ≈ 1e-296, float64 로 담을 수 있는 끝 근처) 까지 유지됩니다.
+    z = np.linspace(0, 26, 260_001)
+    exact = np.array([math.erfc(v) for v in z])
+    assert np.all(np.abs(_erfc_nonnegative(z) - exact) <= 1.2e-7 * exact)
+    x = np.linspace(-8, 8, 160_001)
+    erf = np.sign(x) * (1 - _erfc_nonnegative(np.abs(x)))
+    assert np.abs(erf - np.array([math.erf(v) for v in x])).max() < 1.2e-7
+    x = np.linspace(-37, 37, 148_001)
+    exact = np.array([0.5 * v * math.erfc(-v / math.sqrt(2)) for v in x])  # = 0.5 x (1 + erf(x/√2))
+    nonzero = exact != 0
+    assert np.all(np.abs(gelu(x) - exact)[nonzero] <= 1.2e-7 * np.abs(exact[nonzero]))
+    # 2) 모델이 쓰는 float32: 근사 오차에 float32 반올림이 더해집니다. exp(-z²) 의 지수에는 z = |x|/√2 의
+    #    반올림(상수 1/√2 포함 0.7·eps) 이 두 배로, z·z 와 뺄셈의 반올림이 한 번씩 들어가 많아야
+    #    2.5·z²·eps 의 오차가 생기고, 나머지 연산 여덟 번의 반올림이 많아야 8·eps 입니다 (eps = 2^-23).
+    #    float32 의 정규 범위 밖(tiny 미만)의 차이는 보지 않습니다.
+    x32 = np.linspace(-20, 20, 400_001, dtype=np.float32)
+    xs = x32.astype(float)
+    exact = np.array([0.5 * v * (1 + math.erf(v / math.sqrt(2))) if v >= 0 else 0.5 * v * math.erfc(-v / math.sqrt(2))
+                      for v in xs])  # 음수 쪽은 1 + erf 의 자릿수 손실을 피해 erfc 로 같은 값을 계산합니다
+    f32 = np.finfo(np.float32)
+    bound = (1.2e-7 + (2.5 * xs**2 / 2 + 8) * float(f32.eps)) * np.abs(exact) + float(f32.tiny)
+    out = gelu(x32)
+    assert out.dtype == np.float32
+    assert np.all(np.abs(out.astype(float) - exact) <= bound)
 
 
 def test_paraphrases_are_closer_than_unrelated_sentences():
@@ -187,3 +221,18 @@ def test_quiz_page_output():
     assert "늘 2칸 뒤 단어를 고르는 기준선: 73%" in out and "늘 1칸 뒤 단어를 고르는 기준선: 13%" in out
     assert "가중치: (6, 12, 11, 11)" in out
     assert "비율 1.00" in out
+
+
+def test_encoder_benchmark_runs_without_torch():
+    """make bench 의 인코더 표 (.ci/bench_encoder.py): torch 가 없으면 그렇다고 말하고 numpy 만 잽니다.
+
+    속도 자체는 테스트하지 않습니다 (벤치마크 출력을 인용합니다). 여기서는 스크립트가 돌아가는지만 봅니다.
+    """
+    root = Path(__file__).resolve().parent.parent
+    env = {k: v for k, v in os.environ.items() if k != "BENCH_TORCH_PYTHON"} | {"BENCH_ROUNDS": "1", "BENCH_CALLS": "1"}
+    proc = subprocess.run([sys.executable, str(root / ".ci" / "bench_encoder.py")], cwd=root, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "토큰 128개 (배치 1)" in proc.stdout
+    assert "numpy (snippets/bert_numpy.py)" in proc.stdout
+    assert "transformers 는 재지 않았습니다" in proc.stdout and "BENCH_TORCH_PYTHON" in proc.stdout

@@ -40,22 +40,49 @@ FIGURE_PAGES = ["four_steps.md", "why_scale.md", "heatmap.md", "real_model.md", 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("doc", FIGURE_PAGES)
-def test_figures_follow_the_palette(desktop, doc, scheme):
-    page = desktop.open(page_url(doc), scheme=scheme)
-    other = "dark" if scheme == "light" else "light"
-    shown = 0
-    for img in page.locator("article img[src*='/figures/'], article img[src^='figures/'], article img[src*='figure']").all():
-        src = img.get_attribute("src")
-        if f"-{other}.png#only-{other}" in src:
-            assert not img.is_visible(), f"{src} 는 {scheme} 팔레트에서 숨어야 합니다"
-            continue
-        assert img.is_visible(), src
-        img.scroll_into_view_if_needed()
-        page.wait_for_function("e => e.complete && e.naturalWidth > 0", arg=img.element_handle(), timeout=10_000)
-        shown += 1
-    assert shown > 0
+@pytest.mark.parametrize("screen", ["desktop", "phone"])
+def test_figures_follow_the_palette_and_the_screen(request, screen, doc, scheme):
+    """그림마다 판(넓은/좁은) × 테마 네 장 가운데 화면과 팔레트에 맞는 한 장만 보이고, 그 한 장은 내려받아집니다.
+
+    숨은 세 장은 내려받지 않습니다 (loading="lazy" 와 display: none).
+    """
+    tab = request.getfixturevalue(screen)
+    page = tab.open(page_url(doc), scheme=scheme)
+    variant = "wide" if screen == "desktop" else "narrow"
+    links = page.locator("article a.figure-link").all()
+    assert links, f"{doc} 에 그림이 없습니다"
+    shown = {}
+    for link in links:
+        classes = link.get_attribute("class").split()
+        img = link.locator("img")
+        name = img.get_attribute("src").split("/")[-1].split("#")[0]
+        if f"figure--{variant}" in classes and f"figure--{scheme}" in classes:
+            assert link.is_visible() and img.is_visible(), f"{name} 가 보여야 합니다"
+            img.scroll_into_view_if_needed()
+            page.wait_for_function("e => e.complete && e.naturalWidth > 0", arg=img.element_handle(), timeout=10_000)
+            shown[name] = link.get_attribute("href")
+        else:
+            assert not link.is_visible(), f"{name} 는 {screen}·{scheme} 에서 숨어야 합니다"
+    assert len(shown) * 4 == len(links)  # 그림 하나에 네 장, 보이는 것은 하나
+    loaded = page.evaluate("performance.getEntriesByType('resource').map(e => e.name.split('/').pop())")
+    hidden = {a.locator("img").get_attribute("src").split("/")[-1].split("#")[0] for a in links} - set(shown)
+    assert not hidden & set(loaded), f"숨은 그림을 내려받았습니다: {hidden & set(loaded)}"
     scheme_attr = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
     assert scheme_attr == ("slate" if scheme == "dark" else "default")
+
+
+def test_tapping_a_figure_opens_it_full_size(phone):
+    """그림을 누르면 (보이는 판과 테마의) 그림 파일이 원래 크기로 열립니다."""
+    page = phone.open("real_model/", scheme="dark")
+    link = page.locator("article a.figure-link.figure--narrow.figure--dark").first
+    link.scroll_into_view_if_needed()
+    shown_width = link.locator("img").bounding_box()["width"]
+    link.click()
+    page.wait_for_load_state()
+    assert page.url.endswith("-narrow-dark.png")
+    natural = page.evaluate("document.images[0].naturalWidth")
+    assert natural > shown_width  # 본문 칸에 줄어 있던 그림보다 크게 (확대해서 볼 수 있게)
+    phone.assert_clean()
 
 
 def test_palette_toggle_switches_figures(desktop):

@@ -32,6 +32,9 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 pytest_plugins = ["browser"]  # tests/browser.py 의 server, browser, desktop, phone
 
 os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
+# Makefile 과 같은 까닭으로 (작은 행렬 곱, 나란히 도는 프로세스) BLAS 스레드는 하나. make 없이 pytest 를
+# 바로 돌릴 때를 위해서이고, 이 프로세스가 띄우는 빌드와 스니펫 실행에도 그대로 물려줍니다.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("JUPYTER_PLATFORM_DIRS", "1")
 
 

@@ -232,6 +232,15 @@ def test_notebook_page_is_executed_and_lean(built_site, name):
     assert "jupyter-wrapper" not in html and "data:image/png;base64" not in html
     assert len(re.findall(r"<style", html)) == 0
     assert "cm-s-jupyter" not in html
+    # 마크다운 셀이 다른 페이지처럼 그려집니다: 인용문은 <blockquote>, "> " 가 글자로 남지 않습니다
+    assert not re.search(r"<p>&gt; |\n&gt; ", html), "인용 표시 '> ' 가 글자로 남았습니다"
+    if name == "part2_heatmap":
+        assert "<blockquote>" in html
+    # 내려받은 노트북은 머리말 셀 없이 제목으로 시작하고, 페이지 설명은 노트북 메타데이터에 있습니다
+    nb = json.loads((page.parent / f"{name}.ipynb").read_text(encoding="utf-8"))
+    assert nb["cells"][0]["cell_type"] == "markdown" and "".join(nb["cells"][0]["source"]).startswith("# 파트")
+    assert "description" not in "".join(nb["cells"][0]["source"])
+    assert nb["metadata"]["attention_site"]["description"] in html
     # 한글 제목의 앵커가 한글 그대로입니다 (markdown_cell_processor: mkdocs)
     assert re.search(r'<h2 id="[^"]*[가-힣][^"]*"', html)
     images = sum(p.stat().st_size for p in page.parent.glob("*.png"))

@@ -137,3 +137,15 @@ def test_every_control_is_big_enough_to_tap(phone):
         small += [f"{doc}: <{t['tag']} class={t['cls']!r}> {t['text']!r} {t['w']}×{t['h']}"
                   for t in page.evaluate(TARGETS_JS, MIN_TARGET)]
     assert not small, f"{MIN_TARGET}px 보다 작은 조작 요소:\n" + "\n".join(small[:40])
+
+
+def test_square_roots_leave_no_gap(desktop):
+    """근호(√) 상자가 내용보다 넓게 남기던 빈칸이 없습니다: "√d_k로" 의 "로" 가 근호에 붙습니다."""
+    page = desktop.open("four_steps/")
+    page.evaluate("document.fonts.ready")
+    # 근호로 끝나는 수식: 수식 상자의 오른쪽 끝 - 근호 안 내용의 오른쪽 끝
+    gaps = page.evaluate("""() => [...document.querySelectorAll('article math')]
+        .map(m => [m, m.querySelector(':scope > mrow > msqrt:last-child, :scope > msqrt:last-child')])
+        .filter(([m, q]) => q)
+        .map(([m, q]) => m.getBoundingClientRect().right - q.lastElementChild.getBoundingClientRect().right)""")
+    assert gaps and max(gaps) < 1.0, gaps

@@ -19,7 +19,8 @@ FILES = sorted(p.name for p in SNIPPETS.glob("*.py"))
 def run(name):
     return subprocess.run([sys.executable, "-W", "error", name], cwd=SNIPPETS,
                           capture_output=True, text=True, timeout=300,
-                          env={"PYTHONPATH": str(SNIPPETS), "MPLBACKEND": "Agg", "PATH": "/usr/bin:/bin"})
+                          env={"PYTHONPATH": str(SNIPPETS), "MPLBACKEND": "Agg", "PATH": "/usr/bin:/bin",
+                               "OPENBLAS_NUM_THREADS": "1"})  # 두 파일이 나란히 돕니다
 
 
 @pytest.fixture(scope="module")

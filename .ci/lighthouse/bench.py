@@ -134,13 +134,15 @@ def main():
         if tmp:
             tmp.cleanup()
 
+    # 원본 KB: 그 화면(모바일=좁은 판 그림, 데스크톱=넓은 판 그림)의 밝은 팔레트에서 페이지가 내려받는 바이트
     head = (f"{'페이지':<38}{'설정':<8}{'성능':>5}{'접근성':>6}{'권장':>5}{'SEO':>5}"
             f"{'전송 KB':>9}{'원본 KB':>9}{'gzip KB':>9}{'LCP ms':>8}{'CLS':>7}{'TBT ms':>8}")
     print(f"Lighthouse 12.2.3, {args.runs}번 잰 중앙값 (chromium {CHROMIUM})")
     print(head)
     for doc, preset, m, w in rows:
         print(f"{doc:<40}{preset:<9}{m['perf']:>5.0f}{m['a11y']:>7.0f}{m['bp']:>6.0f}{m['seo']:>6.0f}"
-              f"{m['kb']:>9.0f}{w['total'] / 1024:>9.0f}{w['gzip'] / 1024:>9.0f}{m['lcp']:>8.0f}{m['cls']:>7.3f}"
+              f"{m['kb']:>9.0f}{w['totals'][('phone' if preset == 'mobile' else 'desktop', 'light')] / 1024:>9.0f}"
+              f"{w['gzip'] / 1024:>9.0f}{m['lcp']:>8.0f}{m['cls']:>7.3f}"
               f"{m['tbt']:>8.0f}" + (f"   못 미친 항목: {', '.join(m['failing'])}" if m["failing"] else ""))
 
 

@@ -51,10 +51,12 @@ class _Cursor:
         return [int(v) for v in self.take(dtype, count)]
 
 
+@lru_cache(maxsize=2)
 def read_e5_file(path):
     """파일을 읽어 (config, 조각 목록, 점수, 정규화 표, {텐서 이름: 배열}) 을 돌려줍니다.
 
     배열은 파일을 메모리에 대응(memmap)시킨 것이라서 실제로 쓰는 부분만 디스크에서 읽힙니다.
+    (같은 파일을 두 번 읽지 않도록 결과를 기억해 둡니다. 읽기 전용 배열이라 함께 써도 안전합니다.)
     """
     buf = np.memmap(path, dtype=np.uint8, mode="r")
     if buf[:4].tobytes() != b"E5S1":

@@ -79,8 +79,11 @@ def read_e5_file(path):
     blob_len = c.ints(1, "<u8")[0]
     offsets = c.take("<u4", n_pieces + 1).tolist()
     scores = c.take("<f4", n_pieces).astype(np.float64)
-    blob = c.take(np.uint8, blob_len).tobytes()
-    pieces = [blob[a:b].decode("utf-8") for a, b in zip(offsets[:-1], offsets[1:])]
+    blob = c.take(np.uint8, blob_len)
+    text = blob.tobytes().decode("utf-8")  # 한 번에 풀고, 바이트 위치를 글자 위치로 바꿔 자릅니다
+    chars = np.concatenate([[0], np.cumsum((blob & 0xC0) != 0x80)])  # 10xxxxxx 가 아닌 바이트 = 글자의 시작
+    starts = chars[offsets].tolist()
+    pieces = [text[a:b] for a, b in zip(starts[:-1], starts[1:])]
 
     # 정규화 표: (코드 포인트 u32, 바꿀 글자 수 u8, 그 글자들 u32 …) 의 나열
     n_norm, = c.ints(1)

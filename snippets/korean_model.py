@@ -1,0 +1,365 @@
+"""한국어 문장으로 보기: multilingual-e5-small 의 헤드 144개(12층 × 12헤드)를 사이트의 numpy 코어로 분석합니다."""
+
+# --8<-- [start:tokens]
+import numpy as np
+
+from bert_numpy import encode, tokenize
+from e5_numpy import PREFIX, load_e5
+
+model = load_e5()  # 가중치 파일 읽기, 4비트 풀기, 토크나이저 만들기
+for text in ["고양이가 매트 위에 앉았다", "나는 학교에 간다", "선생님은 그 문제를 천천히 다시 설명하셨다."]:
+    ids, tokens = tokenize(model, PREFIX + text)
+    print(f"{len(tokens):2d}개:", " ".join(tokens))
+# --8<-- [end:tokens]
+
+# --8<-- [start:sentences]
+# 구조가 다양한 한국어 문장 28개. "/" 뒤는 조사, "~" 뒤는 어미입니다 (우리가 손으로 표시했습니다).
+# 어미는 음절 경계에서 시작하는 것만 표시합니다: "앉~았다" 는 표시하고, 어간과 어미가 한 음절에
+# 섞인 "달린다"(달리 + ㄴ다) 는 표시하지 않습니다.
+ANNOTATED = [
+    "고양이/가 매트 위/에 앉~았다", "나/는 아침/마다 공원/에서 달린다.", "동생/이 어제 새 자전거/를 샀~어요.",
+    "비/가 그치~자 아이들/이 밖/으로 뛰어나갔다.", "선생님/은 그 문제/를 천천히 다시 설명하~셨다.",
+    "우리/는 산 위/에서 해/가 뜨~는 것/을 보~았다.", "할머니/께서 시장/에서 사과 두 봉지/를 사 오~셨다.",
+    "이 책/은 도서관/에서 빌린 것입니다.", "기차/가 눈 때문/에 한 시간 늦~게 도착했다.", "창문/을 닫~고 불/을 꺼 주세요.",
+    "강아지/가 공/을 물~고 마당/을 뛰어다닌다.", "내일 회의/는 오후 세 시/에 시작합니다.", "그녀/는 매일 밤 일기/를 쓴다.",
+    "바람/이 불~어서 나뭇잎/이 길 위/로 떨어졌다.", "학생들/은 함께 퍼즐/을 풀~었다.",
+    "저녁/을 먹~은 뒤/에 우리/는 바닷가/를 걸~었다.", "아버지/가 부엌/에서 된장찌개/를 끓이~고 계신다.",
+    "왜 닭/은 길/을 건넜~을까?", "이 가게/는 아침/마다 신선한 빵/을 판다.", "과학자/는 온도/를 두 번 측정했다.",
+    "친구/에게 긴 편지/를 보냈다.", "음악/이 방 안/을 가득 채웠다.", "서울/에서 부산/까지 기차/로 세 시간쯤 걸립니다.",
+    "어머니/는 정원/에 토마토/와 콩/을 심~으셨다.", "작은 새 한 마리/가 창가/에 앉아 노래/를 불렀~다.",
+    "시험/이 끝나~면 다 같이 영화/를 보~러 가~자!", "오늘 기온/은 영하 5도/까지 내려간대요.",
+    "엄마/가 아기/에게 동화책/을 읽어 주~었다.",
+]
+SENTENCES = [a.replace("/", "").replace("~", "") for a in ANNOTATED]
+# --8<-- [end:sentences]
+
+# --8<-- [start:pieces_helpers]
+START = len(tokenize(model, PREFIX.strip())[1]) - 1  # 문장의 첫 토큰 자리: <s> 와 "query:" 의 조각 셋 다음
+ROLES = {"/": "조사", "~": "어미"}
+
+
+def words_of(tokens):
+    """문장 토큰(접두어·<s>·</s> 제외)을 어절(띄어쓰기 단위)로 묶습니다: ▁ 로 시작하는 토큰이 새 어절."""
+    words = []
+    for i in range(START, len(tokens) - 1):
+        if tokens[i].startswith("▁") or not words:
+            words.append([])
+        words[-1].append(i)
+    return words
+
+
+def attached(annotated, tokens):
+    """표시한 조사·어미마다 (역할, 그 조각의 자리, 붙은 말(앞 조각들)의 자리들). 조각 경계와 맞지 않으면 자리는 None."""
+    found = []
+    for word, idx in zip(annotated.split(" "), words_of(tokens)):
+        for mark, role in ROLES.items():
+            if mark not in word:
+                continue
+            stem_len = len(word.split(mark)[0].replace("/", "").replace("~", ""))
+            host, start, pos = [], None, 0
+            for i in idx:
+                piece = tokens[i].lstrip("▁")
+                if piece and pos < stem_len:
+                    host.append(i)
+                elif piece and pos == stem_len and start is None:
+                    start = i
+                pos += len(piece)
+            aligned = start is not None and sum(len(tokens[i].lstrip("▁")) for i in host) == stem_len
+            found.append((role, start if aligned else None, host))
+    return found
+# --8<-- [end:pieces_helpers]
+
+
+# --8<-- [start:pieces]
+all_tokens = [tokenize(model, PREFIX + s)[1] for s in SENTENCES]
+n_words = sum(len(words_of(t)) for t in all_tokens)
+n_pieces = sum(len(t) - START - 1 for t in all_tokens)
+one_piece = sum(len([i for i in w if all_tokens[k][i] != "▁"]) == 1 for k, t in enumerate(all_tokens)
+                for w in words_of(t))
+print(f"문장 {len(SENTENCES)}개: 어절 {n_words}개, 문장 조각 {n_pieces}개 (어절마다 {n_pieces / n_words:.2f}개), "
+      f"한 조각짜리 어절 {one_piece}개")
+marks = [m for a, t in zip(ANNOTATED, all_tokens) for m in attached(a, t)]
+for role in ROLES.values():
+    mine = [m for m in marks if m[0] == role]
+    print(f"{role} {len(mine)}개 가운데 따로 떨어진 조각인 것 {sum(m[1] is not None for m in mine)}개")
+# --8<-- [end:pieces]
+
+# --8<-- [start:maps]
+def attention_of(texts):
+    """문장들 → [(토큰, 가중치 (층 12, 헤드 12, n, n))]. 한 번의 배치로 계산하고 패딩 자리는 잘라 냅니다."""
+    encoded = [tokenize(model, PREFIX + t) for t in texts]
+    n = max(len(ids) for ids, _ in encoded)
+    ids = np.full((len(texts), n), model.config["pad_token_id"])
+    valid = np.zeros((len(texts), n), dtype=np.int64)
+    for b, (e, _) in enumerate(encoded):
+        ids[b, :len(e)], valid[b, :len(e)] = e, 1
+    _, weights = encode(model, ids, valid)
+    maps = np.stack(weights, axis=1).astype(np.float64)  # (문장, 층, 헤드, n, n)
+    return [(tokens, maps[b, :, :, :len(tokens), :len(tokens)]) for b, (_, tokens) in enumerate(encoded)]
+
+
+results = attention_of(SENTENCES)
+tokens, maps = results[0]
+print(SENTENCES[0], "→ 토큰", len(tokens), "개, 가중치", maps.shape,
+      " 모든 행의 합이 1인가?", bool(np.allclose(maps.sum(-1), 1, atol=1e-5)))
+# --8<-- [end:maps]
+
+# --8<-- [start:head_stats]
+PUNCT = {".", "?", "!", ","}
+PATTERNS = ["이전 토큰", "다음 토큰", "<s>", "</s>", "접두어", "자기 자신", "문장부호", "엔트로피"]
+
+
+def head_stats(tokens, maps):
+    """문장 토큰 하나하나(쿼리)가 각 대상에 준 가중치: {패턴: (층, 헤드, 쿼리 수)}."""
+    n = len(tokens)
+    q = np.arange(START, n - 1)  # 쿼리: 문장 토큰만 (<s>, 접두어, </s> 는 빼고)
+    rows = maps[:, :, q, :]  # (층, 헤드, 쿼리, 키)
+    punct = [j for j in range(START, n - 1) if tokens[j] in PUNCT]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        entropy = -np.where(rows > 0, rows * np.log(rows), 0.0).sum(-1)
+    return {"이전 토큰": maps[:, :, q, q - 1], "다음 토큰": maps[:, :, q, q + 1], "<s>": rows[..., 0],
+            "</s>": rows[..., n - 1], "접두어": rows[..., 1:START].sum(-1), "자기 자신": maps[:, :, q, q],
+            "문장부호": rows[..., punct].sum(-1), "엔트로피": entropy}
+
+
+per = [head_stats(t, m) for t, m in results]
+stats = {p: np.concatenate([s[p] for s in per], axis=-1).mean(axis=-1) for p in PATTERNS}  # 각각 (12, 12)
+
+
+def name(layer, head):
+    return f"{layer + 1}-{head + 1}"  # 1부터 세는 "층-헤드"
+
+
+def top(values, k=3):
+    order = np.argsort(values, axis=None)[::-1][:k]
+    return [np.unravel_index(i, values.shape) for i in order]
+
+
+print("쿼리 토큰", sum(len(t) - START - 1 for t, _ in results), "개")
+for pattern in PATTERNS[:-1]:
+    print(f"{pattern:6s} 가장 많이 보는 헤드: "
+          + ", ".join(f"{name(*lh)} ({stats[pattern][lh]:.2f})" for lh in top(stats[pattern])))
+ent = stats["엔트로피"]
+broad, sharp = top(ent, 1)[0], top(-ent, 1)[0]
+print(f"가장 넓게 보는 헤드 {name(*broad)} (엔트로피 {ent[broad]:.2f}), "
+      f"가장 좁게 보는 헤드 {name(*sharp)} (엔트로피 {ent[sharp]:.2f})")
+# --8<-- [end:head_stats]
+
+# --8<-- [start:layers]
+over_half = {p: [name(*lh) for lh in zip(*np.nonzero(stats[p] > 0.5))] for p in ("이전 토큰", "다음 토큰")}
+print("이전 토큰에 50% 넘게 주는 헤드:", over_half["이전 토큰"])
+print("다음 토큰에 50% 넘게 주는 헤드:", over_half["다음 토큰"])
+for pattern in ("<s>", "</s>", "접두어", "엔트로피"):
+    print(f"층별 평균 {pattern}:", np.round(stats[pattern].mean(axis=1), 2))
+# --8<-- [end:layers]
+
+# --8<-- [start:particles]
+import functools
+
+
+def host_weight(maps, i, offsets):
+    """쿼리 i 가 자기보다 offsets 만큼 앞에 있는 토큰들에 준 가중치의 합: (층, 헤드)."""
+    return sum(maps[:, :, i, i - o] for o in offsets)
+
+
+events = {"조사": [], "어미": [], "다른 어절 안 조각": [], "어절 첫 조각": []}
+for b, (annotated, (tokens, maps)) in enumerate(zip(ANNOTATED, results)):
+    marked = {start: (role, host) for role, start, host in attached(annotated, tokens) if start is not None}
+    for word in words_of(tokens):
+        for i in word:
+            if i in marked:  # 조사·어미 조각 → 그것이 붙은 말(같은 어절의 앞 조각들)
+                role, host = marked[i]
+                events[role].append((b, i, tuple(i - h for h in host)))
+            elif i == word[0] and i - 1 >= START:  # 어절 첫 조각 → 바로 앞 토큰 (앞 어절의 끝)
+                events["어절 첫 조각"].append((b, i, (1,)))
+            elif i != word[0] and tokens[i] not in PUNCT:  # 그 밖의 어절 안 조각 → 같은 어절의 앞 조각들
+                host = [j for j in word if j < i and tokens[j] != "▁"]
+                if host:
+                    events["다른 어절 안 조각"].append((b, i, tuple(i - h for h in host)))
+special = {(b, i) for role in ("조사", "어미") for b, i, _ in events[role]}
+
+
+@functools.cache
+def position_baseline(offsets):
+    """위치만으로 기대하는 값: 같은 헤드가 조사·어미가 아닌 모든 문장 토큰에서 같은 거리(offsets)에 준 평균."""
+    vals = [host_weight(maps, i, offsets) for b, (tokens, maps) in enumerate(results)
+            for i in range(START + max(offsets), len(tokens) - 1) if (b, i) not in special]
+    return np.mean(vals, axis=0)
+
+
+observed = {g: np.mean([host_weight(results[b][1], i, o) for b, i, o in ev], axis=0) for g, ev in events.items()}
+baseline = {g: np.mean([position_baseline(o) for _, _, o in ev], axis=0) for g, ev in events.items()}
+excess = {g: observed[g] - baseline[g] for g in events}
+for g in events:
+    print(f"{g:10s} {len(events[g]):3d}개: 144개 헤드 평균 {observed[g].mean():.3f} (위치 기준 {baseline[g].mean():.3f}), "
+          f"기준보다 0.1 넘게 큰 헤드 {int((excess[g] > 0.1).sum())}개")
+print("\n헤드   " + "".join(f"{g:>12s}" for g in events) + "   위치 기준(조사)")
+for lh in top(excess["조사"], 4) + top(excess["어미"], 2):
+    print(f"{name(*lh):5s}" + "".join(f"{observed[g][lh]:12.2f}" for g in events) + f"{baseline['조사'][lh]:12.2f}")
+# --8<-- [end:particles]
+
+# --8<-- [start:halves]
+# 헤드 144개 가운데 가장 큰 것을 고르면 우연도 함께 고르게 됩니다. 문장을 반으로 나눠 따로 재 봅니다.
+best = top(excess["조사"], 1)[0]
+for half, keep in (("앞 14문장", lambda b: b < 14), ("뒤 14문장", lambda b: b >= 14)):
+    ev = [e for e in events["조사"] if keep(e[0])]
+    obs = np.mean([host_weight(results[b][1], i, o)[best] for b, i, o in ev])
+    base = np.mean([position_baseline(o)[best] for _, _, o in ev])
+    print(f"{half}: 조사 {len(ev)}개, 헤드 {name(*best)} 의 붙은 말 몫 {obs:.2f} (위치 기준 {base:.2f})")
+# --8<-- [end:halves]
+
+# --8<-- [start:similarity]
+from e5_numpy import e5_embeddings
+
+pairs = ["고양이가 매트 위에 앉았다", "매트 위에 고양이 한 마리가 앉아 있었다", "주식 시장이 오늘 크게 떨어졌다",
+         "The cat sat on the mat.", "The stock market fell sharply today."]
+e = e5_embeddings(pairs)  # (5, 384), 길이 1
+sim = e @ e.T  # 코사인 유사도
+print(f"바꿔 말한 한국어 문장 {sim[0, 1]:.3f}  관계없는 한국어 문장 {sim[0, 2]:.3f}")
+print(f"같은 뜻의 영어 문장   {sim[0, 3]:.3f}  관계없는 영어 문장   {sim[0, 4]:.3f}")
+# --8<-- [end:similarity]
+
+# --8<-- [start:four_bits]
+import numpy as np
+
+from e5_numpy import dequantize_q4_0, read_e5_file, weights_path
+
+_, _, _, _, tensors = read_e5_file(weights_path())
+n_q4 = sum(t.size * 32 for t in tensors.values() if t.dtype.names)  # 4비트 블록 배열들
+n_f32 = sum(t.size for t in tensors.values() if not t.dtype.names)
+size, size_f32 = weights_path().stat().st_size, (n_q4 + n_f32) * 4
+print(f"4비트 가중치 {n_q4:,}개, float32 값 {n_f32:,}개 → 파일 {size / 1e6:.1f} MB "
+      f"(모두 float32 라면 {size_f32 / 1e6:.0f} MB, 그 {size / size_f32:.2f}배)")
+block = tensors["l0.q.w"][0]  # 1층 쿼리 행렬의 첫 블록 (가중치 32개)
+print(f"블록 하나: 배율 d = {float(block['d']):.5f}, 정수 q-8 =", (dequantize_q4_0(block[None]) / block["d"]).astype(int))
+
+# 층의 행렬들(단어 임베딩 빼고)의 블록 663,552개를 모두 풀어 봅니다
+layer_blocks = np.concatenate([t for key, t in tensors.items() if t.dtype.names and key != "emb.word"])
+levels = np.concatenate([layer_blocks["qs"] & 0x0F, layer_blocks["qs"] >> 4], axis=-1)
+print("-8·d 를 쓰는 블록의 비율:", float((levels == 0).any(axis=-1).mean()))
+w = dequantize_q4_0(layer_blocks[:, None])  # (블록, 1, 32)
+d = layer_blocks["d"].astype(np.float64)
+# 반올림 오차가 한 칸(|d|) 안에서 고르게 퍼진다고 보면 그 크기(제곱평균)는 |d|/√12 입니다.
+print(f"추정한 반올림 오차 / 가중치 크기 (제곱평균): {np.sqrt((d ** 2 / 12).mean() / np.mean(w * w, dtype=np.float64)):.3f}")
+# --8<-- [end:four_bits]
+
+
+# --8<-- [start:quiz_1]
+tokens = tokenize(model, PREFIX + SENTENCES[0])[1]
+sentence_pieces = tokens[START:-1]
+print("토큰", len(tokens), "개, 그 가운데 문장 조각", len(sentence_pieces), "개, 어절", len(SENTENCES[0].split()), "개")
+print("▁ 로 시작하는 조각:", [t for t in sentence_pieces if t.startswith("▁")])
+# --8<-- [end:quiz_1]
+
+# --8<-- [start:quiz_2]
+for head in [(4, 3), best]:  # 헤드 5-4 와, 조사에서 기준을 가장 크게 넘은 헤드
+    print(f"헤드 {name(*head)}: 조사 → 붙은 말 {observed['조사'][head]:.2f}, 같은 거리의 위치 기준 "
+          f"{baseline['조사'][head]:.2f}, 다른 어절 안 조각 {observed['다른 어절 안 조각'][head]:.2f}")
+# --8<-- [end:quiz_2]
+
+# --8<-- [start:quiz_3]
+tokens = tokenize(model, PREFIX + SENTENCES[0])[1]
+print("접두어와 <s>:", tokens[:START], " 문장의 첫 조각:", tokens[START], "(자리", START, ")")
+# --8<-- [end:quiz_3]
+
+# --8<-- [start:quiz_4]
+from e5_numpy import BLOCK, Q4_0
+
+print("블록 하나:", Q4_0.itemsize, "바이트 =", Q4_0["d"].itemsize, "바이트 배율 +", Q4_0["qs"].itemsize, "바이트 정수")
+bits = Q4_0.itemsize * 8 / BLOCK
+print("가중치 하나에", bits, f"비트: float32 의 32 비트의 {bits / 32:.2f}배")
+# --8<-- [end:quiz_4]
+
+
+# 그림이 함께 쓰는 "눈에 띄는 헤드" 넷 (통계에서 고릅니다)
+SHOWCASE = [
+    ("이전 토큰", top(stats["이전 토큰"], 1)[0]),
+    ("다음 토큰", top(stats["다음 토큰"], 1)[0]),
+    ("<s>", top(stats["<s>"], 1)[0]),
+    ("조사 → 붙은 말", best),
+]
+
+
+# --8<-- [start:figures]
+TICK_FONT = ["NanumGothic", "DejaVu Sans"]  # 나눔고딕에 없는 ▁ 는 DejaVu Sans 로 그립니다
+
+
+def _sentence_heads(picks, narrow):
+    """"고양이가 매트 위에 앉았다" 에서 헤드 둘: 행 = 문장 토큰(쿼리), 열 = 모든 토큰(키).
+
+    넓은 판은 두 히트맵을 나란히, 좁은 판(휴대전화)은 위아래로 놓습니다.
+    """
+    import matplotlib.pyplot as plt
+
+    from plotting import width
+
+    tokens, maps = results[0]
+    rows = list(range(START, len(tokens) - 1))
+    shape, height = ((2, 1), 7.6) if narrow else ((1, 2), 4.3)
+    fig, axes = plt.subplots(*shape, figsize=(width(narrow), height), layout="constrained")
+    for ax, (pattern, (layer, head)) in zip(axes, picks):
+        im = ax.imshow(maps[layer, head][rows], vmin=0, vmax=1, cmap=plt.rcParams["image.cmap"], aspect="auto")
+        ax.set_xticks(range(len(tokens)), labels=tokens, rotation=90, fontfamily=TICK_FONT)
+        ax.set_yticks(range(len(rows)), labels=[tokens[i] for i in rows], fontfamily=TICK_FONT)
+        value = stats[pattern] if pattern in stats else observed["조사"]  # 28문장 평균
+        ax.set_title(f"헤드 {name(layer, head)}: {pattern}\n(평균 {value[layer, head]:.2f})")
+        ax.set_xlabel("키 (보이는 쪽)")
+        ax.set_ylabel("쿼리 (보는 쪽)")
+    fig.colorbar(im, ax=axes, shrink=0.7, aspect=30, location="bottom" if narrow else "right",
+                 label="어텐션 가중치")
+    return fig
+
+
+def figure_heads_position(narrow=False):
+    """바로 앞 조각을 보는 헤드와 바로 다음 조각을 보는 헤드."""
+    return _sentence_heads(SHOWCASE[:2], narrow)
+
+
+def figure_heads_meaning(narrow=False):
+    """<s> 에 가중치를 모으는 헤드와 조사가 붙은 말을 보는 헤드."""
+    return _sentence_heads(SHOWCASE[2:], narrow)
+
+
+def figure_stats(narrow=False):
+    """모든 헤드(12층 × 12헤드)가 이전 토큰, 다음 토큰, <s>, </s> 에 준 평균 가중치 (좁은 판은 2 × 2)."""
+    import matplotlib.pyplot as plt
+
+    from plotting import width
+
+    shape, height = ((2, 2), 5.8) if narrow else ((1, 4), 2.9)
+    fig, axes = plt.subplots(*shape, figsize=(width(narrow), height), layout="constrained")
+    for ax, pattern in zip(axes.flat, ["이전 토큰", "다음 토큰", "<s>", "</s>"]):
+        im = ax.imshow(stats[pattern], vmin=0, vmax=1, cmap=plt.rcParams["image.cmap"])
+        ax.set_title(pattern)
+        ax.set_xticks([0, 5, 11], labels=["1", "6", "12"])
+        ax.set_yticks([0, 5, 11], labels=["1", "6", "12"])
+        ax.set_xlabel("헤드")
+        ax.set_ylabel("층", rotation=0, labelpad=8)
+    fig.colorbar(im, ax=axes, shrink=0.6 if narrow else 0.7, label="28문장 평균 가중치",
+                 location="bottom" if narrow else "right")
+    return fig
+
+
+def figure_particles(narrow=False):
+    """헤드 여섯 개가 조각의 무리마다 붙은 말(같은 어절의 앞 조각)에 준 몫과 위치만의 기준."""
+    import matplotlib.pyplot as plt
+
+    from plotting import current_theme, width
+
+    heads = top(excess["조사"], 4) + top(excess["어미"], 2)
+    groups = list(events)
+    colors = [current_theme()["accent"], current_theme()["accent2"], "#26a69a", "#ffa000"]
+    fig, ax = plt.subplots(figsize=(width(narrow), 6.4 if narrow else 4.6), layout="constrained")
+    height = 0.8 / len(groups)
+    for g, (group, color) in enumerate(zip(groups, colors)):
+        y = np.arange(len(heads)) + (g - (len(groups) - 1) / 2) * height
+        ax.barh(y, [observed[group][lh] for lh in heads], height=height, color=color, label=group)
+    ax.scatter([baseline["조사"][lh] for lh in heads], np.arange(len(heads)) - 0.3, marker="|", s=300,
+               color=current_theme()["text"], label="위치 기준 (조사)", zorder=3)
+    ax.set_yticks(range(len(heads)), labels=[f"헤드 {name(*lh)}" for lh in heads])
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("붙은 말(같은 어절의 앞 조각)에 준 몫")
+    ax.legend(loc="lower right", frameon=False)
+    return fig
+# --8<-- [end:figures]

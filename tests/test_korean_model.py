@@ -1,0 +1,181 @@
+"""docs/korean_model.md 와 snippets/korean_model.py: 한국어 문장에서 잰 값이 페이지가 말하는 그대로입니다."""
+
+import re
+
+import numpy as np
+import pytest
+from page_outputs import page_output
+
+
+@pytest.fixture(scope="module")
+def km():
+    import korean_model
+
+    return korean_model
+
+
+def test_prefix_and_positions(km):
+    """접두어 "query: " 는 언제나 조각 셋이고, 문장은 4번 자리에서 시작합니다."""
+    assert km.START == 4
+    for tokens in km.all_tokens:
+        assert tokens[:km.START] == ["<s>", "▁que", "ry", ":"] and tokens[-1] == "</s>"
+        assert tokens[km.START].startswith("▁")  # 접두어와 문장 첫 조각이 한 조각으로 붙지 않습니다
+
+
+def test_annotations_match_the_sentences_and_the_pieces(km):
+    assert len(km.SENTENCES) >= 24 and len(set(km.SENTENCES)) == len(km.SENTENCES)
+    for annotated, tokens in zip(km.ANNOTATED, km.all_tokens):
+        words = ["".join(tokens[i] for i in w).replace("▁", "") for w in km.words_of(tokens)]
+        assert words == annotated.replace("/", "").replace("~", "").split(" "), annotated
+        for role, start, host in km.attached(annotated, tokens):
+            if start is not None:  # 따로 떨어진 조사·어미: 붙은 말은 바로 앞에 이어진 조각들
+                assert host == list(range(host[0], start)), (annotated, role)
+
+
+def test_tokenizer_facts(km):
+    assert km.all_tokens[0][km.START:-1] == ["▁고양이", "가", "▁매", "트", "▁", "위에", "▁", "앉", "았다"]
+    roles = [m for m in km.marks]
+    assert sum(r == "조사" for r, _, _ in roles) == 72 and sum(r == "조사" and s is not None for r, s, _ in roles) == 52
+    assert sum(r == "어미" for r, _, _ in roles) == 22 and sum(r == "어미" and s is not None for r, s, _ in roles) == 21
+
+
+def test_maps_are_the_same_as_one_sentence_at_a_time(km):
+    """배치(패딩 + 마스크)로 계산해 잘라 낸 가중치 = 문장 하나만 넣어 계산한 가중치."""
+    from bert_numpy import attention_maps
+
+    tokens, maps = attention_maps(km.PREFIX + km.SENTENCES[3], model=km.model)
+    assert tokens == km.results[3][0]
+    np.testing.assert_allclose(maps, km.results[3][1], atol=2e-6)
+
+
+def test_head_statistics(km):
+    s = km.stats
+    assert s["이전 토큰"].shape == (12, 12)
+    assert km.over_half["이전 토큰"] == ["1-3"] and km.over_half["다음 토큰"] == ["2-8", "3-7"]
+    assert s["다음 토큰"][2, 6] > 0.99 and s["다음 토큰"][1, 7] > 0.97
+    bos, eos = s["<s>"].mean(axis=1), s["</s>"].mean(axis=1)
+    assert np.all(bos[2:5] > 0.6) and 0.45 < bos[1] < 0.5  # 3–5층은 3분의 2 가까이, 2층은 절반 가까이
+    assert np.all(eos[:5] < 0.15) and np.all(eos[5:10] > 0.25)  # </s> 는 6층부터
+    assert np.all(np.abs(bos[5:] - eos[5:]) < 0.06)  # 6층부터는 <s> 와 </s> 가 비슷하게
+    assert np.all(s["접두어"].mean(axis=1)[2:] < 0.1)
+    ent = s["엔트로피"].mean(axis=1)
+    assert ent.argmax() == 0 and np.argsort(ent)[-2] == 10  # 1층, 그다음 11층
+    assert km.name(*km.sharp) == "3-7"
+
+
+def test_particles_against_the_position_baseline(km):
+    obs, base, exc = km.observed, km.baseline, km.excess
+    assert [len(km.events[g]) for g in km.events] == [52, 21, 66, 124]
+    assert obs["조사"].mean() > base["조사"].mean() + 0.02
+    assert [int((exc[g] > 0.1).sum()) for g in km.events] == [12, 7, 9, 0]
+    # 조사에 유난한 헤드: 7-11, 7-3 (다른 무리보다 뚜렷이 큼)
+    assert km.name(*km.best) == "7-11"
+    for head in [(6, 10), (6, 2)]:
+        assert obs["조사"][head] > base["조사"][head] + 0.25
+        assert obs["조사"][head] > max(obs["어미"][head], obs["다른 어절 안 조각"][head]) + 0.2
+    # 어미에서 기준을 가장 크게 넘는 두 헤드는 다른 어절 안 조각도 그만큼 봅니다
+    for head in km.top(exc["어미"], 2):
+        assert obs["다른 어절 안 조각"][head] > obs["어미"][head] - 0.12
+    # 이전 토큰 몫 2위인 2-11 은 주로 어절 안에서 앞 조각을 봅니다
+    assert km.name(*km.top(km.stats["이전 토큰"], 2)[1]) == "2-11"
+    assert obs["다른 어절 안 조각"][1, 10] > 0.75 > 0.25 > obs["어절 첫 조각"][1, 10]
+
+
+def test_similarities(km):
+    sim = km.sim
+    assert sim[0, 1] > sim[0, 2] and sim[0, 3] > sim[0, 4]
+    assert sim[0, 2] > 0.7 and sim[0, 4] > 0.7  # 관계없는 문장도 0.7 을 넘습니다
+
+
+def test_four_bit_facts(km):
+    assert km.n_q4 == 117_247_872 and km.n_f32 == 258_048
+    assert round(km.size / km.size_f32, 2) == 0.15
+
+
+def test_page_output(km):
+    out = page_output("korean_model.md")
+    for line in [
+        "14개: <s> ▁que ry : ▁고양이 가 ▁매 트 ▁ 위에 ▁ 앉 았다 </s>",
+        "문장 28개: 어절 152개, 문장 조각 338개 (어절마다 2.22개), 한 조각짜리 어절 45개",
+        "조사 72개 가운데 따로 떨어진 조각인 것 52개",
+        "어미 22개 가운데 따로 떨어진 조각인 것 21개",
+        "다음 토큰  가장 많이 보는 헤드: 3-7 (1.00), 2-8 (0.98)",
+        "이전 토큰  가장 많이 보는 헤드: 1-3 (0.62), 2-11 (0.43)",
+        "<s>    가장 많이 보는 헤드: 5-6 (0.96)",
+        "가장 넓게 보는 헤드 1-7 (엔트로피 2.73), 가장 좁게 보는 헤드 3-7",
+        "이전 토큰에 50% 넘게 주는 헤드: ['1-3']",
+        "다음 토큰에 50% 넘게 주는 헤드: ['2-8', '3-7']",
+        "층별 평균 <s>: [0.11 0.49 0.66 0.66 0.64 0.38 0.3  0.35 0.34 0.31 0.23 0.24]",
+        "층별 평균 </s>: [0.12 0.06 0.03 0.02 0.02 0.34 0.29 0.35 0.34 0.31 0.23 0.24]",
+        "층별 평균 접두어: [0.15 0.11 0.04",
+        "층별 평균 엔트로피: [2.26 1.31 0.95 1.14 1.19 1.54 1.79 1.59 1.73 1.85 2.18 1.88]",
+        "조사          52개: 144개 헤드 평균 0.081 (위치 기준 0.053), 기준보다 0.1 넘게 큰 헤드 12개",
+        "다른 어절 안 조각  66개: 144개 헤드 평균 0.067 (위치 기준 0.052), 기준보다 0.1 넘게 큰 헤드 9개",
+        "어절 첫 조각    124개: 144개 헤드 평균 0.039 (위치 기준 0.043), 기준보다 0.1 넘게 큰 헤드 0개",
+        "7-11         0.51        0.31        0.28        0.10        0.15",
+        "7-3          0.37        0.09        0.12        0.08        0.11",
+        "2-11         0.61        0.68        0.79        0.22        0.40",
+        "앞 14문장: 조사 21개, 헤드 7-11 의 붙은 말 몫 0.50 (위치 기준 0.14)",
+        "뒤 14문장: 조사 31개, 헤드 7-11 의 붙은 말 몫 0.51 (위치 기준 0.16)",
+        "바꿔 말한 한국어 문장 0.973  관계없는 한국어 문장 0.812",
+        "같은 뜻의 영어 문장   0.879  관계없는 영어 문장   0.748",
+        "파일 71.6 MB (모두 float32 라면 470 MB, 그 0.15배)",
+        "-8·d 를 쓰는 블록의 비율: 1.0",
+        "추정한 반올림 오차 / 가중치 크기 (제곱평균): 0.092",
+        "토큰 14 개, 그 가운데 문장 조각 9 개, 어절 4 개",
+        "▁ 로 시작하는 조각: ['▁고양이', '▁매', '▁', '▁']",
+        "문장의 첫 조각: ▁고양이 (자리 4 )",
+        "헤드 5-4: 조사 → 붙은 말 0.69, 같은 거리의 위치 기준 0.42, 다른 어절 안 조각 0.55",
+        "헤드 7-11: 조사 → 붙은 말 0.51, 같은 거리의 위치 기준 0.15, 다른 어절 안 조각 0.28",
+        "블록 하나: 18 바이트 = 2 바이트 배율 + 16 바이트 정수",
+        "가중치 하나에 4.5 비트: float32 의 32 비트의 0.14배",
+    ]:
+        assert line in out, line
+    assert re.search(r"블록 하나: 배율 d = [\d.]+, 정수 q-8 = \[", out)
+
+
+def test_page_text_quotes_the_measurements():
+    """본문의 숫자는 위 출력에서 온 것입니다 (몇 개를 골라 문장째 확인)."""
+    text = open_page()
+    for phrase in ["0.64–0.66", "절반 가까이(0.49)", "0.79를 주지만 어절 첫 조각에서는 0.22", "0.37 대 0.09, 0.12",
+                   "0.51을 주지만 어미와 다른 어절 안 조각에서는 0.31, 0.28", "0.29–0.35", "0.15배", "9% 정도",
+                   "평균 0.98, 1.00", "조사 52개"]:
+        assert phrase in text, phrase
+
+
+def open_page():
+    from site_pages import DOCS
+
+    return (DOCS / "korean_model.md").read_text(encoding="utf-8")
+
+
+def test_english_comparison_quotes_the_real_model_page():
+    """비교 표의 영어 모델 값은 앞 장의 실행 결과에 있는 그대로입니다."""
+    out = page_output("real_model.md")
+    assert "이전 토큰에 50% 넘게 주는 헤드: ['1-3']" in out
+    assert "다음 토큰에 50% 넘게 주는 헤드: ['2-9']" in out
+    cls = re.search(r"층별 평균 \[CLS\] 몫: \[([^\]]+)\]", out).group(1).split()
+    assert all(float(v) > 0.5 for v in cls[1:5])  # 2–5층
+    sep = re.search(r"층별 평균 \[SEP\] 몫: \[([^\]]+)\]", out).group(1).split()
+    assert all(float(v) < 0.15 for v in sep)
+    text = open_page()
+    assert "| 이전 토큰에 50% 넘게 주는 헤드 | 1-3 하나 |" in text and "| 다음 토큰에 50% 넘게 주는 헤드 | 2-9 하나 |" in text
+
+
+def test_quiz_section_format():
+    text = open_page()
+    quiz = text.split("## 확인 문제", 1)[1]
+    questions = re.findall(r"^\*\*문제 (\d)\.\*\* ", quiz, flags=re.M)
+    assert questions == [str(i) for i in range(1, len(questions) + 1)] and 3 <= len(questions) <= 5
+    assert quiz.count('??? success "정답과 풀이"') == len(questions)
+    assert text.rstrip().splitlines()[-1].startswith("다음 장:")
+
+
+def test_quiz_answers(km):
+    from e5_numpy import BLOCK, Q4_0
+
+    tokens = km.all_tokens[0]
+    assert len(tokens) == 14 and len(tokens[km.START:-1]) == 9 and len(km.SENTENCES[0].split()) == 4
+    assert sum(t.startswith("▁") for t in tokens[km.START:-1]) == 4  # ▁ 로 시작하는 조각 수 = 어절 수
+    assert round(float(km.observed["조사"][4, 3]), 2) == 0.69 and round(float(km.baseline["조사"][4, 3]), 2) == 0.42
+    assert Q4_0.itemsize == 18 and Q4_0.itemsize * 8 / BLOCK == 4.5

@@ -26,6 +26,6 @@ def mean_pairwise_js(w):
     n_heads = w.shape[0]
     if n_heads < 2:
         raise ValueError(f"헤드가 둘 이상 있어야 쌍을 비교할 수 있습니다: w.shape={w.shape}")
-    pairs = [(a, b) for a in range(n_heads) for b in range(a + 1, n_heads)]
-    return float(np.mean([js_distance(w[a], w[b]).mean() for a, b in pairs]))
+    a, b = np.triu_indices(n_heads, k=1)  # 모든 헤드 쌍 (a < b) 을 한 번의 배열 연산으로
+    return float(js_distance(w[a], w[b]).mean())
 # --8<-- [end:js]

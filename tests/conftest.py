@@ -6,6 +6,7 @@
   디스크 캐시를 쓰므로, 먼저 실행한 쪽의 결과를 다른 쪽이 읽습니다.
 """
 
+import concurrent.futures
 import os
 import subprocess
 import sys
@@ -27,7 +28,9 @@ for p in (SNIPPETS, HOOKS, Path(__file__).resolve().parent):
 settings.register_profile("ci", max_examples=300, derandomize=True, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", max_examples=100, deadline=None)
-settings.load_profile("ci" if os.environ.get("CI") else "dev")
+# make check: 고치는 동안 자주 돌리는 빠른 고리. 같은 성질을 예제 수만 줄여 봅니다 (make test 와 CI 는 그대로).
+settings.register_profile("check", max_examples=25, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
 
 pytest_plugins = ["browser"]  # tests/browser.py 의 server, browser, desktop, phone
 
@@ -38,9 +41,39 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("JUPYTER_PLATFORM_DIRS", "1")
 
 
+# --- 다른 코어에서 미리 돌려 두는 일 -------------------------------------------------------------
+# pytest 는 한 코어만 씁니다. 새 파이썬 프로세스를 띄워 도는 테스트(스니펫 파일 하나씩 실행, 내려받은
+# 노트북 실행)는 세션을 시작할 때 배경 스레드에서 하나씩 먼저 띄워 두고, 테스트는 그 결과를 확인만 합니다.
+# 테스트 모듈은 BACKGROUND = {열쇠: 인자 없는 함수} 로 그런 일을 알립니다.
+_background = {}
+_pool = None
+
+
+def pytest_collection_finish(session):
+    global _pool
+    jobs = {}  # 테스트가 도는 차례대로: 먼저 쓸 결과를 먼저 만듭니다
+    for module in dict.fromkeys(item.module for item in session.items if hasattr(item, "module")):
+        jobs.update(getattr(module, "BACKGROUND", {}))
+    if jobs and not session.config.option.collectonly:
+        _pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="background")
+        _background.update({key: _pool.submit(fn) for key, fn in jobs.items()})
+
+
+def pytest_sessionfinish(session):
+    if _pool is not None:
+        _pool.shutdown(wait=False, cancel_futures=True)
+
+
+def background(key):
+    """pytest_collection_finish 가 미리 띄워 둔 일의 결과 (아직이면 끝날 때까지 기다립니다)."""
+    return _background[key].result()
+
+
 def pytest_collection_modifyitems(items):
     for item in items:
-        if "built_site" in getattr(item, "fixturenames", ()):
+        # 브라우저 테스트는 늘 빌드된 사이트를 봅니다 (화면 폭 픽스처를 request.getfixturevalue 로 고르는
+        # 테스트는 fixturenames 에 built_site 가 드러나지 않으므로 표시로도 잡습니다).
+        if "built_site" in getattr(item, "fixturenames", ()) or item.get_closest_marker("browser"):
             item.add_marker(pytest.mark.site)
 
 

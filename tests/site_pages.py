@@ -59,10 +59,17 @@ class _Images(HTMLParser):
             self.images.append(dict(attrs))
 
 
+@functools.cache
+def _markdown():
+    """사이트 설정 그대로의 Markdown (확장이 많아 만들기가 비싸서 하나를 돌려 씁니다)."""
+    cfg = site_config()
+    return markdown.Markdown(extensions=cfg["markdown_extensions"], extension_configs=cfg["mdx_configs"])
+
+
 def figure_refs(rel_path):
     """[(그림 이름, 대체 텍스트)] — 페이지를 사이트의 Markdown 확장으로 읽어 찾은 figures/*.png 그림들."""
-    cfg = site_config()
-    md = markdown.Markdown(extensions=cfg["markdown_extensions"], extension_configs=cfg["mdx_configs"])
+    md = _markdown()
+    md.reset()
     parser = _Images()
     parser.feed(md.convert(expander()((DOCS / rel_path).read_text(encoding="utf-8"))))
     return [(m.group("name"), img.get("alt", "")) for img in parser.images

@@ -1,18 +1,20 @@
 """실습 노트북 파트 1–3: 스니펫과 한 원본, 빌드에서 실행, 저장소 밖에서도 혼자 실행."""
 
+import functools
 import importlib.metadata as md
 import json
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 from site_pages import expander
 from sitebuild import notebooks
 
-from conftest import SNIPPETS
+from conftest import SNIPPETS, background
 
 NB_SOURCES = sorted((SNIPPETS / "notebooks").glob("*.md"))
 NAMES = [p.stem for p in NB_SOURCES]
@@ -149,10 +151,18 @@ EXPECTED = {
 }
 
 
+def _downloaded_run(name):
+    with tempfile.TemporaryDirectory() as tmp:
+        return run_standalone(generate(Path(tmp) / "nb")[name], Path(tmp) / "outside")
+
+
+# 내려받은 노트북 실행은 새 프로세스라서 세션을 시작할 때 배경에서 미리 돌려 둡니다 (conftest.background).
+BACKGROUND = {f"notebook:{name}": functools.partial(_downloaded_run, name) for name in NAMES}
+
+
 @pytest.mark.parametrize("name", NAMES)
-def test_downloaded_notebook_runs_on_its_own(tmp_path, name):
-    notebook = generate(tmp_path / "nb")[name]
-    proc = run_standalone(notebook, tmp_path / "outside")
+def test_downloaded_notebook_runs_on_its_own(name):
+    proc = background(f"notebook:{name}")
     assert proc.returncode == 0, proc.stderr[-3000:]
     for line in EXPECTED[name]:
         assert line in proc.stdout

@@ -32,7 +32,7 @@ print("합:", x.sum())
 def figure_demo():
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(2, 2))
+    fig, ax = plt.subplots(figsize=(3, 2.4), layout="constrained")
     ax.set_title("한글 제목")
     ax.plot(x)
     return fig

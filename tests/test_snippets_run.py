@@ -1,17 +1,16 @@
 """(a) snippets/ 의 모든 파일이 스스로 돌아갑니다 (python 파일 하나씩, 따로 된 프로세스에서, 경고는 오류).
 
-파일마다 새 파이썬 프로세스를 띄우므로, 세션을 시작할 때 CPU 수만큼 나란히 돌려 두고 테스트는
-각 파일의 결과를 확인합니다.
+파일마다 새 파이썬 프로세스를 띄우므로, 세션을 시작할 때 배경에서 미리 돌려 두고(conftest.background)
+테스트는 각 파일의 결과를 확인합니다.
 """
 
-import concurrent.futures
-import os
+import functools
 import subprocess
 import sys
 
 import pytest
 
-from conftest import SNIPPETS
+from conftest import SNIPPETS, background
 
 FILES = sorted(p.name for p in SNIPPETS.glob("*.py"))
 
@@ -20,13 +19,10 @@ def run(name):
     return subprocess.run([sys.executable, "-W", "error", name], cwd=SNIPPETS,
                           capture_output=True, text=True, timeout=300,
                           env={"PYTHONPATH": str(SNIPPETS), "MPLBACKEND": "Agg", "PATH": "/usr/bin:/bin",
-                               "OPENBLAS_NUM_THREADS": "1"})  # 두 파일이 나란히 돕니다
+                               "OPENBLAS_NUM_THREADS": "1"})  # 테스트 프로세스와 나란히 돕니다
 
 
-@pytest.fixture(scope="module")
-def runs():
-    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        return dict(zip(FILES, pool.map(run, FILES)))
+BACKGROUND = {f"snippet:{name}": functools.partial(run, name) for name in FILES}
 
 
 def test_there_are_snippets():
@@ -34,6 +30,6 @@ def test_there_are_snippets():
 
 
 @pytest.mark.parametrize("name", FILES)
-def test_snippet_file_runs(runs, name):
-    proc = runs[name]
+def test_snippet_file_runs(name):
+    proc = background(f"snippet:{name}")
     assert proc.returncode == 0, f"{name} 실행 실패:\n{proc.stderr[-3000:]}"

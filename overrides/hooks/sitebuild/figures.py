@@ -8,7 +8,8 @@ narrow 인자가 없는 함수는 넓은 판 하나만 그립니다. 페이지�
 
 그림은 docs/ 밖(.cache/site/figures)에 쓰고, 모듈과 그 모듈이 가져다 쓰는 스니펫의 내용이
 바뀔 때만 다시 그립니다. 다시 그릴 그림은 작업 프로세스 2개에서 페이지 빌드와 나란히 그립니다.
-그릴 때 나오는 모든 경고(한글 글리프 누락 포함)는 오류입니다.
+그릴 때 나오는 모든 경고(한글 글리프 누락 포함)는 오류이고, 휴대전화·데스크톱에서 글자가 너무 작거나
+가장자리에서 잘리는 그림도 오류입니다 (legibility.py: 잰 값은 legibility.json 에 남습니다).
 """
 
 import concurrent.futures
@@ -22,13 +23,13 @@ import sys
 import warnings
 from pathlib import Path
 
-from . import images, snippet_graph
+from . import images, legibility, snippet_graph
 
 DPI = 144  # 그림 1인치 = CSS 96px 의 1.5배: 고해상도 화면에서도 또렷하고 파일은 작게
 CSS_PX_PER_INCH = 96  # 페이지에 놓는 크기: 저장 해상도와 관계없이 1인치 = 96 CSS px
 THEMES = ("light", "dark")
 VARIANTS = ("wide", "narrow")  # 넓은 판(데스크톱)과 좁은 판(휴대전화)
-FORMAT_VERSION = "6"  # 그리는 방식이 바뀌면 올려서 캐시를 비웁니다
+FORMAT_VERSION = "7"  # 그리는 방식이 바뀌면 올려서 캐시를 비웁니다
 
 
 class FigureError(RuntimeError):
@@ -53,9 +54,10 @@ class _RaiseOnWarning(logging.Handler):
 
 
 def render(module_name, func_name, out_paths):
-    """figure 함수를 판과 테마마다 한 번씩 그려 저장합니다. out_paths: {(판, 테마): 경로}.
+    """figure 함수를 판과 테마마다 한 번씩 그려 저장하고, 판마다 글자 크기를 잰 값을 돌려줍니다.
 
-    실패와 경고는 FigureError 가 됩니다.
+    out_paths: {(판, 테마): 경로}. 돌려주는 값: {판: legibility.measure 의 측정값} (판이 하나뿐이면 "only").
+    실패, 경고, 읽기 어려운 글자는 FigureError 가 됩니다.
     """
     import matplotlib
 
@@ -74,15 +76,21 @@ def render(module_name, func_name, out_paths):
     func = getattr(module, func_name)
     mpl_log = logging.getLogger("matplotlib")
     handler = _RaiseOnWarning()
+    single = {v for v, _ in out_paths} == {"wide"}
+    measured = {}
     for (variant, theme), path in out_paths.items():
         mpl_log.addHandler(handler)
         try:
             narrow = variant == "narrow"
-            with warnings.catch_warnings(), plotting.theme(theme, narrow=narrow):
+            with warnings.catch_warnings(), plotting.theme(theme, narrow=narrow), \
+                    legibility.recording_texts() as texts:
                 warnings.simplefilter("error")
                 fig = func(narrow=True) if narrow else func()
                 buf = io.BytesIO()
                 fig.savefig(buf, format="png", dpi=DPI, metadata={"Software": None})
+            if theme == "light":  # 글자 크기와 자리는 테마와 상관없습니다
+                label = "only" if single else variant
+                measured[label] = legibility.measure(fig, texts, buf.getvalue(), label)
             Path(path).write_bytes(images.palette_png(buf.getvalue()))
         except Exception as exc:
             raise FigureError(f"그림 {module_name}.{func_name} ({variant}, {theme}) 을 그리지 못했습니다: "
@@ -90,15 +98,18 @@ def render(module_name, func_name, out_paths):
         finally:
             mpl_log.removeHandler(handler)
             plt.close("all")
+    for label, m in measured.items():
+        if legibility.problems(m):
+            raise FigureError(f"그림 {module_name}.{func_name} ({label}) 을 휴대전화·데스크톱에서 읽기 어렵습니다: "
+                              + "; ".join(legibility.problems(m)))
+    return measured
 
 
 def _render_module(snippets_dir, module_name, jobs):
-    """작업 프로세스에서: 한 모듈의 그림들을 그립니다 (모듈은 한 번만 import)."""
+    """작업 프로세스에서: 한 모듈의 그림들을 그립니다 (모듈은 한 번만 import). {함수: 측정값}."""
     if str(snippets_dir) not in sys.path:
         sys.path.insert(0, str(snippets_dir))
-    for func_name, paths in jobs:
-        render(module_name, func_name, paths)
-    return module_name
+    return {func_name: render(module_name, func_name, paths) for func_name, paths in jobs}
 
 
 class FigureSet:
@@ -114,6 +125,8 @@ class FigureSet:
         self.out_dir.mkdir(parents=True, exist_ok=True)
         self.stamp_path = self.out_dir / "stamps.json"
         self.stamps = json.loads(self.stamp_path.read_text()) if self.stamp_path.exists() else {}
+        self.legibility_path = self.out_dir / "legibility.json"
+        self.legibility = json.loads(self.legibility_path.read_text()) if self.legibility_path.exists() else {}
         found = snippet_graph.discover(self.snippets_dir, "figure_", with_args=True)
         self.found = {name: (module, func) for name, (module, func, _) in found.items()}
         self.variants = {name: VARIANTS if "narrow" in args else VARIANTS[:1] for name, (_, _, args) in found.items()}
@@ -139,6 +152,7 @@ class FigureSet:
                 self.futures[module] = self.pool.submit(_render_module, str(self.snippets_dir), module, jobs)
         for stale in set(self.stamps) - set(self.found):  # 지워진 그림의 파일도 치웁니다
             self.stamps.pop(stale)
+            self.legibility.pop(stale, None)
             for v in VARIANTS:
                 for t in THEMES:
                     (self.out_dir / file_name(stale, v, t)).unlink(missing_ok=True)
@@ -148,15 +162,17 @@ class FigureSet:
         if future is None:
             return
         try:
-            future.result()
+            measured = future.result()
         except FigureError:
             raise
         except Exception as exc:
             raise FigureError(f"그림을 그리는 작업 프로세스가 실패했습니다 ({module}): {type(exc).__name__}: {exc}") from exc
-        for name, (mod, _) in self.found.items():
-            if mod == module:
+        for name, (mod, func) in self.found.items():
+            if mod == module and func in measured:
                 self.stamps[name] = self.keys[name]
+                self.legibility[name] = measured[func]
         self.stamp_path.write_text(json.dumps(self.stamps, indent=1, sort_keys=True))
+        self.legibility_path.write_text(json.dumps(self.legibility, indent=1, sort_keys=True, ensure_ascii=False))
 
     def __contains__(self, name):
         return name in self.found

@@ -110,7 +110,9 @@ def figure_pipeline(narrow=False):
 
     from plotting import heatmap, width
 
-    fig, axes = plt.subplots(2, 2, figsize=(width(narrow), 6.6 if narrow else 6.2), layout="constrained")
+    # 좁은 판은 네 칸을 위아래로: 한 줄에 둘이면 ④의 숫자 네 개가 붙어 "0.08-0.23" 처럼 읽힙니다.
+    rows, cols = (4, 1) if narrow else (2, 2)
+    fig, axes = plt.subplots(rows, cols, figsize=(width(narrow), 11.6 if narrow else 6.2), layout="constrained")
     panels = [
         (scores, f"① $QK^T$  ({scores.shape[0]}×{scores.shape[1]})", tokens),
         (scaled, f"② $\\div\\sqrt{{d_k}}$ = ÷{np.sqrt(d_k):g}", tokens),

@@ -143,8 +143,9 @@ def figure_heads(narrow=False):
     for i, ax in enumerate(axes.flat):
         im = heatmap(ax, weights[i], tokens, tokens, title=f"헤드 {i + 1}", annotate=False, xlabel="", ylabel="")
         ax.label_outer()  # 눈금 이름은 맨 아래 줄과 맨 왼쪽 칸에만
-    fig.colorbar(im, ax=axes, shrink=0.7, label="어텐션 가중치", location="bottom" if narrow else "right")
-    fig.supxlabel("키")
+    for ax in axes[-1]:
+        ax.set_xlabel("키")  # 맨 아래 줄의 축 이름 (그림 전체의 이름은 좁은 판에서 색 막대 밑으로 내려가 헷갈립니다)
     fig.supylabel("쿼리")
+    fig.colorbar(im, ax=axes, shrink=0.7, label="어텐션 가중치", location="bottom" if narrow else "right")
     return fig
 # --8<-- [end:figure]

@@ -104,7 +104,7 @@ def current_theme():
 
 # --8<-- [start:heatmap]
 def heatmap(ax, weights, row_labels, col_labels, title=None, annotate=True,
-            xlabel="키 (보는 대상)", ylabel="쿼리 (보는 쪽)"):
+            xlabel="키 (보이는 쪽)", ylabel="쿼리 (보는 쪽)"):
     """어텐션 가중치를 히트맵으로 그립니다: 행 = 쿼리, 열 = 키, 행의 합 = 1."""
     cmap = plt.get_cmap(plt.rcParams["image.cmap"])
     im = ax.imshow(weights, vmin=0.0, vmax=1.0, cmap=cmap)

@@ -51,7 +51,7 @@ print(f"헤드 {h_try}개: 파라미터 {n_params:,}개, 가중치 {w_try.shape}
 
 # --8<-- [start:exercise_2]
 # 연습 2: W_Q, W_K 를 뽑는 표준편차 std 를 0.02 로 줄이면 헤드 사이의 거리는 어떻게 될까요?
-std = 1 / np.sqrt(d_model)  # 지금까지 쓴 값: 0.125
+std = 1 / np.sqrt(d_model)  # 위의 W_Q, W_K 와 같은 크기 0.125 로 새로 뽑습니다 (시드 7 이라 위에서 잰 거리와 조금 다릅니다)
 r = np.random.default_rng(7)
 W_Q_s, W_K_s = (r.standard_normal((d_model, d_model)) * std for _ in range(2))
 _, w_std = scaled_dot_product_attention(split_heads(X @ W_Q_s, h), split_heads(X @ W_K_s, h), Vh)

@@ -272,9 +272,10 @@ def figure_layer1(narrow=False):
                      xlabel="", ylabel="")
         ax.tick_params(axis="x", labelrotation=90)  # 토큰 9개: 세우면 이름끼리 겹치지 않습니다
         ax.label_outer()  # 눈금 이름은 맨 아래 줄과 맨 왼쪽 칸에만
-    fig.colorbar(im, ax=axes, shrink=0.6, label="어텐션 가중치", location="bottom" if narrow else "right")
-    fig.supxlabel("키 (보이는 쪽)")
+    for ax in axes[-1]:
+        ax.set_xlabel("키")  # 맨 아래 줄의 축 이름 (그림 전체의 이름은 좁은 판에서 색 막대 밑으로 내려가 헷갈립니다)
     fig.supylabel("쿼리 (보는 쪽)")
+    fig.colorbar(im, ax=axes, shrink=0.6, label="어텐션 가중치", location="bottom" if narrow else "right")
     return fig
 
 
@@ -290,10 +291,12 @@ def figure_showcase(narrow=False):
         label = f"엔트로피 {value:.2f}" if pattern == "넓게 보기" else f"평균 {value:.2f}"
         title = f"{name(layer, head)}: {pattern}\n24문장 {label}" if narrow else \
             f"헤드 {name(layer, head)}: {pattern}\n(24문장 {label})"
-        heatmap(ax, maps[layer, head], tokens, tokens, annotate=False, title=title, xlabel="", ylabel="")
+        im = heatmap(ax, maps[layer, head], tokens, tokens, annotate=False, title=title, xlabel="", ylabel="")
         ax.tick_params(axis="x", labelrotation=90)
-    fig.supxlabel("키")
+    for ax in axes[-1]:
+        ax.set_xlabel("키")
     fig.supylabel("쿼리")
+    fig.colorbar(im, ax=axes, shrink=0.7, label="어텐션 가중치", location="bottom" if narrow else "right")
     return fig
 
 
@@ -304,14 +307,14 @@ def figure_stats(narrow=False):
     from plotting import width
 
     rows, cols = (6, 1) if narrow else (3, 2)
-    fig, axes = plt.subplots(rows, cols, figsize=(width(narrow), 14.0 if narrow else 7.4), layout="constrained",
+    fig, axes = plt.subplots(rows, cols, figsize=(width(narrow), 12.6 if narrow else 7.4), layout="constrained",
                              sharex=True)
     for ax, pattern in zip(axes.flat, PATTERNS[:-1]):
         im = ax.imshow(stats[pattern], vmin=0, vmax=1, cmap=plt.rcParams["image.cmap"], aspect="auto")
         ax.set_title(f"{pattern}에 주는 몫")
         ax.set_xticks(range(12), labels=[str(h + 1) for h in range(12)])
         ax.set_yticks(range(6), labels=[str(layer + 1) for layer in range(6)])
-        ax.set_ylabel("층")
+        ax.set_ylabel("층", rotation=0, labelpad=12)  # 한 글자라서 눕히지 않습니다
     for ax in axes.flat[-cols:]:
         ax.set_xlabel("헤드")
     fig.colorbar(im, ax=axes, shrink=0.8, label="24문장 평균 어텐션 가중치", location="bottom")

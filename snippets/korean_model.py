@@ -302,7 +302,8 @@ def _sentence_heads(picks, narrow):
         ax.set_xticks(range(len(tokens)), labels=tokens, rotation=90, fontfamily=TICK_FONT)
         ax.set_yticks(range(len(rows)), labels=[tokens[i] for i in rows], fontfamily=TICK_FONT)
         value = stats[pattern] if pattern in stats else observed["조사"]  # 28문장 평균
-        ax.set_title(f"헤드 {name(layer, head)}: {pattern}\n(평균 {value[layer, head]:.2f})")
+        label = "조사가 붙은 말 보기" if pattern == "조사 → 붙은 말" else pattern  # 나눔고딕의 → 는 › 처럼 보입니다
+        ax.set_title(f"헤드 {name(layer, head)}: {label}\n(평균 {value[layer, head]:.2f})")
         ax.set_xlabel("키 (보이는 쪽)")
         ax.set_ylabel("쿼리 (보는 쪽)")
     fig.colorbar(im, ax=axes, shrink=0.7, aspect=30, location="bottom" if narrow else "right",
@@ -321,12 +322,12 @@ def figure_heads_meaning(narrow=False):
 
 
 def figure_stats(narrow=False):
-    """모든 헤드(12층 × 12헤드)가 이전 토큰, 다음 토큰, <s>, </s> 에 준 평균 가중치 (좁은 판은 2 × 2)."""
+    """모든 헤드(12층 × 12헤드)가 이전 토큰, 다음 토큰, <s>, </s> 에 준 평균 가중치 (2 × 2)."""
     import matplotlib.pyplot as plt
 
     from plotting import width
 
-    shape, height = ((2, 2), 5.8) if narrow else ((1, 4), 2.9)
+    shape, height = ((2, 2), 5.8) if narrow else ((2, 2), 5.9)
     fig, axes = plt.subplots(*shape, figsize=(width(narrow), height), layout="constrained")
     for ax, pattern in zip(axes.flat, ["이전 토큰", "다음 토큰", "<s>", "</s>"]):
         im = ax.imshow(stats[pattern], vmin=0, vmax=1, cmap=plt.rcParams["image.cmap"])
@@ -360,6 +361,6 @@ def figure_particles(narrow=False):
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
     ax.set_xlabel("붙은 말(같은 어절의 앞 조각)에 준 몫")
-    ax.legend(loc="lower right", frameon=False)
+    fig.legend(loc="outside lower center", ncol=2 if narrow else 3, frameon=False)  # 막대를 가리지 않게 그림 밖에
     return fig
 # --8<-- [end:figures]

@@ -94,11 +94,18 @@ class Tab:
         return self.page
 
     def wait_for_explorers(self):
-        """페이지의 탐색기가 모두 데이터를 읽고 다 그릴 때까지 기다립니다 (탐색기가 없으면 바로 돌아옵니다)."""
-        self.page.wait_for_function(
+        """페이지의 탐색기가 모두 데이터를 읽고 다 그릴 때까지 기다립니다 (탐색기가 없으면 바로 돌아옵니다).
+
+        헤드 탐색기는 화면에 가까워져야 데이터를 받으므로, 독자처럼 탐색기까지 내려갔다가 맨 위로 돌아옵니다.
+        """
+        page = self.page
+        for explorer in page.locator(".head-explorer").all():
+            explorer.evaluate("e => e.scrollIntoView({block: 'center'})")
+        page.wait_for_function(
             "sel => [...document.querySelectorAll(sel)].every(e => e.getAttribute('data-ready') === 'yes')",
             arg=EXPLORERS)
-        return self.page
+        page.evaluate("window.scrollTo(0, 0)")
+        return page
 
     def assert_clean(self):
         assert not self.errors, f"콘솔 오류: {self.errors}"

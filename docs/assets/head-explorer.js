@@ -178,17 +178,15 @@
     grid.style.setProperty("--heads", String(H));
     grid.appendChild(el("span", { "class": "head-explorer__corner", "aria-hidden": "true" }, "층"));
     for (var h0 = 0; h0 < H; h0++) grid.appendChild(el("span", { "class": "head-explorer__colnum", "aria-hidden": "true" }, String(h0 + 1)));
-    var thumbs = [], canvases = [];
+    var thumbs = [];
     for (var l0 = 0; l0 < L; l0++) {
       grid.appendChild(el("span", { "class": "head-explorer__rownum", "aria-hidden": "true" }, String(l0 + 1)));
       for (var h1 = 0; h1 < H; h1++) {
         var b = el("button", { type: "button", role: "radio", "class": "head-explorer__thumb",
                                "aria-label": "헤드 " + headName(l0, h1) + " (" + (l0 + 1) + "층 " + (h1 + 1) + "번)" });
-        var c = el("canvas", { "aria-hidden": "true" });
-        b.appendChild(c);
+        b.style.backgroundPosition = (H > 1 ? 100 * h1 / (H - 1) : 0) + "% " + (L > 1 ? 100 * l0 / (L - 1) : 0) + "%";
         grid.appendChild(b);
         thumbs.push(b);
-        canvases.push(c);
       }
     }
     roving(thumbs, function (k) { pickHead(Math.floor(k / H), k % H); }, H);
@@ -266,28 +264,32 @@
       drawThumbs();
     }
 
+    /* 작은 히트맵 L × H 개를 캔버스 하나에 타일로 그려 그림 한 장으로 만들고, 칸마다 그 그림의 제 타일을
+       배경으로 보여 줍니다 (스프라이트). 캔버스를 칸마다 만들면 느린 휴대전화에서 그것만으로 수백 ms 가 걸립니다. */
     function drawThumbs() {
-      var sent = sentence(), n = sent.tokens.length, q0 = sent.queries[0], q1 = sent.queries[1];
+      var sent = sentence(), n = sent.tokens.length, q0 = sent.queries[0], q1 = sent.queries[1], nq = q1 - q0;
+      var canvas = document.createElement("canvas");
+      canvas.width = n * H;
+      canvas.height = nq * L;
+      var ctx = canvas.getContext("2d");
+      var img = ctx.createImageData(canvas.width, canvas.height);
       for (var l = 0; l < L; l++) {
         for (var h = 0; h < H; h++) {
-          var canvas = canvases[l * H + h];
-          canvas.width = n;
-          canvas.height = q1 - q0;
-          var ctx = canvas.getContext("2d");
-          var img = ctx.createImageData(n, q1 - q0);
           for (var i = q0; i < q1; i++) {
             var w = rowSteps(scoreRow(state.s, l, h, i), dHead).weights;
             for (var j = 0; j < n; j++) {
-              var rgb = viridis(w[j]), p = 4 * ((i - q0) * n + j);
+              var rgb = viridis(w[j]), p = 4 * ((l * nq + i - q0) * canvas.width + h * n + j);
               img.data[p] = rgb[0];
               img.data[p + 1] = rgb[1];
               img.data[p + 2] = rgb[2];
               img.data[p + 3] = 255;
             }
           }
-          ctx.putImageData(img, 0, 0);
         }
       }
+      ctx.putImageData(img, 0, 0);
+      grid.style.setProperty("--atlas", "url(" + canvas.toDataURL() + ")");
+      grid.style.setProperty("--atlas-size", H * 100 + "% " + L * 100 + "%");
     }
 
     function render() {
@@ -401,20 +403,40 @@
     pickSentence(state.s);
   }
 
+  function load(root) {
+    root.setAttribute("data-ready", "loading");
+    fetch(root.getAttribute("data-src"))
+      .then(function (r) {
+        if (!r.ok) throw new Error(r.status + " " + r.statusText);
+        return r.json();
+      })
+      .then(function (data) {
+        var t0 = performance.now();
+        build(root, data);
+        root.setAttribute("data-ready", "yes");
+        // 그리는 데 걸린 시간 (개발자 도구의 Performance 패널에서 볼 수 있습니다)
+        performance.measure("head-explorer build", { start: t0, end: performance.now() });
+      })
+      .catch(function (err) {
+        root.setAttribute("data-ready", "error");
+        root.textContent = "헤드 탐색기 데이터를 읽지 못했습니다: " + err.message;
+      });
+  }
+
+  /* 데이터(100–300 KB)는 탐색기가 화면에 가까워질 때(한 화면쯤 앞에서) 내려받고 그립니다: 페이지를 여는 동안
+     휴대전화의 데이터와 계산을 쓰지 않고, 탐색기까지 내려오지 않는 독자는 내려받지 않습니다. */
   function init() {
     document.querySelectorAll(".head-explorer[data-src]").forEach(function (root) {
       if (root.getAttribute("data-ready")) return;
-      root.setAttribute("data-ready", "loading");
-      fetch(root.getAttribute("data-src"))
-        .then(function (r) {
-          if (!r.ok) throw new Error(r.status + " " + r.statusText);
-          return r.json();
-        })
-        .then(function (data) { build(root, data); root.setAttribute("data-ready", "yes"); })
-        .catch(function (err) {
-          root.setAttribute("data-ready", "error");
-          root.textContent = "헤드 탐색기 데이터를 읽지 못했습니다: " + err.message;
-        });
+      root.setAttribute("data-ready", "waiting");
+      root.textContent = "헤드 탐색기를 준비하고 있습니다…";  // 빈 상자는 CSS 가 숨기므로 관찰할 수 있게 글을 넣습니다
+      if (!("IntersectionObserver" in window)) return load(root);
+      var watch = new IntersectionObserver(function (entries) {
+        if (!entries.some(function (e) { return e.isIntersecting; })) return;
+        watch.disconnect();
+        load(root);
+      }, { rootMargin: "100% 0px" });
+      watch.observe(root);
     });
   }
 

@@ -293,6 +293,26 @@ def test_data_comes_only_when_the_reader_scrolls_near(phone):
     phone.assert_clean()
 
 
+def test_broken_data_gets_a_clear_message(phone, built_site):
+    """점수가 잘린 데이터를 받으면 탐색기 자리에 무엇이 틀렸는지 적고, 콘솔 오류나 예외 없이 멈춥니다."""
+    import json
+
+    site, _ = built_site
+    data = json.loads((site / "data" / "head_explorer-minilm.json").read_text(encoding="utf-8"))
+    data["sentences"][1]["scores"] = data["sentences"][1]["scores"][:-8]
+    route = "**/data/head_explorer-minilm.json"
+    phone.page.route(route, lambda r: r.fulfill(status=200, content_type="application/json", body=json.dumps(data)))
+    try:
+        page = phone.open(PAGES["minilm"])
+        page.locator(".head-explorer").scroll_into_view_if_needed()
+        page.wait_for_selector(".head-explorer[data-ready=error]")
+        text = page.locator(".head-explorer").inner_text()
+        assert "문장 1" in text and "base64" in text
+        phone.assert_clean()
+    finally:
+        phone.page.unroute(route)
+
+
 def test_without_javascript_the_figures_stay_and_the_explorer_hides(browser, server):
     context = browser.new_context(java_script_enabled=False, viewport=PHONE)
     try:

@@ -134,8 +134,27 @@
 
   /* ---- 도구 ------------------------------------------------------------------------------------- */
 
+  /* 데이터가 약속과 다르면 무엇이 다른지 적은 오류를 냅니다 (탐색기 자리에 그 글이 나옵니다). */
+  function checkData(data) {
+    if (!data || data.format !== FORMAT) throw new Error("데이터 형식이 " + FORMAT + " 이 아닙니다: " + (data && data.format));
+    ["layers", "heads", "d_head"].forEach(function (k) {
+      if (!(Number.isInteger(data[k]) && data[k] > 0)) throw new Error(k + " 는 양의 정수여야 합니다: " + data[k]);
+    });
+    if (!Array.isArray(data.sentences) || !data.sentences.length) throw new Error("문장이 하나도 없습니다");
+    data.sentences.forEach(function (sent, s) {
+      var n = sent.tokens && sent.tokens.length, q = sent.queries || [];
+      if (!n || !(q[0] >= 0 && q[0] < q[1] && q[1] <= n)) throw new Error("문장 " + s + ": 토큰 " + n + "개에 쿼리 범위 " + q);
+      var bytes = 4 * data.layers * data.heads * (q[1] - q[0]) * n;
+      var length = 4 * Math.ceil(bytes / 3);  // base64 글자 수
+      if (typeof sent.scores !== "string" || sent.scores.length !== length) {
+        throw new Error("문장 " + s + ": 점수는 float32 " + bytes / 4 + "개(base64 " + length + "자)여야 합니다: " +
+                        (typeof sent.scores === "string" ? sent.scores.length + "자" : typeof sent.scores));
+      }
+    });
+  }
+
   function build(root, data) {
-    if (data.format !== FORMAT) throw new Error("데이터 형식이 " + FORMAT + " 이 아닙니다: " + data.format);
+    checkData(data);
     var L = data.layers, H = data.heads, dHead = data.d_head;
     var uid = "he-" + Math.random().toString(36).slice(2, 8);
     var cache = {};  // 문장 번호 → 점수 (float64)

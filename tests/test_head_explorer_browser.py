@@ -281,15 +281,17 @@ def test_touch_alone_reaches_every_control(touch):
 
 
 def test_data_comes_only_when_the_reader_scrolls_near(phone):
-    """페이지를 열 때는 데이터를 받지 않고 (안내 글만), 탐색기 가까이 내려가면 받아서 그립니다."""
+    """페이지를 열 때는 탐색기의 스크립트도 데이터도 받지 않고 (안내 글만), 탐색기 가까이 내려가면 받아서 그립니다."""
     page = phone.open(PAGES["e5"])
     page.wait_for_timeout(300)
     explorer = page.locator(".head-explorer")
     assert explorer.get_attribute("data-ready") == "waiting" and "준비" in explorer.inner_text()
-    loaded = "performance.getEntriesByType('resource').some(e => e.name.endsWith('head_explorer-e5.json'))"
-    assert not page.evaluate(loaded)
+    loaded = """() => performance.getEntriesByType('resource').map(e => e.name.split('/').pop())
+        .filter(n => n === 'head-explorer.js' || n === 'head_explorer-e5.json')"""
+    assert page.evaluate(loaded) == []
     phone.wait_for_explorers()
-    assert page.evaluate(loaded) and explorer.locator(".head-explorer__thumb").count() == 144
+    assert sorted(page.evaluate(loaded)) == ["head-explorer.js", "head_explorer-e5.json"]
+    assert explorer.locator(".head-explorer__thumb").count() == 144
     phone.assert_clean()
 
 

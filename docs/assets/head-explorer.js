@@ -2,6 +2,7 @@
  *
  * 페이지에 <div class="head-explorer" data-src="../data/head_explorer-minilm.json"></div> 를 두면
  * 이 스크립트가 빌드 때 스니펫(snippets/head_explorer.py)이 만든 JSON 을 읽어 도구를 그립니다.
+ * 페이지는 독자가 탐색기 가까이 내려올 때 이 스크립트를 붙입니다 (overrides/main.html).
  * JSON 에는 문장마다 모든 층·헤드의 점수 q·kᵀ 가 float32 그대로 들어 있고(형식은 스니펫의 설명),
  * 층 수·헤드 수·d_head·토큰도 JSON 에서 읽으므로 모델마다 다른 코드가 없습니다.
  * 2장의 네 단계 가운데 ②–④(√d_k 로 나누기, 소프트맥스, 가중치)는 여기서 float64 로 직접 계산합니다.
@@ -442,20 +443,13 @@
       });
   }
 
-  /* 데이터(100–300 KB)는 탐색기가 화면에 가까워질 때(한 화면쯤 앞에서) 내려받고 그립니다: 페이지를 여는 동안
-     휴대전화의 데이터와 계산을 쓰지 않고, 탐색기까지 내려오지 않는 독자는 내려받지 않습니다. */
+  /* 페이지(overrides/main.html)는 독자가 탐색기 가까이 내려올 때 이 스크립트를 붙입니다. 그래서 여기서는 바로 받습니다. */
   function init() {
     document.querySelectorAll(".head-explorer[data-src]").forEach(function (root) {
-      if (root.getAttribute("data-ready")) return;
-      root.setAttribute("data-ready", "waiting");
-      root.textContent = "헤드 탐색기를 준비하고 있습니다…";  // 빈 상자는 CSS 가 숨기므로 관찰할 수 있게 글을 넣습니다
-      if (!("IntersectionObserver" in window)) return load(root);
-      var watch = new IntersectionObserver(function (entries) {
-        if (!entries.some(function (e) { return e.isIntersecting; })) return;
-        watch.disconnect();
-        load(root);
-      }, { rootMargin: "100% 0px" });
-      watch.observe(root);
+      var ready = root.getAttribute("data-ready");
+      if (ready && ready !== "waiting") return;
+      root.textContent = "헤드 탐색기를 준비하고 있습니다…";
+      load(root);
     });
   }
 

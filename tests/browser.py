@@ -56,12 +56,19 @@ def browser():
         b.close()
 
 
-class Tab:
-    """화면 폭 하나의 탭. open() 으로 페이지를 열고, errors/foreign 에 문제를 모읍니다."""
+# 데이터를 받아 그리는 대화형 도구들 (assets/explorer.js, assets/head-explorer.js). 다 그리면 data-ready="yes".
+EXPLORERS = ".attention-explorer, .head-explorer"
 
-    def __init__(self, browser, origin, viewport):
+
+class Tab:
+    """화면 폭 하나의 탭. open() 으로 페이지를 열고, errors/foreign 에 문제를 모읍니다.
+
+    context_options 는 Playwright 의 new_context 에 그대로 넘깁니다 (예: has_touch=True, is_mobile=True).
+    """
+
+    def __init__(self, browser, origin, viewport, **context_options):
         self.origin = origin
-        self.context = browser.new_context(viewport=viewport)
+        self.context = browser.new_context(viewport=viewport, **context_options)
         # 팔레트 전환 단추는 선택을 localStorage 에 남깁니다. 테스트마다 처음 상태에서 시작하게 지웁니다.
         self.context.add_init_script("try { localStorage.clear() } catch (e) {}")
         self.errors, self.foreign = [], []
@@ -85,6 +92,20 @@ class Tab:
         self.page.emulate_media(color_scheme=scheme)
         self.page.goto(self.origin + path, wait_until="networkidle" if settle else "load")
         return self.page
+
+    def wait_for_explorers(self):
+        """페이지의 탐색기가 모두 데이터를 읽고 다 그릴 때까지 기다립니다 (탐색기가 없으면 바로 돌아옵니다).
+
+        헤드 탐색기는 화면에 가까워져야 데이터를 받으므로, 독자처럼 탐색기까지 내려갔다가 맨 위로 돌아옵니다.
+        """
+        page = self.page
+        for explorer in page.locator(".head-explorer").all():
+            explorer.evaluate("e => e.scrollIntoView({block: 'center'})")
+        page.wait_for_function(
+            "sel => [...document.querySelectorAll(sel)].every(e => e.getAttribute('data-ready') === 'yes')",
+            arg=EXPLORERS)
+        page.evaluate("window.scrollTo(0, 0)")
+        return page
 
     def assert_clean(self):
         assert not self.errors, f"콘솔 오류: {self.errors}"

@@ -35,5 +35,9 @@ def test_budget_counts_what_a_page_loads(built_site):
     assert "figures/four_steps-pipeline-light.png" in items
     assert "figures/four_steps-pipeline-dark.png" not in items  # 어두운 쪽은 따로 셉니다
     assert "figures/four_steps-pipeline-narrow-light.png" not in items  # 좁은 판은 휴대전화 합계에만
+    # 헤드 탐색기: 독자가 내려오면 받는 스크립트와 데이터도 셉니다
+    for doc, data in (("real_model.md", "minilm"), ("korean_model.md", "e5")):
+        items = dict(page_weight(site, doc)["items"])
+        assert "assets/head-explorer.js" in items and f"data/head_explorer-{data}.json" in items
     w = page_weight(site, "four_steps.md")["totals"]
     assert w[("phone", "light")] != w[("desktop", "light")]

@@ -41,8 +41,7 @@ def test_no_word_breaks_in_the_middle(request, korean_font, screen):
     found = []
     for doc in nav_pages():
         page = tab.open(page_url(doc))
-        if page.locator(".attention-explorer").count():
-            page.wait_for_selector(".attention-explorer[data-ready=yes]")
+        tab.wait_for_explorers()
         found += [f"{doc}: …{b['context']}… ({b['element']})" for b in page.evaluate(MIDWORD_JS)]
     assert not found, f"{screen}: 낱말 가운데에서 줄이 바뀐 곳 {len(found)}곳\n" + "\n".join(found[:30])
 
@@ -69,8 +68,7 @@ def test_axe_finds_no_violations(phone, axe, scheme):
     problems = []
     for doc in nav_pages():
         page = phone.open(page_url(doc), scheme=scheme)
-        if page.locator(".attention-explorer").count():
-            page.wait_for_selector(".attention-explorer[data-ready=yes]")
+        phone.wait_for_explorers()
         for v in axe.run(page).response["violations"]:
             targets = [n["target"] for n in v["nodes"][:3]]
             problems.append(f"{doc}: {v['id']} ({v['impact']}) {len(v['nodes'])}곳 {targets}")
@@ -91,8 +89,7 @@ def test_every_scrollable_box_is_a_named_region_the_keyboard_can_scroll(request,
     seen, problems = 0, []
     for doc in nav_pages():
         page = tab.open(page_url(doc))
-        if page.locator(".attention-explorer").count():
-            page.wait_for_selector(".attention-explorer[data-ready=yes]")
+        tab.wait_for_explorers()
         for box in page.evaluate(SCROLLABLE_JS):
             seen += 1
             if box["tabindex"] < 0 or box["role"] != "region" or not box["name"]:
@@ -132,8 +129,7 @@ def test_every_control_is_big_enough_to_tap(phone):
     small = []
     for doc in nav_pages():
         page = phone.open(page_url(doc))
-        if page.locator(".attention-explorer").count():
-            page.wait_for_selector(".attention-explorer[data-ready=yes]")
+        phone.wait_for_explorers()
         small += [f"{doc}: <{t['tag']} class={t['cls']!r}> {t['text']!r} {t['w']}×{t['h']}"
                   for t in page.evaluate(TARGETS_JS, MIN_TARGET)]
     assert not small, f"{MIN_TARGET}px 보다 작은 조작 요소:\n" + "\n".join(small[:40])

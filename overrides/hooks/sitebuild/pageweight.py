@@ -1,7 +1,9 @@
 """빌드된 페이지 하나가 읽히는 데 필요한 바이트를 셉니다 (테스트와 Lighthouse 벤치마크가 함께 씁니다).
 
 세는 것: 페이지 HTML, 그 HTML 이 부르는 스타일·스크립트·미리 받는 글꼴·아이콘·그림, 그리고
-스크립트가 곧바로 내려받는 것(Material 검색 작업자, 검색 색인과 lunr 언어 파일, 탐색기 JSON).
+스크립트가 곧바로 내려받는 것(Material 검색 작업자, 검색 색인과 lunr 언어 파일, 탐색기 JSON), 그리고
+독자가 내려오면 받는 것(헤드 탐색기의 스크립트 `<script data-loads>` 와 JSON). 나중에 받는 것도 세어 두어,
+탐색기까지 읽는 독자가 받는 바이트가 예산 안인지 봅니다.
 그림은 보이는 것만 셉니다: 판(넓은/좁은)과 테마(밝은/어두운)마다 한 장씩 있고, 나머지는
 loading="lazy" 에 display:none 이라 내려받지 않습니다. 그래서 합계를 화면(데스크톱/휴대전화) ×
 테마 네 가지로 냅니다.
@@ -39,6 +41,8 @@ class _Refs(HTMLParser):
             self.refs.append((a["rel"], a["href"], None))
         elif tag == "script" and a.get("src"):
             self.refs.append(("script", a["src"], None))
+        elif tag == "script" and a.get("data-loads"):  # 나중에 스크립트를 붙이는 작은 스크립트 (헤드 탐색기)
+            self.refs.append(("script", a["data-loads"], None))
         elif tag == "script" and a.get("id") == "__config":
             self._in_config = True
         elif tag == "img" and a.get("src"):

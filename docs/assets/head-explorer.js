@@ -1,0 +1,459 @@
+/* 헤드 탐색기: 실제 모델의 모든 층·헤드를 고르고, 헤드 하나의 가중치와 점수 하나의 네 단계를 봅니다.
+ *
+ * 페이지에 <div class="head-explorer" data-src="../data/head_explorer-minilm.json"></div> 를 두면
+ * 이 스크립트가 빌드 때 스니펫(snippets/head_explorer.py)이 만든 JSON 을 읽어 도구를 그립니다.
+ * 페이지는 독자가 탐색기 가까이 내려올 때 이 스크립트를 붙입니다 (overrides/main.html).
+ * JSON 에는 문장마다 모든 층·헤드의 점수 q·kᵀ 가 float32 그대로 들어 있고(형식은 스니펫의 설명),
+ * 층 수·헤드 수·d_head·토큰도 JSON 에서 읽으므로 모델마다 다른 코드가 없습니다.
+ * 2장의 네 단계 가운데 ②–④(√d_k 로 나누기, 소프트맥스, 가중치)는 여기서 float64 로 직접 계산합니다.
+ * JavaScript 가 꺼져 있으면 아무것도 그리지 않고(빈 상자는 CSS 가 숨깁니다), 페이지의 정적 그림이 남습니다.
+ * 프레임워크나 외부 스크립트 없이 평범한 JavaScript 만 씁니다.
+ */
+(function () {
+  "use strict";
+
+  var FORMAT = "head-explorer/1";
+  var TOP = 3;  // 쿼리마다 보여 줄 "가장 많이 보는 키" 의 수
+
+  /* ---- 숫자 ------------------------------------------------------------------------------------- */
+
+  /* base64 로 적은 float32(리틀 엔디언) 배열 → float64 배열. float32 → float64 는 값이 바뀌지 않습니다. */
+  function decodeFloat32(text) {
+    var bin = atob(text);
+    var view = new DataView(new ArrayBuffer(bin.length));
+    for (var i = 0; i < bin.length; i++) view.setUint8(i, bin.charCodeAt(i));
+    var out = new Float64Array(bin.length / 4);
+    for (var k = 0; k < out.length; k++) out[k] = view.getFloat32(4 * k, true);
+    return out;
+  }
+
+  /* 2장의 ②–④: 점수 한 행(q·k, 키마다) → √d_k 로 나누고, 최댓값을 빼고 지수를 취해 합으로 나눕니다.
+     numpy 코어의 softmax 와 같은 순서의 float64 계산입니다. */
+  function rowSteps(row, dHead) {
+    var sqrtD = Math.sqrt(dHead);
+    var scaled = row.map(function (s) { return s / sqrtD; });
+    var max = -Infinity, argmax = 0;
+    scaled.forEach(function (v, j) { if (v > max) { max = v; argmax = j; } });
+    var shifted = scaled.map(function (v) { return v - max; });
+    var exps = shifted.map(Math.exp);
+    var sum = exps.reduce(function (a, b) { return a + b; }, 0);
+    var weights = exps.map(function (e) { return e / sum; });
+    return { qk: row, sqrtD: sqrtD, scaled: scaled, max: max, argmax: argmax, shifted: shifted,
+             exps: exps, sum: sum, weights: weights };
+  }
+
+  /* 소수점 아래 digits 자리로 반올림한 글자. 정확히 한가운데(이진수 값 그대로 …5000…)이면 짝수 쪽으로
+     보냅니다: 파이썬의 format(x, ".3f") 와 같은 규칙입니다 (toFixed 는 한가운데에서 0 에서 먼 쪽으로 갑니다).
+     0 으로 반올림된 음수는 "-0.00" 대신 "0.00" 으로 적습니다. */
+  function fixed(x, digits) {
+    var s = x.toFixed(digits);
+    var a = Math.abs(x);
+    var scaled = a * Math.pow(10, digits);
+    // 한가운데일 수 있는 값만 정확히 봅니다: 곱셈의 반올림 오차(상대 2^-52)는 여기 나오는 크기에서 1e-6 보다 훨씬 작습니다.
+    if (a >= 0.5 * Math.pow(10, -digits) && scaled < 1e9 && Math.abs(scaled - Math.floor(scaled) - 0.5) < 1e-6) {
+      // |x| ≥ 2^-15 인 float64 는 소수 부분이 67자리 안에서 끝나므로 toFixed(100) 은 정확한 값입니다.
+      var exact = a.toFixed(100).split(".");
+      var tail = exact[1].slice(digits);
+      if (/^50*$/.test(tail)) {
+        var kept = digits ? exact[0] + "." + exact[1].slice(0, digits) : exact[0];  // 0 쪽으로 자른 값
+        if (Number(kept.charAt(kept.length - 1)) % 2 === 0) s = (x < 0 ? "-" : "") + kept;
+      }
+    }
+    return /^-0\.?0*$/.test(s) ? s.slice(1) : s;
+  }
+
+  /* viridis 색표 (matplotlib 과 같은 색을 9단계로 잡고 사이를 잇습니다: 페이지의 그림과 같은 색) */
+  var VIRIDIS = [[68, 1, 84], [71, 44, 122], [59, 81, 139], [44, 113, 142], [33, 144, 141],
+    [39, 173, 129], [92, 200, 99], [170, 220, 50], [253, 231, 37]];
+
+  function viridis(t) {
+    var x = Math.min(Math.max(t, 0), 1) * (VIRIDIS.length - 1);
+    var i = Math.min(Math.floor(x), VIRIDIS.length - 2);
+    var f = x - i;
+    return VIRIDIS[i].map(function (v, k) { return Math.round(v + (VIRIDIS[i + 1][k] - v) * f); });
+  }
+
+  /* ---- 화면 조각 --------------------------------------------------------------------------------- */
+
+  function el(tag, attrs, text) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  var SVG = "http://www.w3.org/2000/svg";
+
+  /* 토큰 이름. SentencePiece 의 ▁ (여기서 띄어쓰기가 있었다는 표시)는 흐리게 그리고, 화면 읽기
+     프로그램에는 "띄어쓰기" 라고 읽힙니다. */
+  function tokenLabel(token) {
+    var span = el("span", { "class": "head-explorer__token" });
+    if (token.charAt(0) === "\u2581") {
+      span.appendChild(el("span", { "class": "head-explorer__space", "aria-hidden": "true" }, "\u2581"));
+      span.appendChild(el("span", { "class": "head-explorer__sr" }, token.length > 1 ? "띄어쓰기 " : "띄어쓰기"));
+      token = token.slice(1);
+    }
+    if (token) span.appendChild(document.createTextNode(token));
+    return span;
+  }
+
+  function plain(token) {
+    return token.charAt(0) === "\u2581" ? "\u2581" + token.slice(1) : token;
+  }
+
+  /* 숫자 하나: data-value 에 이름을 적어 두면 테스트가 numpy 의 값과 견줍니다. */
+  function num(name, x, digits) {
+    return el("span", { "class": "head-explorer__num", "data-value": name }, fixed(x, digits));
+  }
+
+  /* 한 번의 Tab 으로 들어오고 화살표 키로 옮겨 다니는 단추 묶음 (WAI-ARIA 의 radio group 방식:
+     초점이 옮겨 가면 선택도 따라갑니다). cols 가 있으면 위·아래 화살표는 한 줄(cols 칸)씩 옮깁니다. */
+  function roving(buttons, onPick, cols) {
+    buttons.forEach(function (b, i) {
+      b.addEventListener("click", function () { onPick(i); });
+      b.addEventListener("keydown", function (ev) {
+        var step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -(cols || 1), ArrowDown: cols || 1 }[ev.key];
+        var to = null;
+        if (step !== undefined) to = i + step;
+        else if (ev.key === "Home") to = cols ? i - i % cols : 0;
+        else if (ev.key === "End") to = cols ? i - i % cols + cols - 1 : buttons.length - 1;
+        if (to === null) return;
+        ev.preventDefault();
+        if (to < 0 || to >= buttons.length) return;  // 끝에서는 그 자리에 머뭅니다
+        onPick(to);
+        buttons[to].focus();
+      });
+    });
+  }
+
+  function check(buttons, index) {
+    buttons.forEach(function (b, i) {
+      b.setAttribute("aria-checked", String(i === index));
+      b.setAttribute("tabindex", i === index ? "0" : "-1");
+    });
+  }
+
+  /* ---- 도구 ------------------------------------------------------------------------------------- */
+
+  /* 데이터가 약속과 다르면 무엇이 다른지 적은 오류를 냅니다 (탐색기 자리에 그 글이 나옵니다). */
+  function checkData(data) {
+    if (!data || data.format !== FORMAT) throw new Error("데이터 형식이 " + FORMAT + " 이 아닙니다: " + (data && data.format));
+    ["layers", "heads", "d_head"].forEach(function (k) {
+      if (!(Number.isInteger(data[k]) && data[k] > 0)) throw new Error(k + " 는 양의 정수여야 합니다: " + data[k]);
+    });
+    if (!Array.isArray(data.sentences) || !data.sentences.length) throw new Error("문장이 하나도 없습니다");
+    data.sentences.forEach(function (sent, s) {
+      var n = sent.tokens && sent.tokens.length, q = sent.queries || [];
+      if (!n || !(q[0] >= 0 && q[0] < q[1] && q[1] <= n)) throw new Error("문장 " + s + ": 토큰 " + n + "개에 쿼리 범위 " + q);
+      var bytes = 4 * data.layers * data.heads * (q[1] - q[0]) * n;
+      var length = 4 * Math.ceil(bytes / 3);  // base64 글자 수
+      if (typeof sent.scores !== "string" || sent.scores.length !== length) {
+        throw new Error("문장 " + s + ": 점수는 float32 " + bytes / 4 + "개(base64 " + length + "자)여야 합니다: " +
+                        (typeof sent.scores === "string" ? sent.scores.length + "자" : typeof sent.scores));
+      }
+    });
+  }
+
+  function build(root, data) {
+    checkData(data);
+    var L = data.layers, H = data.heads, dHead = data.d_head;
+    var uid = "he-" + Math.random().toString(36).slice(2, 8);
+    var cache = {};  // 문장 번호 → 점수 (float64)
+    var start = data.start || {};
+    var state = { s: start.sentence || 0, l: start.layer || 0, h: start.head || 0, i: start.query, j: null };
+
+    function sentence() { return data.sentences[state.s]; }
+    function scores(s) { return cache[s] || (cache[s] = decodeFloat32(data.sentences[s].scores)); }
+    function headName(l, h) { return (l + 1) + "-" + (h + 1); }
+
+    /* 문장 s, 층 l, 헤드 h 의 점수 한 행 (쿼리 토큰 i 가 모든 키에 준 q·k) */
+    function scoreRow(s, l, h, i) {
+      var sent = data.sentences[s], n = sent.tokens.length, nq = sent.queries[1] - sent.queries[0];
+      var at = ((l * H + h) * nq + (i - sent.queries[0])) * n;
+      return Array.prototype.slice.call(scores(s), at, at + n);
+    }
+
+    root.textContent = "";
+    root.appendChild(el("p", { "class": "head-explorer__title" },
+      data.model + ": " + L + "층 × " + H + "헤드 = 헤드 " + L * H + "개, d_head = " + dHead));
+
+    // 1) 문장 고르기 (라디오 단추: Tab 한 번, 화살표로 옮깁니다)
+    var picker = el("fieldset", { "class": "head-explorer__sentences" });
+    picker.appendChild(el("legend", {}, "문장"));
+    var radios = data.sentences.map(function (sent, s) {
+      var label = el("label", {});
+      var input = el("input", { type: "radio", name: uid + "-sentence", value: String(s) });
+      input.addEventListener("change", function () { pickSentence(s); });
+      label.appendChild(input);
+      label.appendChild(el("span", {}, sent.text));
+      picker.appendChild(label);
+      return input;
+    });
+    root.appendChild(picker);
+
+    // 2) 모든 헤드: 층마다 한 줄, 헤드마다 한 칸인 작은 히트맵
+    root.appendChild(el("p", { "class": "head-explorer__heading", id: uid + "-grid-label" },
+      "모든 헤드 (줄 = 층 1–" + L + ", 칸 = 헤드 1–" + H + "). 누르거나 화살표 키로 고릅니다."));
+    var grid = el("div", { "class": "head-explorer__grid", role: "radiogroup", "aria-labelledby": uid + "-grid-label" });
+    grid.style.setProperty("--heads", String(H));
+    grid.appendChild(el("span", { "class": "head-explorer__corner", "aria-hidden": "true" }, "층"));
+    for (var h0 = 0; h0 < H; h0++) grid.appendChild(el("span", { "class": "head-explorer__colnum", "aria-hidden": "true" }, String(h0 + 1)));
+    var thumbs = [];
+    for (var l0 = 0; l0 < L; l0++) {
+      grid.appendChild(el("span", { "class": "head-explorer__rownum", "aria-hidden": "true" }, String(l0 + 1)));
+      for (var h1 = 0; h1 < H; h1++) {
+        var b = el("button", { type: "button", role: "radio", "class": "head-explorer__thumb",
+                               "aria-label": "헤드 " + headName(l0, h1) + " (" + (l0 + 1) + "층 " + (h1 + 1) + "번)" });
+        b.style.backgroundPosition = (H > 1 ? 100 * h1 / (H - 1) : 0) + "% " + (L > 1 ? 100 * l0 / (L - 1) : 0) + "%";
+        grid.appendChild(b);
+        thumbs.push(b);
+      }
+    }
+    roving(thumbs, function (k) { pickHead(Math.floor(k / H), k % H); }, H);
+    root.appendChild(grid);
+
+    // 3) 헤드 하나: 왼쪽 쿼리, 오른쪽 키, 사이의 선 (진할수록 큰 가중치)
+    var headTitle = el("p", { "class": "head-explorer__heading", id: uid + "-head-label" });
+    root.appendChild(headTitle);
+    var note = el("p", { "class": "head-explorer__note" });
+    root.appendChild(note);
+    var view = el("div", { "class": "head-explorer__view" });
+    var qCol = el("div", { "class": "head-explorer__col", role: "radiogroup", "aria-label": "쿼리 (보는 쪽) 고르기" });
+    var kCol = el("div", { "class": "head-explorer__col head-explorer__col--keys", role: "radiogroup",
+                           "aria-label": "키 (보이는 쪽) 고르기" });
+    var svg = document.createElementNS(SVG, "svg");
+    svg.setAttribute("class", "head-explorer__lines");
+    svg.setAttribute("aria-hidden", "true");
+    svg.setAttribute("preserveAspectRatio", "none");
+    view.appendChild(qCol);
+    view.appendChild(svg);
+    view.appendChild(kCol);
+    root.appendChild(view);
+
+    var top = el("div", { "class": "head-explorer__top" });
+    root.appendChild(top);
+
+    // 4) 점수 하나를 네 단계로
+    var stepsBox = el("div", { "class": "head-explorer__steps" });
+    root.appendChild(stepsBox);
+    var live = el("p", { "class": "head-explorer__sr", "aria-live": "polite" });
+    root.appendChild(live);
+
+    var qButtons = [], kButtons = [], lines = [];
+
+    /* 문장이 바뀌면 토큰 줄과 선, 작은 히트맵을 다시 만듭니다. */
+    function layoutSentence() {
+      var sent = sentence(), tokens = sent.tokens, n = tokens.length, q0 = sent.queries[0], q1 = sent.queries[1];
+      view.style.setProperty("--rows", String(n));
+      qCol.textContent = "";
+      kCol.textContent = "";
+      while (svg.firstChild) svg.removeChild(svg.firstChild);
+      svg.setAttribute("viewBox", "0 0 100 " + n);
+      qButtons = [];
+      kButtons = [];
+      lines = [];
+      tokens.forEach(function (t, i) {
+        if (i >= q0 && i < q1) {
+          var qb = el("button", { type: "button", role: "radio", "class": "head-explorer__tok", "data-token": String(i) });
+          qb.appendChild(tokenLabel(t));
+          qCol.appendChild(qb);
+          qButtons.push(qb);
+        } else {  // 쿼리로 고를 수 없는 토큰(<s>, 접두어, </s>)도 줄은 맞춰 둡니다
+          var gap = el("span", { "class": "head-explorer__tok head-explorer__tok--off" });
+          gap.appendChild(tokenLabel(t));
+          qCol.appendChild(gap);
+        }
+        var kb = el("button", { type: "button", role: "radio", "class": "head-explorer__tok", "data-token": String(i) });
+        kb.appendChild(tokenLabel(t));
+        kCol.appendChild(kb);
+        kButtons.push(kb);
+      });
+      roving(qButtons, function (k) { pickQuery(q0 + k); });
+      roving(kButtons, function (j) { pickKey(j); });
+      for (var i = q0; i < q1; i++) {
+        for (var j = 0; j < n; j++) {
+          var line = document.createElementNS(SVG, "line");
+          line.setAttribute("x1", "0");
+          line.setAttribute("x2", "100");
+          line.setAttribute("y1", String(i + 0.5));
+          line.setAttribute("y2", String(j + 0.5));
+          svg.appendChild(line);
+          lines.push({ i: i, j: j, node: line });
+        }
+      }
+      drawThumbs();
+    }
+
+    /* 작은 히트맵 L × H 개를 캔버스 하나에 타일로 그려 그림 한 장으로 만들고, 칸마다 그 그림의 제 타일을
+       배경으로 보여 줍니다 (스프라이트). 캔버스를 칸마다 만들면 느린 휴대전화에서 그것만으로 수백 ms 가 걸립니다. */
+    function drawThumbs() {
+      var sent = sentence(), n = sent.tokens.length, q0 = sent.queries[0], q1 = sent.queries[1], nq = q1 - q0;
+      var canvas = document.createElement("canvas");
+      canvas.width = n * H;
+      canvas.height = nq * L;
+      var ctx = canvas.getContext("2d");
+      var img = ctx.createImageData(canvas.width, canvas.height);
+      for (var l = 0; l < L; l++) {
+        for (var h = 0; h < H; h++) {
+          for (var i = q0; i < q1; i++) {
+            var w = rowSteps(scoreRow(state.s, l, h, i), dHead).weights;
+            for (var j = 0; j < n; j++) {
+              var rgb = viridis(w[j]), p = 4 * ((l * nq + i - q0) * canvas.width + h * n + j);
+              img.data[p] = rgb[0];
+              img.data[p + 1] = rgb[1];
+              img.data[p + 2] = rgb[2];
+              img.data[p + 3] = 255;
+            }
+          }
+        }
+      }
+      ctx.putImageData(img, 0, 0);
+      grid.style.setProperty("--atlas", "url(" + canvas.toDataURL() + ")");
+      grid.style.setProperty("--atlas-size", H * 100 + "% " + L * 100 + "%");
+    }
+
+    function render() {
+      var sent = sentence(), tokens = sent.tokens, q0 = sent.queries[0];
+      var l = state.l, h = state.h, i = state.i, j = state.j;
+      var name = headName(l, h);
+      radios.forEach(function (r, s) { r.checked = s === state.s; });
+      check(thumbs, l * H + h);
+      check(qButtons, i - q0);
+      check(kButtons, j);
+      headTitle.textContent = "헤드 " + name + ": 왼쪽 쿼리를 누르면 그 행만 진하게, 오른쪽 키를 누르면 아래에 그 점수를 풀어 봅니다.";
+      note.textContent = data.rows_note || "";
+      note.hidden = !data.rows_note;
+
+      // 선: 고른 행은 강조색으로 가중치만큼 진하게, 다른 행은 흐리게. 고른 키로 가는 선은 굵게.
+      var rows = {};
+      lines.forEach(function (ln) {
+        var w = (rows[ln.i] || (rows[ln.i] = rowSteps(scoreRow(state.s, l, h, ln.i), dHead).weights))[ln.j];
+        var mine = ln.i === i;
+        ln.node.setAttribute("class", mine ? (ln.j === j ? "is-row is-key" : "is-row") : "");
+        ln.node.setAttribute("stroke-opacity", (mine ? w : 0.2 * w).toFixed(3));
+      });
+
+      var st = rowSteps(scoreRow(state.s, l, h, i), dHead);
+      // 가장 많이 보는 키 (가중치가 같으면 앞 토큰 먼저)
+      var order = st.weights.map(function (w, k) { return k; })
+        .sort(function (a, b) { return st.weights[b] - st.weights[a] || a - b; }).slice(0, TOP);
+      top.textContent = "";
+      var topTitle = el("p", {});
+      topTitle.appendChild(document.createTextNode("쿼리 '"));
+      topTitle.appendChild(tokenLabel(tokens[i]));
+      topTitle.appendChild(document.createTextNode("'의 행에서 가중치가 가장 큰 키 " + TOP + "개:"));
+      top.appendChild(topTitle);
+      var list = el("ol", {});
+      order.forEach(function (k) {
+        var li = el("li", { "data-key": String(k) });
+        li.appendChild(tokenLabel(tokens[k]));
+        li.appendChild(document.createTextNode(" "));
+        li.appendChild(num("top-weight", st.weights[k], 3));
+        list.appendChild(li);
+      });
+      top.appendChild(list);
+
+      renderSteps(st, tokens, i, j, name);
+      live.textContent = "헤드 " + name + ", 쿼리 " + plain(tokens[i]) + ", 키 " + plain(tokens[j]) +
+        ": 가중치 " + fixed(st.weights[j], 3);
+      root.setAttribute("data-state", [state.s, l, h, i, j].join(","));
+    }
+
+    function renderSteps(st, tokens, i, j, name) {
+      stepsBox.textContent = "";
+      var head = el("p", { "class": "head-explorer__heading" });
+      head.appendChild(document.createTextNode("점수 하나를 네 단계로 (헤드 " + name + "): 쿼리 '"));
+      head.appendChild(tokenLabel(tokens[i]));
+      head.appendChild(document.createTextNode("' → 키 '"));
+      head.appendChild(tokenLabel(tokens[j]));
+      head.appendChild(document.createTextNode("'"));
+      stepsBox.appendChild(head);
+      var ol = el("ol", {});
+
+      function item(title, parts) {
+        var li = el("li", {});
+        li.appendChild(el("strong", {}, title));
+        li.appendChild(document.createTextNode(" "));
+        parts.forEach(function (p) { li.appendChild(typeof p === "string" ? document.createTextNode(p) : p); });
+        ol.appendChild(li);
+      }
+
+      item("내적:", ["q · k = ", num("qk", st.qk[j], 2),
+        " (길이 " + dHead + "인 쿼리 벡터와 키 벡터를 같은 자리끼리 곱해 더한 값. 모델이 계산한 float32 그대로입니다)"]);
+      item("√d_k로 나누기:", [num("qk", st.qk[j], 2), " ÷ √" + dHead + " (", num("sqrt-d", st.sqrtD, 3), ") = ",
+        num("scaled", st.scaled[j], 3)]);
+      item("행의 소프트맥스:", ["이 쿼리 행에서 가장 큰 값 ", num("max", st.max, 3), " (키 '", tokenLabel(tokens[st.argmax]),
+        "')을 빼고 지수를 취하면 e^(", num("shifted", st.shifted[j], 3), ") = ", num("exp", st.exps[j], 4),
+        ". 행의 키 " + tokens.length + "개 모두의 값을 더하면 Σ = ", num("sum", st.sum, 3)]);
+      item("가중치:", [num("exp", st.exps[j], 4), " ÷ ", num("sum", st.sum, 3), " = ", num("weight", st.weights[j], 3)]);
+      stepsBox.appendChild(ol);
+    }
+
+    function topKey(i) {
+      var w = rowSteps(scoreRow(state.s, state.l, state.h, i), dHead).weights;
+      return w.indexOf(Math.max.apply(null, w));
+    }
+
+    function pickSentence(s) {
+      state.s = s;
+      var sent = sentence();
+      state.i = s === (start.sentence || 0) && start.query !== undefined ? start.query : sent.queries[0];
+      layoutSentence();
+      state.j = topKey(state.i);
+      render();
+    }
+
+    function pickHead(l, h) {
+      state.l = l;
+      state.h = h;
+      render();
+    }
+
+    function pickQuery(i) {
+      state.i = i;
+      state.j = topKey(i);
+      render();
+    }
+
+    function pickKey(j) {
+      state.j = j;
+      render();
+    }
+
+    pickSentence(state.s);
+  }
+
+  function load(root) {
+    root.setAttribute("data-ready", "loading");
+    fetch(root.getAttribute("data-src"))
+      .then(function (r) {
+        if (!r.ok) throw new Error(r.status + " " + r.statusText);
+        return r.json();
+      })
+      .then(function (data) {
+        var t0 = performance.now();
+        build(root, data);
+        root.setAttribute("data-ready", "yes");
+        // 그리는 데 걸린 시간 (개발자 도구의 Performance 패널에서 볼 수 있습니다)
+        performance.measure("head-explorer build", { start: t0, end: performance.now() });
+      })
+      .catch(function (err) {
+        root.setAttribute("data-ready", "error");
+        root.textContent = "헤드 탐색기 데이터를 읽지 못했습니다: " + err.message;
+      });
+  }
+
+  /* 페이지(overrides/main.html)는 독자가 탐색기 가까이 내려올 때 이 스크립트를 붙입니다. 그래서 여기서는 바로 받습니다. */
+  function init() {
+    document.querySelectorAll(".head-explorer[data-src]").forEach(function (root) {
+      var ready = root.getAttribute("data-ready");
+      if (ready && ready !== "waiting") return;
+      root.textContent = "헤드 탐색기를 준비하고 있습니다…";
+      load(root);
+    });
+  }
+
+  window.headExplorer = { decodeFloat32: decodeFloat32, rowSteps: rowSteps, fixed: fixed };
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
+})();

@@ -1,0 +1,95 @@
+"""헤드 탐색기(docs/assets/head-explorer.js)가 읽는 데이터: 실제 모델의 모든 층·헤드에서 잰 점수 q·kᵀ.
+
+영어 모델(all-MiniLM-L6-v2)과 한국어 모델(multilingual-e5-small)이 같은 형식을 씁니다. 층 수, 헤드 수,
+d_head, 토큰은 모두 데이터에 적혀 있어서 스크립트는 어느 모델인지 몰라도 됩니다.
+
+왜 q 와 k 가 아니라 점수를 보내나요?
+    헤드 하나의 q 와 k 는 (쿼리 수 + 키 수) × d_head 개의 수이고, 점수 q·kᵀ 는 쿼리 수 × 키 수 개입니다.
+    d_head = 32 이고 문장이 9–17 토큰이라 점수 쪽이 4–6배 작습니다. 2장의 네 단계 가운데 ①(내적)의
+    결과가 점수이고, ②–④(√d_k 로 나누기, 소프트맥스, 가중치)는 브라우저가 이 점수로 직접 계산합니다.
+
+숫자의 정밀도
+    점수는 모델이 계산하는 그대로의 float32 입니다 (사이트의 어텐션 코어가 모델 안에서 쓰는 것과 같은
+    numpy 행렬 곱 `q @ kᵀ`, float32). 줄이지(양자화하지) 않고 float32 4바이트를 그대로 base64 로 적으므로
+    브라우저는 numpy 가 계산한 값과 비트까지 같은 수를 받습니다. 그다음 단계는 2장처럼 float64 로 계산합니다.
+"""
+
+# --8<-- [start:data]
+import base64
+
+import numpy as np
+
+from bert_numpy import Encoder, encode, load_model, tokenize
+from e5_numpy import PREFIX, load_e5
+
+FORMAT = "head-explorer/1"
+
+# 미리 골라 둔 문장: 영어는 "실제 모델 들여다보기" 가, 한국어는 "한국어 문장으로 보기" 가 다루는 문장입니다.
+# 한국어 모델은 헤드가 144개이고 접두어 때문에 토큰도 많아서 문장 하나의 점수가 40–160 KB 입니다. 페이지 하나가
+# 1 MB 를 넘지 않도록 (tests/test_page_weight.py) 한국어 페이지의 그림과 글이 이미 쓰는 몫을 빼면 두 문장이 들어갑니다.
+MINILM_SENTENCES = ["The cat sat on the mat.", "A dog chased the ball across the park.",
+                    "The dog slept on the sofa.", "After dinner, we walked along the beach."]
+E5_SENTENCES = ["고양이가 매트 위에 앉았다", "나는 학교에 간다"]
+
+
+def head_scores(model, text, prefix=""):
+    """문장 하나 → (토큰, 쿼리 범위 (처음, 끝), 점수 (층, 헤드, 쿼리 수, 토큰 수) float32).
+
+    prefix 가 있으면 (multilingual-e5-small 의 "query: ") 문장 앞에 붙여 계산하고, 쿼리는 문장의 조각만
+    남깁니다. 앞의 <s> 와 접두어 조각, 끝의 </s> 는 키로만 남습니다 (한국어 페이지의 그림과 통계와 같게).
+    """
+    if not isinstance(model, Encoder):
+        raise TypeError(f"model 은 load_model() 이나 load_e5() 가 돌려준 Encoder 여야 합니다: {type(model).__name__}")
+    if not isinstance(text, str) or not isinstance(prefix, str):
+        raise TypeError(f"text 와 prefix 는 문자열이어야 합니다: text={text!r:.60}, prefix={prefix!r:.30}")
+    if not text.strip():
+        raise ValueError(f"text 가 비어 있습니다: text={text!r}")
+    ids, tokens = tokenize(model, prefix + text)
+    _, _, qk = encode(model, ids, return_qk=True)
+    if prefix:
+        first = len(tokenize(model, prefix.strip())[1]) - 1  # <s> 와 접두어 조각들 다음 (</s> 는 빼고 셉니다)
+        queries = (first, len(tokens) - 1)
+    else:
+        queries = (0, len(tokens))
+    # q, k: (배치 1, 헤드, n, d_head). 코어가 모델 안에서 하는 것과 같은 float32 행렬 곱입니다.
+    scores = np.stack([q[0, :, queries[0]:queries[1]] @ np.swapaxes(k[0], -1, -2) for q, k in qk])
+    return tokens, queries, scores
+
+
+def pack(scores):
+    """float32 배열 → 리틀 엔디언 바이트를 C 순서로 적은 base64 문자열."""
+    return base64.b64encode(np.ascontiguousarray(scores, dtype="<f4").tobytes()).decode("ascii")
+
+
+def unpack(text, shape):
+    """pack 의 역: base64 문자열 → float32 배열 (shape)."""
+    return np.frombuffer(base64.b64decode(text), dtype="<f4").reshape(shape)
+
+
+def explorer_data(model, name, sentences, prefix, start, rows_note=""):
+    """탐색기 JSON 하나. start 는 처음 보여 줄 문장·층·헤드(0부터)와 쿼리 토큰의 자리(토큰 목록 안, 0부터)."""
+    cfg = model.config
+    layers, heads = cfg["num_hidden_layers"], cfg["num_attention_heads"]
+    out = []
+    for text in sentences:
+        tokens, queries, scores = head_scores(model, text, prefix)
+        assert scores.shape == (layers, heads, queries[1] - queries[0], len(tokens)), scores.shape
+        out.append({"text": text, "tokens": tokens, "queries": list(queries), "scores": pack(scores)})
+    return {"format": FORMAT, "model": name,
+            "layers": layers, "heads": heads, "d_head": cfg["hidden_size"] // heads,
+            "scores": "float32 little-endian base64, (layer, head, query, key)", "rows_note": rows_note,
+            "start": start, "sentences": out}
+
+
+def data_minilm():
+    """실제 모델 들여다보기 페이지: all-MiniLM-L6-v2 (6층 × 12헤드). 처음에는 cat → sat 이 가장 큰 헤드 2-9, 쿼리 cat."""
+    return explorer_data(load_model(), "all-MiniLM-L6-v2", MINILM_SENTENCES, "",
+                         {"sentence": 0, "layer": 1, "head": 8, "query": 2})
+
+
+def data_e5():
+    """한국어 문장으로 보기 페이지: multilingual-e5-small (12층 × 12헤드). 처음에는 헤드 7-11, 쿼리 "가"."""
+    return explorer_data(load_e5(), "multilingual-e5-small", E5_SENTENCES, PREFIX,
+                         {"sentence": 0, "layer": 6, "head": 10, "query": 5},
+                         rows_note="쿼리(왼쪽)는 문장의 조각만 고를 수 있습니다. <s>, 접두어 조각, </s> 는 키로만 나옵니다.")
+# --8<-- [end:data]

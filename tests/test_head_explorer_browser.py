@@ -1,0 +1,328 @@
+"""헤드 탐색기(docs/assets/head-explorer.js)를 실제 브라우저(Debian chromium + Playwright)에서 확인합니다.
+
+- 보이는 숫자 = numpy 의 값 (보이는 자리까지): 모든 문장·층·헤드·쿼리·키에 대해 탐색기의 계산 함수를,
+  그리고 여러 문장·층·헤드에서 화면에 실제로 적힌 글자를. 기준값은 모델을 새로 돌려 얻습니다
+  (tests/head_explorer_reference.py: 탐색기의 JSON 을 읽지 않습니다).
+- 키보드만으로, 손가락(터치)만으로 모든 조작 요소에 닿습니다.
+- 콘솔 오류와 다른 출처로 가는 요청이 없고, 375 px 화면에서 가로로 넘치지 않습니다.
+- JavaScript 가 꺼져 있으면 탐색기는 비어서 숨고 정적 그림이 남습니다.
+"""
+
+import numpy as np
+import pytest
+from browser import PHONE, Tab
+from head_explorer_reference import DIGITS, expected_steps, expected_top, reference, shown
+
+pytestmark = pytest.mark.browser
+
+PAGES = {"minilm": "real_model/", "e5": "korean_model/"}
+QUERY = ".head-explorer__col:not(.head-explorer__col--keys) button"
+KEY = ".head-explorer__col--keys button"
+
+# 탐색기 스크립트의 계산 함수(rowSteps, fixed)로 모든 문장·층·헤드·쿼리·키의 숫자 글자를 만듭니다.
+ALL_NUMBERS_JS = """async ([src, digits]) => {
+  const data = await (await fetch(src)).json();
+  const {decodeFloat32, rowSteps, fixed} = window.headExplorer;
+  return data.sentences.map(sent => {
+    const scores = decodeFloat32(sent.scores), n = sent.tokens.length;
+    const per = {qk: [], scaled: [], shifted: [], exp: [], weight: [], max: [], sum: []};
+    for (let r = 0; r < scores.length / n; r++) {
+      const st = rowSteps(Array.from(scores.subarray(r * n, (r + 1) * n)), data.d_head);
+      for (let j = 0; j < n; j++) {
+        for (const name of ["qk", "scaled", "shifted", "exp", "weight"]) {
+          const values = {qk: st.qk, scaled: st.scaled, shifted: st.shifted, exp: st.exps, weight: st.weights}[name];
+          per[name].push(fixed(values[j], digits[name]));
+        }
+      }
+      per.max.push(fixed(st.max, digits.max));
+      per.sum.push(fixed(st.sum, digits.sum));
+    }
+    // 글자 수십만 개를 따로따로 돌려주면 주고받는 데 몇 초가 걸립니다: 이름마다 한 줄로 이어서 돌려줍니다.
+    return Object.fromEntries(Object.entries(per).map(([name, v]) => [name, v.join(" ")]));
+  });
+}"""
+
+
+def state(page):
+    return [int(x) for x in page.locator(".head-explorer").get_attribute("data-state").split(",")]
+
+
+@pytest.mark.parametrize("which", ["minilm", "e5"])
+def test_every_number_the_explorer_computes_equals_numpy(desktop, which):
+    """모든 문장·층·헤드·쿼리·키에서: 탐색기가 계산해 적을 글자 = numpy 의 값을 같은 자리로 반올림한 글자."""
+    page = desktop.open(PAGES[which])
+    desktop.wait_for_explorers()
+    src = page.locator(".head-explorer").get_attribute("data-src")
+    shown_js = page.evaluate(ALL_NUMBERS_JS, [src, DIGITS])
+    checked = 0
+    for js, ref in zip(shown_js, reference(which), strict=True):
+        for name, values in js.items():
+            expect = np.array([shown(x, DIGITS[name]) for x in ref[name].ravel()])
+            got = np.array(values.split(" "))
+            bad = np.flatnonzero(got != expect)
+            assert not bad.size, (f"{which} '{ref['text']}' {name}: {bad.size}/{got.size} 곳이 다릅니다, "
+                                  f"예: {[(int(i), got[i], expect[i]) for i in bad[:5]]}")
+            checked += got.size
+    print(f"{which}: 숫자 {checked:,}개가 numpy 와 같습니다")
+    desktop.assert_clean()
+
+
+def test_rounding_is_pythons(desktop):
+    """탐색기의 fixed(x, 자리) = 파이썬 format(x, ".{자리}f") (0 으로 반올림된 음수만 부호 없이).
+
+    toFixed 는 이진수 값이 정확히 한가운데(0.125, 47.125 …)이면 0 에서 먼 쪽으로 가지만 파이썬(numpy 의
+    글자)은 짝수 쪽으로 갑니다. float32 점수는 2진 분수라서 이런 값이 실제로 나올 수 있습니다.
+    """
+    rng = np.random.default_rng(14)
+    values = [0.125, 0.375, 0.625, -0.125, 2.5, 3.5, 1.0625, 47.125, 47.375, 255.875, 0.0625, 0.1875, 0.0005,
+              -0.0004, -0.004, 0.0, 1e-9, 0.9995, 0.99951, 123456.785, 2 ** -15, 0.00049999999999999]
+    values += list(rng.normal(0, 50, 400)) + list(rng.random(300)) + list(np.float32(rng.normal(0, 100, 300)))
+    values = [float(v) for v in values]
+    page = desktop.open(PAGES["minilm"])
+    desktop.wait_for_explorers()
+    for digits in (0, 2, 3, 4):
+        got = page.evaluate("([xs, d]) => xs.map(x => window.headExplorer.fixed(x, d))", [values, digits])
+        assert got == [shown(v, digits) for v in values], digits
+    desktop.assert_clean()
+
+
+def cases(which):
+    """문장마다 세 가지 (층, 헤드, 쿼리, 키): 첫 헤드, 마지막 헤드, 가운데 헤드와 여러 자리의 쿼리·키."""
+    out = []
+    for s, ref in enumerate(reference(which)):
+        layers, heads = ref["qk"].shape[:2]
+        (q0, q1), n = ref["queries"], len(ref["tokens"])
+        for l, h in ((0, 0), (layers - 1, heads - 1), (layers // 2, 5 + s)):
+            out.append((s, l, h, q0 + (s + l + h) % (q1 - q0), (3 * h + s + 1) % n))
+    return out
+
+
+# 문장·헤드·쿼리·키를 차례로 누르고(click) 화면에 적힌 숫자를 읽습니다. 누르는 방법 자체는 아래의 키보드·터치
+# 테스트가 확인하므로, 여기서는 한 번의 evaluate 로 눌러 브라우저와 주고받는 횟수를 줄입니다.
+PICK_AND_READ_JS = """([s, t, i, j]) => {
+  const root = document.querySelector('.head-explorer');
+  root.querySelectorAll('.head-explorer__sentences input')[s].click();
+  root.querySelectorAll('.head-explorer__thumb')[t].click();
+  root.querySelector(`.head-explorer__col:not(.head-explorer__col--keys) button[data-token='${i}']`).click();
+  root.querySelector(`.head-explorer__col--keys button[data-token='${j}']`).click();
+  return {state: root.dataset.state,
+          steps: [...root.querySelectorAll('.head-explorer__steps [data-value]')].map(e => [e.dataset.value, e.textContent]),
+          top: [...root.querySelectorAll('.head-explorer__top li')].map(e =>
+                 [Number(e.dataset.key), e.querySelector('[data-value=top-weight]').textContent])};
+}"""
+
+
+@pytest.mark.parametrize("which", ["minilm", "e5"])
+def test_numbers_on_screen_equal_numpy(desktop, which):
+    """여러 문장·층·헤드에서 고른 대로 화면에 적힌 네 단계의 숫자와 '가장 큰 키' 의 가중치가 numpy 와 같습니다."""
+    page = desktop.open(PAGES[which])
+    desktop.wait_for_explorers()
+    refs = reference(which)
+    heads = refs[0]["qk"].shape[1]
+    for s, l, h, i, j in cases(which):
+        shown_now = page.evaluate(PICK_AND_READ_JS, [s, l * heads + h, i, j])
+        assert shown_now["state"] == f"{s},{l},{h},{i},{j}"
+        got = {}
+        for name, text in shown_now["steps"]:
+            got.setdefault(name, []).append(text)
+        assert got == expected_steps(refs[s], l, h, i, j), (which, s, l, h, i, j)
+        assert [tuple(t) for t in shown_now["top"]] == expected_top(refs[s], l, h, i), (which, s, l, h, i)
+    desktop.assert_clean()
+
+
+# 탐색기의 상태(data-state)가 바뀔 때마다 그때 초점이 있는 요소를 적어 둡니다: 키를 여러 번 누른 뒤 한 번에 읽습니다.
+RECORD_JS = """() => { const root = document.querySelector('.head-explorer'); window.__seen = [];
+  new MutationObserver(() => { const e = document.activeElement;
+    window.__seen.push([root.dataset.state, e.dataset.token === undefined ? null : Number(e.dataset.token),
+                        e.getAttribute('aria-checked')]); })
+    .observe(root, {attributes: true, attributeFilter: ['data-state']}); }"""
+
+
+def seen(page):
+    """RECORD_JS 가 적은 것을 읽고 비웁니다: [(상태, 초점 요소의 토큰 자리, 초점 요소의 aria-checked)]."""
+    out = page.evaluate("() => window.__seen.splice(0)")
+    return [([int(x) for x in st.split(",")], token, checked) for st, token, checked in out]
+
+
+def focused(page):
+    return page.evaluate("""() => { const e = document.activeElement;
+        return {inside: !!e.closest('.head-explorer'), cls: e.className, type: e.type || '',
+                token: e.dataset.token === undefined ? null : Number(e.dataset.token),
+                checked: e.getAttribute('aria-checked') || String(e.checked),
+                outline: getComputedStyle(e).outlineStyle}; }""")
+
+
+@pytest.mark.parametrize("which", ["minilm", "e5"])
+def test_keyboard_alone_reaches_every_control(desktop, which):
+    """Tab 네 번(문장, 헤드 격자, 쿼리, 키)으로 들어가고, 화살표 키로 모든 문장·쿼리·키와 헤드 격자의 모든 줄·칸을 고릅니다."""
+    page = desktop.open(PAGES[which])
+    desktop.wait_for_explorers()
+    ref = reference(which)
+    layers, heads = ref[0]["qk"].shape[:2]
+    # 탐색기 절의 제목 링크(¶)에서 시작해 키보드만 씁니다.
+    page.evaluate("""() => { const d = document.querySelector('.head-explorer');
+        let h = d.previousElementSibling; while (h && h.tagName !== 'H2') h = h.previousElementSibling;
+        h.querySelector('.headerlink').focus(); }""")
+    for _ in range(10):
+        page.keyboard.press("Tab")
+        if focused(page)["inside"]:
+            break
+    f = focused(page)
+    assert f["type"] == "radio" and f["checked"] == "true" and f["outline"] != "none"
+
+    # 문장: 아래 화살표로 모든 문장을 차례로
+    first = state(page)[0]
+    for k in range(1, len(ref) + 1):
+        page.keyboard.press("ArrowDown")
+        assert state(page)[0] == (first + k) % len(ref)
+    # 헤드 격자: Tab 한 번. 위 화살표와 Home 으로 (1층, 1번)에 간 뒤, 오른쪽 화살표로 첫 줄의 모든 헤드,
+    # 아래 화살표로 마지막 칸의 모든 층을 지납니다 (모든 줄과 모든 칸). 한 번 누를 때마다 꼭 한 칸씩 옮깁니다.
+    page.keyboard.press("Tab")
+    f = focused(page)
+    assert "head-explorer__thumb" in f["cls"] and f["checked"] == "true" and f["outline"] != "none"
+    for _ in range(layers):
+        page.keyboard.press("ArrowUp")
+    page.keyboard.press("Home")
+    assert state(page)[1:3] == [0, 0]
+    page.evaluate(RECORD_JS)
+    for _ in range(heads - 1):
+        page.keyboard.press("ArrowRight")
+    for _ in range(layers - 1):
+        page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")  # 마지막 줄에서는 머뭅니다 (상태가 바뀌지 않습니다)
+    path = [[0, h] for h in range(1, heads)] + [[l, heads - 1] for l in range(1, layers)]
+    assert [(st[1:3], checked) for st, _, checked in seen(page)] == [(lh, "true") for lh in path]
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowLeft")  # 줄의 처음에서 왼쪽은 앞 줄의 끝으로
+    page.keyboard.press("End")
+    assert [st[1:3] for st, _, _ in seen(page)] == [[layers - 1, 0], [layers - 2, heads - 1], [layers - 2, heads - 1]]
+    assert page.eval_on_selector_all(".head-explorer__thumb[tabindex='0']", "els => els.length") == 1
+    # 쿼리: Tab 한 번, 아래 화살표로 모든 쿼리를
+    page.keyboard.press("Tab")
+    f = focused(page)
+    s = state(page)[0]
+    q0, q1 = ref[s]["queries"]
+    assert f["token"] is not None and f["checked"] == "true" and f["outline"] != "none"
+    page.keyboard.press("Home")
+    assert state(page)[3] == q0
+    seen(page)
+    for i in range(q0 + 1, q1):
+        page.keyboard.press("ArrowDown")
+    assert [(st[3], token, checked) for st, token, checked in seen(page)] == [(i, i, "true") for i in range(q0 + 1, q1)]
+    # 키: Tab 한 번, 모든 키를
+    page.keyboard.press("Tab")
+    page.keyboard.press("Home")
+    assert state(page)[4] == 0 and focused(page)["outline"] != "none"
+    seen(page)
+    n = len(ref[s]["tokens"])
+    for j in range(1, n):
+        page.keyboard.press("ArrowDown")
+    assert [(st[4], token, checked) for st, token, checked in seen(page)] == [(j, j, "true") for j in range(1, n)]
+    # 고른 대로 숫자가 바뀝니다
+    _, l, h, i, j = state(page)
+    weight = page.locator(".head-explorer__steps [data-value=weight]").text_content()
+    assert weight == expected_steps(ref[s], l, h, i, j)["weight"][0]
+    # 덫이 없습니다: Tab 은 탐색기 밖으로, Shift+Tab 은 키 열로 돌아옵니다
+    page.keyboard.press("Tab")
+    assert not focused(page)["inside"]
+    page.keyboard.press("Shift+Tab")
+    assert focused(page)["token"] == j
+    desktop.assert_clean()
+
+
+@pytest.fixture(scope="module")
+def touch(browser, server):
+    """손가락만 쓰는 휴대전화: 375 × 812, 터치 화면, 모바일 브라우저."""
+    tab = Tab(browser, server, PHONE, has_touch=True, is_mobile=True)
+    yield tab
+    tab.close()
+
+
+def test_touch_alone_reaches_every_control(touch):
+    """모든 문장, 모든 층과 모든 헤드 칸, 모든 쿼리와 키를 눌러서(tap) 고르고, 화면은 가로로 넘치지 않습니다.
+
+    두 페이지는 같은 스크립트와 CSS 를 쓰므로, 칸이 가장 많고(144) 키로만 나오는 줄이 있는 한국어 페이지에서 봅니다.
+    """
+    which = "e5"
+    page = touch.open(PAGES[which])
+    touch.wait_for_explorers()
+    ref = reference(which)
+    layers, heads = ref[0]["qk"].shape[:2]
+    thumbs = page.locator(".head-explorer__thumb")
+    assert thumbs.count() == layers * heads  # 층·헤드 수는 데이터에서 옵니다 (72 또는 144)
+    labels = page.locator(".head-explorer__sentences label")
+    short = min(range(len(ref)), key=lambda s: len(ref[s]["tokens"]))  # 쿼리와 키는 가장 짧은 문장에서 모두 누릅니다
+    for s in [s for s in range(len(ref)) if s != short] + [short]:
+        labels.nth(s).tap()
+        assert state(page)[0] == s
+    page.evaluate(RECORD_JS)
+    # 모든 줄(층)과 모든 칸(헤드)을 한 번 이상: (l, l mod 헤드 수) 와 (h mod 층 수, h)
+    picked = sorted({(l, l % heads) for l in range(layers)} | {(h % layers, h) for h in range(heads)})
+    for l, h in picked:
+        thumbs.nth(l * heads + h).tap()
+    assert [st[1:3] for st, _, _ in seen(page)] == [[l, h] for l, h in picked]
+    assert page.eval_on_selector_all(".head-explorer__thumb[aria-checked=true]", "els => els.length") == 1
+    q0, q1 = ref[short]["queries"]
+    for i in range(q0, q1):
+        page.locator(f"{QUERY}[data-token='{i}']").tap()
+    n = len(ref[short]["tokens"])
+    for j in range(n):
+        page.locator(f"{KEY}[data-token='{j}']").tap()
+    states = [st for st, _, _ in seen(page)]
+    assert [st[3] for st in states[:q1 - q0]] == list(range(q0, q1))
+    assert [st[4] for st in states[q1 - q0:]] == list(range(n))
+    _, l, h, i, j = state(page)
+    assert page.locator(".head-explorer__steps [data-value=weight]").text_content() == \
+        expected_steps(ref[short], l, h, i, j)["weight"][0]
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    box = page.locator(".head-explorer").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    touch.assert_clean()
+
+
+def test_data_comes_only_when_the_reader_scrolls_near(phone):
+    """페이지를 열 때는 탐색기의 스크립트도 데이터도 받지 않고 (안내 글만), 탐색기 가까이 내려가면 받아서 그립니다."""
+    page = phone.open(PAGES["e5"])
+    page.wait_for_timeout(300)
+    explorer = page.locator(".head-explorer")
+    assert explorer.get_attribute("data-ready") == "waiting" and "준비" in explorer.inner_text()
+    loaded = """() => performance.getEntriesByType('resource').map(e => e.name.split('/').pop())
+        .filter(n => n === 'head-explorer.js' || n === 'head_explorer-e5.json')"""
+    assert page.evaluate(loaded) == []
+    phone.wait_for_explorers()
+    assert sorted(page.evaluate(loaded)) == ["head-explorer.js", "head_explorer-e5.json"]
+    assert explorer.locator(".head-explorer__thumb").count() == 144
+    phone.assert_clean()
+
+
+def test_broken_data_gets_a_clear_message(phone, built_site):
+    """점수가 잘린 데이터를 받으면 탐색기 자리에 무엇이 틀렸는지 적고, 콘솔 오류나 예외 없이 멈춥니다."""
+    import json
+
+    site, _ = built_site
+    data = json.loads((site / "data" / "head_explorer-minilm.json").read_text(encoding="utf-8"))
+    data["sentences"][1]["scores"] = data["sentences"][1]["scores"][:-8]
+    route = "**/data/head_explorer-minilm.json"
+    phone.page.route(route, lambda r: r.fulfill(status=200, content_type="application/json", body=json.dumps(data)))
+    try:
+        page = phone.open(PAGES["minilm"])
+        page.locator(".head-explorer").scroll_into_view_if_needed()
+        page.wait_for_selector(".head-explorer[data-ready=error]")
+        text = page.locator(".head-explorer").inner_text()
+        assert "문장 1" in text and "base64" in text
+        phone.assert_clean()
+    finally:
+        phone.page.unroute(route)
+
+
+def test_without_javascript_the_figures_stay_and_the_explorer_hides(browser, server):
+    context = browser.new_context(java_script_enabled=False, viewport=PHONE)
+    try:
+        page = context.new_page()
+        for path in PAGES.values():
+            page.goto(server + path)
+            explorer = page.locator(".head-explorer")
+            assert explorer.inner_text() == "" and not explorer.is_visible()
+            assert page.locator("article a.figure-link img").count() >= 8  # 정적 그림 (판 × 테마마다 한 장)
+    finally:
+        context.close()

@@ -22,7 +22,8 @@ import numpy as np
 from bert_numpy import Encoder, encode, load_model, tokenize
 from e5_numpy import PREFIX, load_e5
 
-FORMAT = "head-explorer/1"
+FORMAT = "head-explorer/2"
+QK_FORMAT = "head-explorer-qk/1"
 
 # 미리 골라 둔 문장: 영어는 "실제 모델 들여다보기" 가, 한국어는 "한국어 문장으로 보기" 가 다루는 문장입니다.
 # 한국어 모델은 헤드가 144개이고 접두어 때문에 토큰도 많아서 문장 하나의 점수가 40–160 KB 입니다. 페이지 하나가
@@ -32,11 +33,12 @@ MINILM_SENTENCES = ["The cat sat on the mat.", "A dog chased the ball across the
 E5_SENTENCES = ["고양이가 매트 위에 앉았다", "나는 학교에 간다"]
 
 
-def head_scores(model, text, prefix=""):
-    """문장 하나 → (토큰, 쿼리 범위 (처음, 끝), 점수 (층, 헤드, 쿼리 수, 토큰 수) float32).
+def head_vectors(model, text, prefix=""):
+    """문장 하나 → (토큰, 쿼리 범위 (처음, 끝), q (층, 헤드, 쿼리 수, d_head), k (층, 헤드, 토큰 수, d_head)).
 
-    prefix 가 있으면 (multilingual-e5-small 의 "query: ") 문장 앞에 붙여 계산하고, 쿼리는 문장의 조각만
-    남깁니다. 앞의 <s> 와 접두어 조각, 끝의 </s> 는 키로만 남습니다 (한국어 페이지의 그림과 통계와 같게).
+    q 와 k 는 인코더가 계산한 float32 그대로입니다 (`encode(..., return_qk=True)`). prefix 가 있으면
+    (multilingual-e5-small 의 "query: ") 문장 앞에 붙여 계산하고, 쿼리는 문장의 조각만 남깁니다. 앞의 <s> 와
+    접두어 조각, 끝의 </s> 는 키로만 남습니다 (한국어 페이지의 그림과 통계와 같게).
     """
     if not isinstance(model, Encoder):
         raise TypeError(f"model 은 load_model() 이나 load_e5() 가 돌려준 Encoder 여야 합니다: {type(model).__name__}")
@@ -51,9 +53,25 @@ def head_scores(model, text, prefix=""):
         queries = (first, len(tokens) - 1)
     else:
         queries = (0, len(tokens))
-    # q, k: (배치 1, 헤드, n, d_head). 코어가 모델 안에서 하는 것과 같은 float32 행렬 곱입니다.
-    scores = np.stack([q[0, :, queries[0]:queries[1]] @ np.swapaxes(k[0], -1, -2) for q, k in qk])
-    return tokens, queries, scores
+    # encode 의 q, k: 층마다 (배치 1, 헤드, n, d_head)
+    q = np.stack([q[0, :, queries[0]:queries[1]] for q, _ in qk])
+    k = np.stack([k[0] for _, k in qk])
+    return tokens, queries, q, k
+
+
+def layer_scores(q, k):
+    """층 하나의 q (헤드, 쿼리 수, d_head) 와 k (헤드, 토큰 수, d_head) → 점수 (헤드, 쿼리 수, 토큰 수).
+
+    코어가 모델 안에서 하는 것과 같은 float32 행렬 곱입니다. 테스트는 q·k 파일의 벡터를 여기에 넣어
+    점수 파일의 점수와 비트까지 같은지 봅니다.
+    """
+    return q @ np.swapaxes(k, -1, -2)
+
+
+def head_scores(model, text, prefix=""):
+    """문장 하나 → (토큰, 쿼리 범위 (처음, 끝), 점수 (층, 헤드, 쿼리 수, 토큰 수) float32). 인자는 head_vectors 와 같습니다."""
+    tokens, queries, q, k = head_vectors(model, text, prefix)
+    return tokens, queries, np.stack([layer_scores(ql, kl) for ql, kl in zip(q, k)])
 
 
 def pack(scores):
@@ -66,30 +84,76 @@ def unpack(text, shape):
     return np.frombuffer(base64.b64decode(text), dtype="<f4").reshape(shape)
 
 
-def explorer_data(model, name, sentences, prefix, start, rows_note=""):
-    """탐색기 JSON 하나. start 는 처음 보여 줄 문장·층·헤드(0부터)와 쿼리 토큰의 자리(토큰 목록 안, 0부터)."""
+def _checked_sentences(model, sentences, prefix):
+    """문장마다 (글, 토큰, 쿼리 범위, q, k). 모양을 모델 설정과 맞춰 봅니다."""
+    cfg = model.config
+    layers, heads = cfg["num_hidden_layers"], cfg["num_attention_heads"]
+    d_head = cfg["hidden_size"] // heads
+    out = []
+    for text in sentences:
+        tokens, queries, q, k = head_vectors(model, text, prefix)
+        assert q.shape == (layers, heads, queries[1] - queries[0], d_head) and q.dtype == np.float32, q.shape
+        assert k.shape == (layers, heads, len(tokens), d_head) and k.dtype == np.float32, k.shape
+        out.append((text, tokens, queries, q, k))
+    return out
+
+
+def qk_file(key, sentence, layer):
+    """문장·층 하나의 q·k 파일 이름 (0부터 센 번호). 빌드(sitebuild/datafiles.py)는 datafiles_<key>() 가
+    돌려준 조각 "qk-s<문장>-l<층>" 을 head_explorer-<key>-qk-s<문장>-l<층>.json 으로 씁니다."""
+    return f"head_explorer-{key}-qk-s{sentence}-l{layer}.json"
+
+
+def explorer_data(model, key, name, sentences, prefix, start, rows_note=""):
+    """탐색기 JSON 하나 (점수). start 는 처음 보여 줄 문장·층·헤드(0부터)와 쿼리 토큰의 자리(토큰 목록 안, 0부터).
+
+    문장마다 "qk" 에 층마다의 q·k 파일 이름(이 JSON 과 같은 폴더)을 적어 두어, 스크립트가 그 층을 볼 때 받습니다.
+    """
     cfg = model.config
     layers, heads = cfg["num_hidden_layers"], cfg["num_attention_heads"]
     out = []
-    for text in sentences:
-        tokens, queries, scores = head_scores(model, text, prefix)
-        assert scores.shape == (layers, heads, queries[1] - queries[0], len(tokens)), scores.shape
-        out.append({"text": text, "tokens": tokens, "queries": list(queries), "scores": pack(scores)})
+    for s, (text, tokens, queries, q, k) in enumerate(_checked_sentences(model, sentences, prefix)):
+        scores = np.stack([layer_scores(ql, kl) for ql, kl in zip(q, k)])
+        out.append({"text": text, "tokens": tokens, "queries": list(queries), "scores": pack(scores),
+                    "qk": [qk_file(key, s, l) for l in range(layers)]})
     return {"format": FORMAT, "model": name,
             "layers": layers, "heads": heads, "d_head": cfg["hidden_size"] // heads,
             "scores": "float32 little-endian base64, (layer, head, query, key)", "rows_note": rows_note,
             "start": start, "sentences": out}
 
 
+def explorer_vectors(model, key, name, sentences, prefix):
+    """q·k 파일들: {"qk-s<문장>-l<층>": 그 층 모든 헤드의 q (쿼리 행만) 와 k (모든 토큰), float32 base64}."""
+    files = {}
+    for s, (_, tokens, queries, q, k) in enumerate(_checked_sentences(model, sentences, prefix)):
+        for l in range(q.shape[0]):
+            files[f"qk-s{s}-l{l}"] = {
+                "format": QK_FORMAT, "model": name, "sentence": s, "layer": l,
+                "heads": q.shape[1], "d_head": q.shape[3], "queries": list(queries), "tokens": len(tokens),
+                "vectors": "float32 little-endian base64; q (head, query, d_head), k (head, token, d_head)",
+                "q": pack(q[l]), "k": pack(k[l])}
+    return files
+
+
 def data_minilm():
     """실제 모델 들여다보기 페이지: all-MiniLM-L6-v2 (6층 × 12헤드). 처음에는 cat → sat 이 가장 큰 헤드 2-9, 쿼리 cat."""
-    return explorer_data(load_model(), "all-MiniLM-L6-v2", MINILM_SENTENCES, "",
+    return explorer_data(load_model(), "minilm", "all-MiniLM-L6-v2", MINILM_SENTENCES, "",
                          {"sentence": 0, "layer": 1, "head": 8, "query": 2})
+
+
+def datafiles_minilm():
+    """all-MiniLM-L6-v2 의 문장·층마다 q·k 파일 (4문장 × 6층 = 24개)."""
+    return explorer_vectors(load_model(), "minilm", "all-MiniLM-L6-v2", MINILM_SENTENCES, "")
 
 
 def data_e5():
     """한국어 문장으로 보기 페이지: multilingual-e5-small (12층 × 12헤드). 처음에는 헤드 7-11, 쿼리 "가"."""
-    return explorer_data(load_e5(), "multilingual-e5-small", E5_SENTENCES, PREFIX,
+    return explorer_data(load_e5(), "e5", "multilingual-e5-small", E5_SENTENCES, PREFIX,
                          {"sentence": 0, "layer": 6, "head": 10, "query": 5},
                          rows_note="쿼리(왼쪽)는 문장의 조각만 고를 수 있습니다. <s>, 접두어 조각, </s> 는 키로만 나옵니다.")
+
+
+def datafiles_e5():
+    """multilingual-e5-small 의 문장·층마다 q·k 파일 (2문장 × 12층 = 24개)."""
+    return explorer_vectors(load_e5(), "e5", "multilingual-e5-small", E5_SENTENCES, PREFIX)
 # --8<-- [end:data]

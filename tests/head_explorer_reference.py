@@ -1,7 +1,8 @@
 """헤드 탐색기 숫자의 기준값: 모델을 numpy 로 새로 돌려 2장의 네 단계를 계산합니다 (탐색기의 JSON 을 읽지 않습니다).
 
 ① q·k 는 모델의 float32 값입니다. 사이트의 어텐션 코어가 모델 안에서 하는 그대로 헤드마다 n × n 전체를
-   float32 행렬 곱으로 계산한 뒤 쿼리 행을 잘라 냅니다.
+   float32 행렬 곱으로 계산한 뒤 쿼리 행을 잘라 냅니다. ① 을 풀어 보이는 q 와 k 는 인코더가 돌려준
+   float32 벡터 그대로이고, 차원마다의 곱 q_d·k_d 와 그 합은 float64 로 차원 순서대로 더합니다 (탐색기와 같은 순서).
 ②–④ 는 2장처럼 float64 로: √d_k 로 나누고, 행의 최댓값을 빼고 지수, 합, 나누기 (가중치는 코어의 softmax).
 화면에 보이는 글자는 파이썬의 format(x, ".{자리}f") 로 만든 것과 같아야 합니다 (한가운데 값은 짝수 쪽,
 0 으로 반올림된 음수는 부호 없이 — 탐색기 스크립트의 fixed 와 같은 규칙).
@@ -13,7 +14,8 @@ import re
 import numpy as np
 
 # 탐색기가 숫자마다 보여 주는 소수 자리 (docs/assets/head-explorer.js 의 num(이름, 값, 자리))
-DIGITS = {"qk": 2, "sqrt-d": 3, "scaled": 3, "max": 3, "shifted": 3, "exp": 4, "sum": 3, "weight": 3,
+DIGITS = {"qk": 2, "q": 2, "k": 2, "prod": 2, "q-top": 2, "k-top": 2, "prod-top": 2, "rest-sum": 2,
+          "dot-sum": 2, "sqrt-d": 3, "scaled": 3, "max": 3, "shifted": 3, "exp": 4, "sum": 3, "weight": 3,
           "top-weight": 3}
 
 
@@ -52,7 +54,9 @@ def reference(which):
         out.append({"text": text, "tokens": tokens, "queries": (q0, q1), "d_head": d_head, "qk": s32,
                     "scaled": scaled, "max": row_max[..., 0], "argmax": scaled.argmax(axis=-1),
                     "shifted": shifted, "exp": exps, "sum": total[..., 0], "weight": w,
-                    "model_weights": np.stack([x[0][:, q0:q1] for x in weights])})
+                    "model_weights": np.stack([x[0][:, q0:q1] for x in weights]),
+                    # ① 을 풀어 볼 벡터: (층, 헤드, 쿼리, d_head) 와 (층, 헤드, 토큰, d_head), float32
+                    "q": np.stack([q[0][:, q0:q1] for q, _ in qk]), "k": np.stack([k[0] for _, k in qk])})
     return out
 
 
@@ -73,3 +77,28 @@ def expected_top(ref, layer, head, query, top=3):
     w = ref["weight"][layer, head, query - ref["queries"][0]]
     order = sorted(range(len(w)), key=lambda k: (-w[k], k))[:top]
     return [(k, shown(w[k], DIGITS["top-weight"])) for k in order]
+
+
+def expected_dot(ref, layer, head, query, key, top=3):
+    """① 을 풀어 보인 글자들: {"dims": 곱의 절댓값이 큰 차원 top 개 (1부터), data-value 이름: [글자, …]}.
+
+    top 줄마다 q, k, q×k (차원 순서는 |q_d·k_d| 가 큰 것부터, 같으면 앞 차원 먼저), 나머지 곱의 합, 모든 곱의 합,
+    그리고 펼치면 보이는 표의 차원마다 q, k, q×k.
+    """
+    q = ref["q"][layer, head, query - ref["queries"][0]].astype(np.float64)
+    k = ref["k"][layer, head, key].astype(np.float64)
+    prods = [float(a) * float(b) for a, b in zip(q, k)]
+    order = sorted(range(len(prods)), key=lambda d: (-abs(prods[d]), d))[:top]
+    rest = 0.0
+    for d in range(len(prods)):  # 차원 순서대로 한 번씩 (탐색기와 같은 float64 덧셈 순서)
+        if d not in order:
+            rest += prods[d]
+    total = 0.0
+    for x in prods:
+        total += x
+    out = {"dims": [d + 1 for d in order]}
+    for name, values in (("q-top", [q[d] for d in order]), ("k-top", [k[d] for d in order]),
+                         ("prod-top", [prods[d] for d in order]), ("rest-sum", [rest]), ("dot-sum", [total]),
+                         ("q", q), ("k", k), ("prod", prods)):
+        out[name] = [shown(v, DIGITS[name]) for v in values]
+    return out

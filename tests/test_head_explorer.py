@@ -12,7 +12,8 @@ from head_explorer_reference import reference
 
 from conftest import DOCS, SNIPPETS
 
-BUDGET = 300_000  # 바이트: 페이지마다 탐색기 데이터 (압축하지 않은 JSON)
+BUDGET = 300_000  # 바이트: 페이지마다 처음 보일 때 받는 탐색기 데이터 (압축하지 않은 JSON: 점수 + 시작 층의 q·k)
+QK_BUDGET = 50_000  # 바이트: q·k 파일 하나 (문장·층 하나, 압축하지 않은 JSON)
 PAGES = {"minilm": ("real_model.md", "real_model.py"), "e5": ("korean_model.md", "korean_model.py")}
 
 
@@ -23,6 +24,20 @@ def data():
     return {"minilm": head_explorer.data_minilm(), "e5": head_explorer.data_e5()}
 
 
+@pytest.fixture(scope="module")
+def vectors():
+    import head_explorer
+
+    return {"minilm": head_explorer.datafiles_minilm(), "e5": head_explorer.datafiles_e5()}
+
+
+def qk_part(name):
+    """"head_explorer-minilm-qk-s0-l1.json" → ("minilm", "qk-s0-l1"): 빌드가 datafiles_<이름>() 의 조각을 쓰는 이름."""
+    stem = name.removeprefix("head_explorer-").removesuffix(".json")
+    which, part = stem.split("-", 1)
+    return which, part
+
+
 @pytest.mark.parametrize("which", ["minilm", "e5"])
 def test_scores_are_the_models_float32_values(data, which):
     """JSON 의 점수 = 모델을 새로 돌려 얻은 float32 q·kᵀ (비트까지). 그리고 그 점수의 소프트맥스가 인코더의 가중치입니다."""
@@ -30,7 +45,7 @@ def test_scores_are_the_models_float32_values(data, which):
 
     d = data[which]
     refs = reference(which)
-    assert d["format"] == "head-explorer/1"
+    assert d["format"] == "head-explorer/2"
     assert [s["text"] for s in d["sentences"]] == [r["text"] for r in refs]
     for sent, ref in zip(d["sentences"], refs):
         assert sent["tokens"] == ref["tokens"] and tuple(sent["queries"]) == ref["queries"]
@@ -39,6 +54,39 @@ def test_scores_are_the_models_float32_values(data, which):
         np.testing.assert_array_equal(scores, ref["qk"])  # 양자화하지 않았습니다: float32 그대로
         # 2장처럼 float64 로 계산한 가중치는 모델(float32 코어)의 가중치와 float32 반올림 안에서 같습니다
         np.testing.assert_allclose(ref["weight"], ref["model_weights"], atol=1e-6, rtol=0)
+
+
+@pytest.mark.parametrize("which", ["minilm", "e5"])
+def test_vectors_are_the_encoders_and_multiply_to_the_scores(data, vectors, which):
+    """q·k 파일 = 모델을 새로 돌려 얻은 float32 q (쿼리 행) 와 k (모든 토큰) (비트까지).
+    그리고 그 벡터의 float32 행렬 곱이 점수 파일의 점수와 비트까지 같습니다.
+
+    행렬 곱은 인코더·점수 파일과 같은 호출(헤드마다 (쿼리, d) @ (d, 토큰), float32)이라 같은 BLAS 경로를 탑니다.
+    기준값의 점수는 n × n 전체를 곱한 뒤 쿼리 행을 자른 것인데, 행마다 같은 내적이라 여기서도 비트까지 같습니다.
+    """
+    from head_explorer import layer_scores, unpack
+
+    d, files, refs = data[which], vectors[which], reference(which)
+    H, dh = d["heads"], d["d_head"]
+    listed = [name for sent in d["sentences"] for name in sent["qk"]]
+    assert sorted(qk_part(name) for name in listed) == sorted((which, part) for part in files)
+    for s, (sent, ref) in enumerate(zip(d["sentences"], refs)):
+        assert len(sent["qk"]) == d["layers"]
+        nq, n = ref["queries"][1] - ref["queries"][0], len(ref["tokens"])
+        scores = unpack(sent["scores"], (d["layers"], H, nq, n))
+        for l, name in enumerate(sent["qk"]):
+            f = files[qk_part(name)[1]]
+            assert (f["format"], f["sentence"], f["layer"], f["heads"], f["d_head"], f["tokens"]) == \
+                ("head-explorer-qk/1", s, l, H, dh, n)
+            assert tuple(f["queries"]) == ref["queries"]
+            q, k = unpack(f["q"], (H, nq, dh)), unpack(f["k"], (H, n, dh))
+            np.testing.assert_array_equal(q, ref["q"][l])
+            np.testing.assert_array_equal(k, ref["k"][l])
+            np.testing.assert_array_equal(layer_scores(q, k), scores[l])
+            np.testing.assert_array_equal(layer_scores(q, k), ref["qk"][l])
+            # 탐색기가 ① 에서 하듯 float64 로 곱해 더한 합은 float32 점수와 거의 같습니다 (스니펫 설명의 "0.00003")
+            dots = np.einsum("hqd,hkd->hqk", q.astype(np.float64), k.astype(np.float64))
+            assert np.abs(dots - scores[l]).max() < 3e-5
 
 
 @pytest.mark.parametrize("which, layers", [("minilm", 6), ("e5", 12)])
@@ -86,11 +134,29 @@ def test_start_views_are_the_heads_the_pages_talk_about(data):
         assert ref["tokens"][int(row.argmax())] == best
 
 
+def size(obj):
+    """빌드가 쓰는 것과 같은 JSON 글자 → (바이트, gzip 바이트)."""
+    text = json.dumps(obj, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
+    return len(text), len(gzip.compress(text, 6))
+
+
 @pytest.mark.parametrize("which", ["minilm", "e5"])
-def test_payload_stays_under_budget(data, which):
-    text = json.dumps(data[which], ensure_ascii=False, separators=(",", ":")).encode()
-    print(f"{which}: {len(text):,} 바이트, gzip {len(gzip.compress(text, 6)):,} 바이트")
-    assert len(text) <= BUDGET
+def test_payload_stays_under_budget(data, vectors, which):
+    """처음 보일 때 받는 것(점수 파일 + 시작 문장·층의 q·k 파일) ≤ 300 KB, q·k 파일은 하나하나 ≤ 50 KB."""
+    d, files = data[which], vectors[which]
+    main, main_gz = size(d)
+    sizes = {part: size(f) for part, f in files.items()}
+    for part, (raw, gz) in sizes.items():
+        assert raw <= QK_BUDGET, f"{which} {part}: {raw:,} 바이트"
+    start = d["start"]
+    first = qk_part(d["sentences"][start["sentence"]]["qk"][start["layer"]])[1]
+    first_view = main + sizes[first][0]
+    everything = main + sum(raw for raw, _ in sizes.values())
+    print(f"{which}: 점수 {main:,} (gzip {main_gz:,}), q·k 파일 {len(sizes)}개 "
+          f"{min(r for r, _ in sizes.values()):,}–{max(r for r, _ in sizes.values()):,} 바이트, "
+          f"처음 보일 때 {first_view:,} (gzip {main_gz + sizes[first][1]:,}), "
+          f"모든 문장·층 {everything:,} (gzip {main_gz + sum(g for _, g in sizes.values()):,})")
+    assert first_view <= BUDGET
 
 
 @pytest.mark.parametrize("args, error, words", [

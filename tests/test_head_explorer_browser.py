@@ -1,8 +1,9 @@
 """헤드 탐색기(docs/assets/head-explorer.js)를 실제 브라우저(Debian chromium + Playwright)에서 확인합니다.
 
 - 보이는 숫자 = numpy 의 값 (보이는 자리까지): 모든 문장·층·헤드·쿼리·키에 대해 탐색기의 계산 함수를,
-  그리고 여러 문장·층·헤드에서 화면에 실제로 적힌 글자를. 기준값은 모델을 새로 돌려 얻습니다
-  (tests/head_explorer_reference.py: 탐색기의 JSON 을 읽지 않습니다).
+  그리고 여러 문장·층·헤드에서 화면에 실제로 적힌 글자를 (① 을 풀어 보인 q, k, 곱, 합과 32줄 표까지).
+  기준값은 모델을 새로 돌려 얻습니다 (tests/head_explorer_reference.py: 탐색기의 JSON 을 읽지 않습니다).
+- q·k 파일은 그 층을 볼 때 한 번만 받고, 받지 못하면 ① 자리에 짧은 글만 남고 나머지는 그대로 됩니다.
 - 키보드만으로, 손가락(터치)만으로 모든 조작 요소에 닿습니다.
 - 콘솔 오류와 다른 출처로 가는 요청이 없고, 375 px 화면에서 가로로 넘치지 않습니다.
 - JavaScript 가 꺼져 있으면 탐색기는 비어서 숨고 정적 그림이 남습니다.
@@ -11,7 +12,7 @@
 import numpy as np
 import pytest
 from browser import PHONE, Tab
-from head_explorer_reference import DIGITS, expected_steps, expected_top, reference, shown
+from head_explorer_reference import DIGITS, expected_dot, expected_steps, expected_top, reference, shown
 
 pytestmark = pytest.mark.browser
 
@@ -99,34 +100,55 @@ def cases(which):
 
 # 문장·헤드·쿼리·키를 차례로 누르고(click) 화면에 적힌 숫자를 읽습니다. 누르는 방법 자체는 아래의 키보드·터치
 # 테스트가 확인하므로, 여기서는 한 번의 evaluate 로 눌러 브라우저와 주고받는 횟수를 줄입니다.
-PICK_AND_READ_JS = """([s, t, i, j]) => {
+# ②–④ 는 누르자마자 읽고(q·k 파일을 기다리지 않고 보인다는 것), ① 의 풀이는 그 층의 q·k 파일이 온 뒤에 읽습니다.
+PICK_AND_READ_JS = """async ([s, t, i, j]) => {
   const root = document.querySelector('.head-explorer');
   root.querySelectorAll('.head-explorer__sentences input')[s].click();
   root.querySelectorAll('.head-explorer__thumb')[t].click();
   root.querySelector(`.head-explorer__col:not(.head-explorer__col--keys) button[data-token='${i}']`).click();
   root.querySelector(`.head-explorer__col--keys button[data-token='${j}']`).click();
-  return {state: root.dataset.state,
-          steps: [...root.querySelectorAll('.head-explorer__steps [data-value]')].map(e => [e.dataset.value, e.textContent]),
+  const read = sel => [...root.querySelectorAll(sel)].map(e => [e.dataset.value, e.textContent]);
+  const steps = read('.head-explorer__steps [data-value]:not(.head-explorer__dot *)');
+  for (let k = 0; k < 200 && root.querySelector('.head-explorer__dot').dataset.qk === 'loading'; k++) {
+    await new Promise(r => setTimeout(r, 25));
+  }
+  const dot = root.querySelector('.head-explorer__dot');
+  return {state: root.dataset.state, steps, qk: dot.dataset.qk, dot: read('.head-explorer__dot [data-value]'),
+          dims: [...dot.querySelectorAll('.head-explorer__dims li')].map(e => Number(e.dataset.dim)),
+          rows: [...dot.querySelectorAll('tbody tr')].map(e => Number(e.dataset.dim)),
           top: [...root.querySelectorAll('.head-explorer__top li')].map(e =>
                  [Number(e.dataset.key), e.querySelector('[data-value=top-weight]').textContent])};
 }"""
 
 
+def grouped(pairs):
+    out = {}
+    for name, text in pairs:
+        out.setdefault(name, []).append(text)
+    return out
+
+
 @pytest.mark.parametrize("which", ["minilm", "e5"])
 def test_numbers_on_screen_equal_numpy(desktop, which):
-    """여러 문장·층·헤드에서 고른 대로 화면에 적힌 네 단계의 숫자와 '가장 큰 키' 의 가중치가 numpy 와 같습니다."""
+    """여러 문장·층·헤드에서 고른 대로 화면에 적힌 네 단계의 숫자와 '가장 큰 키' 의 가중치가 numpy 와 같습니다.
+
+    ① 의 풀이도: 곱이 큰 세 차원의 q × k = 곱, 나머지 29개의 합, 32개의 합, 펼치면 보이는 표의 32줄 모두.
+    """
     page = desktop.open(PAGES[which])
     desktop.wait_for_explorers()
     refs = reference(which)
     heads = refs[0]["qk"].shape[1]
     for s, l, h, i, j in cases(which):
         shown_now = page.evaluate(PICK_AND_READ_JS, [s, l * heads + h, i, j])
+        where = (which, s, l, h, i, j)
         assert shown_now["state"] == f"{s},{l},{h},{i},{j}"
-        got = {}
-        for name, text in shown_now["steps"]:
-            got.setdefault(name, []).append(text)
-        assert got == expected_steps(refs[s], l, h, i, j), (which, s, l, h, i, j)
+        assert grouped(shown_now["steps"]) == expected_steps(refs[s], l, h, i, j), where
         assert [tuple(t) for t in shown_now["top"]] == expected_top(refs[s], l, h, i), (which, s, l, h, i)
+        assert shown_now["qk"] == "ok", where
+        expect = expected_dot(refs[s], l, h, i, j)
+        assert shown_now["dims"] == expect.pop("dims"), where
+        assert shown_now["rows"] == list(range(1, refs[s]["d_head"] + 1))
+        assert grouped(shown_now["dot"]) == expect, where
     desktop.assert_clean()
 
 
@@ -222,9 +244,22 @@ def test_keyboard_alone_reaches_every_control(desktop, which):
     _, l, h, i, j = state(page)
     weight = page.locator(".head-explorer__steps [data-value=weight]").text_content()
     assert weight == expected_steps(ref[s], l, h, i, j)["weight"][0]
-    # 덫이 없습니다: Tab 은 탐색기 밖으로, Shift+Tab 은 키 열로 돌아옵니다
+    # ① 의 "32개 곱 모두 보기": Tab 한 번으로 닿고 Enter 로 펼치고 접습니다 (그 층의 q·k 파일이 온 뒤)
+    page.wait_for_selector(".head-explorer__dot[data-qk=ok]")
+    page.keyboard.press("Tab")
+    f = focused(page)
+    assert "head-explorer" not in f["cls"] and f["inside"] and f["outline"] != "none"
+    assert page.evaluate("document.activeElement.tagName") == "SUMMARY"
+    table = page.locator(".head-explorer__table")
+    assert not table.is_visible()
+    page.keyboard.press("Enter")
+    assert table.is_visible() and table.locator("tbody tr").count() == ref[s]["d_head"]
+    page.keyboard.press("Enter")
+    assert not table.is_visible()
+    # 덫이 없습니다: Tab 은 탐색기 밖으로, Shift+Tab 두 번이면 키 열로 돌아옵니다
     page.keyboard.press("Tab")
     assert not focused(page)["inside"]
+    page.keyboard.press("Shift+Tab")
     page.keyboard.press("Shift+Tab")
     assert focused(page)["token"] == j
     desktop.assert_clean()
@@ -274,9 +309,44 @@ def test_touch_alone_reaches_every_control(touch):
     _, l, h, i, j = state(page)
     assert page.locator(".head-explorer__steps [data-value=weight]").text_content() == \
         expected_steps(ref[short], l, h, i, j)["weight"][0]
+    # ① 의 "32개 곱 모두 보기" 는 손가락으로 펼치고 접습니다. 누를 자리는 높이 24 px 이상입니다.
+    page.wait_for_selector(".head-explorer__dot[data-qk=ok]")
+    summary = page.locator(".head-explorer__all summary")
+    table = page.locator(".head-explorer__table")
+    assert summary.bounding_box()["height"] >= 24 and summary.bounding_box()["width"] >= 24
+    summary.tap()
+    assert table.is_visible()
+    summary.tap()
+    assert not table.is_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     box = page.locator(".head-explorer").bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    touch.assert_clean()
+
+
+@pytest.mark.parametrize("which", ["minilm", "e5"])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_dot_panel_fits_a_phone_in_both_palettes(touch, which, scheme):
+    """375 px 화면에서 ① 의 띠와 펼친 32줄 표가 가로로 넘치지 않고, 띠의 칸은 팔레트의 색으로 칠해집니다."""
+    page = touch.open(PAGES[which], scheme=scheme)
+    touch.wait_for_explorers()
+    page.locator(".head-explorer__steps").scroll_into_view_if_needed()
+    page.wait_for_selector(".head-explorer__dot[data-qk=ok]")
+    page.locator(".head-explorer__all summary").tap()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    for sel in (".head-explorer__strip", ".head-explorer__table", ".head-explorer__all"):
+        box = page.locator(sel).bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (sel, box)
+    cells = page.locator(".head-explorer__cell")
+    assert cells.count() == 3 * reference(which)[0]["d_head"]
+    # 가장 큰 칸은 배경과 다른 색이고, 양수·음수 칸은 서로 다른 색입니다 (색은 팔레트가 정합니다)
+    colours = page.evaluate("""() => { const bg = getComputedStyle(document.body).backgroundColor;
+        const c = [...document.querySelectorAll('.head-explorer__cell')].map(e =>
+          [e.classList.contains('is-neg'), e.style.getPropertyValue('--t'), getComputedStyle(e).backgroundColor]);
+        return {bg, full: c.filter(x => x[1] === '100.0%').map(x => [x[0], x[2]])}; }""")
+    assert colours["full"] and all(c != colours["bg"] for _, c in colours["full"])
+    assert len({c for _, c in colours["full"]}) == len({neg for neg, _ in colours["full"]})
+    assert page.locator(".head-explorer__strip").get_attribute("aria-hidden") == "true"
     touch.assert_clean()
 
 
@@ -287,12 +357,57 @@ def test_data_comes_only_when_the_reader_scrolls_near(phone):
     explorer = page.locator(".head-explorer")
     assert explorer.get_attribute("data-ready") == "waiting" and "준비" in explorer.inner_text()
     loaded = """() => performance.getEntriesByType('resource').map(e => e.name.split('/').pop())
-        .filter(n => n === 'head-explorer.js' || n === 'head_explorer-e5.json')"""
+        .filter(n => n === 'head-explorer.js' || n.startsWith('head_explorer-e5'))"""
     assert page.evaluate(loaded) == []
     phone.wait_for_explorers()
-    assert sorted(page.evaluate(loaded)) == ["head-explorer.js", "head_explorer-e5.json"]
+    page.wait_for_selector(".head-explorer__dot[data-qk=ok]")
+    # 처음 보일 때: 스크립트, 점수, 시작 문장(0)·층(7층, 번호 6)의 q·k 파일 하나
+    assert sorted(page.evaluate(loaded)) == ["head-explorer.js", "head_explorer-e5-qk-s0-l6.json", "head_explorer-e5.json"]
     assert explorer.locator(".head-explorer__thumb").count() == 144
+    # 같은 층의 다른 헤드, 다른 층, 다시 처음 층: 새 층의 파일만 한 번 더 받고, 받은 파일은 다시 받지 않습니다
+    thumbs = explorer.locator(".head-explorer__thumb")
+    for t in (6 * 12 + 3, 2 * 12 + 0, 6 * 12 + 10, 2 * 12 + 5):
+        thumbs.nth(t).click()
+        page.wait_for_selector(".head-explorer__dot[data-qk=ok]")
+    assert sorted(page.evaluate(loaded)) == ["head-explorer.js", "head_explorer-e5-qk-s0-l2.json",
+                                             "head_explorer-e5-qk-s0-l6.json", "head_explorer-e5.json"]
     phone.assert_clean()
+
+
+def test_missing_vectors_leave_a_short_message_and_the_rest_works(phone):
+    """q·k 파일을 받지 못하면(404) ① 의 풀이 자리에 짧은 한국어 글만 남고, 탐색기의 나머지는 그대로 움직입니다."""
+    which = "minilm"
+    route, asked = "**/data/head_explorer-minilm-qk-*.json", []
+
+    def missing(r):
+        asked.append(r.request.url.split("/")[-1])
+        r.fulfill(status=404, content_type="text/plain", body="not found")
+
+    phone.page.route(route, missing)
+    try:
+        page = phone.open(PAGES[which])
+        phone.wait_for_explorers()
+        dot = page.locator(".head-explorer__dot")
+        page.wait_for_selector(".head-explorer__dot[data-qk=error]")
+        assert "받지 못해" in dot.inner_text() and not dot.locator("[data-value], details").count()
+        assert page.locator(".head-explorer").get_attribute("data-ready") == "yes"
+        # 다른 키와 다른 층을 골라도 ②–④ 와 가장 큰 키는 numpy 와 같고, 실패한 층은 다시 받지 않습니다
+        refs, heads = reference(which), 12
+        for s, l, h, i, j in cases(which)[:4]:
+            shown_now = page.evaluate(PICK_AND_READ_JS, [s, l * heads + h, i, j])
+            assert shown_now["qk"] == "error" and not shown_now["dot"]
+            assert grouped(shown_now["steps"]) == expected_steps(refs[s], l, h, i, j)
+            assert [tuple(t) for t in shown_now["top"]] == expected_top(refs[s], l, h, i)
+        # 처음 층과 고른 층마다 한 번씩 (문장을 바꾸는 순간 보이던 층도 받습니다), 같은 파일은 두 번 받지 않습니다
+        assert len(asked) == len(set(asked))
+        assert {"head_explorer-minilm-qk-s0-l1.json"} | {f"head_explorer-minilm-qk-s{s}-l{l}.json"
+                                                          for s, l, *_ in cases(which)[:4]} <= set(asked)
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        # 페이지의 스크립트는 오류를 내지 않습니다. 브라우저 자신이 404 응답을 콘솔에 적는 줄만 남습니다.
+        own = [e for e in phone.errors if "Failed to load resource: the server responded with a status of 404" not in e]
+        assert not own and not phone.foreign, (own, phone.foreign)
+    finally:
+        phone.page.unroute(route)
 
 
 def test_broken_data_gets_a_clear_message(phone, built_site):

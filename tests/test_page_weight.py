@@ -11,6 +11,7 @@ from sitebuild.pageweight import page_weight
 
 
 BUDGET = 1_000_000  # 바이트, 압축하지 않은 크기
+EXPLORER_BUDGET = 300_000  # 바이트: 헤드 탐색기가 처음 보일 때 받는 데이터 (점수 + 시작 층의 q·k)
 
 
 @pytest.mark.parametrize("doc", nav_pages())
@@ -35,9 +36,15 @@ def test_budget_counts_what_a_page_loads(built_site):
     assert "figures/four_steps-pipeline-light.png" in items
     assert "figures/four_steps-pipeline-dark.png" not in items  # 어두운 쪽은 따로 셉니다
     assert "figures/four_steps-pipeline-narrow-light.png" not in items  # 좁은 판은 휴대전화 합계에만
-    # 헤드 탐색기: 독자가 내려오면 받는 스크립트와 데이터도 셉니다
-    for doc, data in (("real_model.md", "minilm"), ("korean_model.md", "e5")):
+    # 헤드 탐색기: 독자가 내려오면 받는 스크립트와 점수, 처음 보여 주는 문장·층의 q·k 파일 하나를 셉니다
+    # (영어는 문장 0 의 2층, 한국어는 문장 0 의 7층). 다른 문장·층의 q·k 파일은 세지 않습니다.
+    for doc, data, first in (("real_model.md", "minilm", "s0-l1"), ("korean_model.md", "e5", "s0-l6")):
         items = dict(page_weight(site, doc)["items"])
         assert "assets/head-explorer.js" in items and f"data/head_explorer-{data}.json" in items
+        qk = [p for p in items if p.startswith(f"data/head_explorer-{data}-qk-")]
+        assert qk == [f"data/head_explorer-{data}-qk-{first}.json"], qk
+        explorer = items[f"data/head_explorer-{data}.json"] + items[qk[0]]
+        assert explorer <= EXPLORER_BUDGET, f"{doc}: 탐색기가 처음 보일 때 {explorer:,} 바이트"
+        print(f"{doc}: 탐색기 처음 화면 {explorer:,} 바이트, 페이지 {page_weight(site, doc)['total']:,} 바이트")
     w = page_weight(site, "four_steps.md")["totals"]
     assert w[("phone", "light")] != w[("desktop", "light")]

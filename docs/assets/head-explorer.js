@@ -6,14 +6,18 @@
  * JSON 에는 문장마다 모든 층·헤드의 점수 q·kᵀ 가 float32 그대로 들어 있고(형식은 스니펫의 설명),
  * 층 수·헤드 수·d_head·토큰도 JSON 에서 읽으므로 모델마다 다른 코드가 없습니다.
  * 2장의 네 단계 가운데 ②–④(√d_k 로 나누기, 소프트맥스, 가중치)는 여기서 float64 로 직접 계산합니다.
+ * ①(내적)을 풀어 보일 q 와 k 벡터는 문장·층마다 작은 파일에 따로 있고(JSON 의 sentences[].qk), 독자가 그 층을
+ * 볼 때 한 번만 받습니다. 받는 동안에도 ②–④ 는 바로 보이고, ① 의 풀이는 벡터가 오면 채웁니다.
  * JavaScript 가 꺼져 있으면 아무것도 그리지 않고(빈 상자는 CSS 가 숨깁니다), 페이지의 정적 그림이 남습니다.
  * 프레임워크나 외부 스크립트 없이 평범한 JavaScript 만 씁니다.
  */
 (function () {
   "use strict";
 
-  var FORMAT = "head-explorer/1";
+  var FORMAT = "head-explorer/2";
+  var QK_FORMAT = "head-explorer-qk/1";
   var TOP = 3;  // 쿼리마다 보여 줄 "가장 많이 보는 키" 의 수
+  var TOP_DIMS = 3;  // ① 에서 숫자로 적을 "곱의 절댓값이 가장 큰 차원" 의 수
 
   /* ---- 숫자 ------------------------------------------------------------------------------------- */
 
@@ -147,10 +151,27 @@
       if (!n || !(q[0] >= 0 && q[0] < q[1] && q[1] <= n)) throw new Error("문장 " + s + ": 토큰 " + n + "개에 쿼리 범위 " + q);
       var bytes = 4 * data.layers * data.heads * (q[1] - q[0]) * n;
       var length = 4 * Math.ceil(bytes / 3);  // base64 글자 수
+      if (!Array.isArray(sent.qk) || sent.qk.length !== data.layers ||
+          !sent.qk.every(function (f) { return typeof f === "string" && /^[\w-]+\.json$/.test(f); })) {
+        throw new Error("문장 " + s + ": qk 는 층마다 하나씩 " + data.layers + "개의 파일 이름이어야 합니다");
+      }
       if (typeof sent.scores !== "string" || sent.scores.length !== length) {
         throw new Error("문장 " + s + ": 점수는 float32 " + bytes / 4 + "개(base64 " + length + "자)여야 합니다: " +
                         (typeof sent.scores === "string" ? sent.scores.length + "자" : typeof sent.scores));
       }
+    });
+  }
+
+  /* q·k 파일(문장 s, 층 l)이 약속과 맞는지: 형식, 번호, 모양, base64 길이. */
+  function checkVectors(v, data, s, l) {
+    var sent = data.sentences[s], nq = sent.queries[1] - sent.queries[0], n = sent.tokens.length;
+    if (!v || v.format !== QK_FORMAT) throw new Error("형식이 " + QK_FORMAT + " 이 아닙니다");
+    if (v.sentence !== s || v.layer !== l || v.heads !== data.heads || v.d_head !== data.d_head || v.tokens !== n) {
+      throw new Error("문장·층·모양이 다릅니다");
+    }
+    [["q", nq], ["k", n]].forEach(function (x) {
+      var length = 4 * Math.ceil(4 * data.heads * x[1] * data.d_head / 3);
+      if (typeof v[x[0]] !== "string" || v[x[0]].length !== length) throw new Error(x[0] + " 의 길이가 다릅니다");
     });
   }
 
@@ -159,12 +180,49 @@
     var L = data.layers, H = data.heads, dHead = data.d_head;
     var uid = "he-" + Math.random().toString(36).slice(2, 8);
     var cache = {};  // 문장 번호 → 점수 (float64)
+    var vecs = {};  // "문장,층" → {status: "loading" | "ok" | "error", q, k}: 한 번 받으면(실패도) 다시 받지 않습니다
+    var base = new URL(root.getAttribute("data-src"), document.baseURI);
+    var detailsOpen = false;  // "32개 곱 모두 보기" 를 펼쳐 두면 다른 키를 골라도 펼친 채로 둡니다
     var start = data.start || {};
     var state = { s: start.sentence || 0, l: start.layer || 0, h: start.head || 0, i: start.query, j: null };
 
     function sentence() { return data.sentences[state.s]; }
     function scores(s) { return cache[s] || (cache[s] = decodeFloat32(data.sentences[s].scores)); }
     function headName(l, h) { return (l + 1) + "-" + (h + 1); }
+
+    /* 문장 s, 층 l 의 q·k 벡터. 처음이면 파일을 받기 시작하고 {status: "loading"} 을 돌려줍니다.
+       받고 나서 그 층을 보고 있으면 ① 의 풀이만 다시 그립니다. 실패는 콘솔이 아니라 ① 자리에 짧게 적습니다. */
+    function vectors(s, l) {
+      var id = s + "," + l;
+      if (vecs[id]) return vecs[id];
+      var entry = vecs[id] = { status: "loading" };
+      fetch(new URL(data.sentences[s].qk[l], base))
+        .then(function (r) {
+          if (!r.ok) throw new Error(r.status + " " + r.statusText);
+          return r.json();
+        })
+        .then(function (v) {
+          checkVectors(v, data, s, l);
+          entry.q = decodeFloat32(v.q);
+          entry.k = decodeFloat32(v.k);
+          entry.status = "ok";
+        })
+        .catch(function (err) {
+          entry.status = "error";
+          entry.reason = err.message;
+        })
+        .then(function () {
+          if (state.s === s && state.l === l && dotBox) renderDot();
+        });
+      return entry;
+    }
+
+    /* 문장 s, 층 l, 헤드 h 에서 쿼리 토큰 i 의 q 와 토큰 j 의 k (길이 d_head, float32 값 그대로의 float64). */
+    function qkPair(entry, s, h, i, j) {
+      var sent = data.sentences[s], nq = sent.queries[1] - sent.queries[0], n = sent.tokens.length;
+      var qa = (h * nq + i - sent.queries[0]) * dHead, ka = (h * n + j) * dHead;
+      return { q: Array.prototype.slice.call(entry.q, qa, qa + dHead), k: Array.prototype.slice.call(entry.k, ka, ka + dHead) };
+    }
 
     /* 문장 s, 층 l, 헤드 h 의 점수 한 행 (쿼리 토큰 i 가 모든 키에 준 q·k) */
     function scoreRow(s, l, h, i) {
@@ -240,6 +298,7 @@
     root.appendChild(live);
 
     var qButtons = [], kButtons = [], lines = [];
+    var dotBox = null;  // ① 의 풀이가 들어갈 자리 (renderSteps 가 만들고 renderDot 이 채웁니다)
 
     /* 문장이 바뀌면 토큰 줄과 선, 작은 히트맵을 다시 만듭니다. */
     function layoutSentence() {
@@ -380,6 +439,8 @@
 
       item("내적:", ["q · k = ", num("qk", st.qk[j], 2),
         " (길이 " + dHead + "인 쿼리 벡터와 키 벡터를 같은 자리끼리 곱해 더한 값. 모델이 계산한 float32 그대로입니다)"]);
+      dotBox = el("div", { "class": "head-explorer__dot" });
+      ol.lastChild.appendChild(dotBox);
       item("√d_k로 나누기:", [num("qk", st.qk[j], 2), " ÷ √" + dHead + " (", num("sqrt-d", st.sqrtD, 3), ") = ",
         num("scaled", st.scaled[j], 3)]);
       item("행의 소프트맥스:", ["이 쿼리 행에서 가장 큰 값 ", num("max", st.max, 3), " (키 '", tokenLabel(tokens[st.argmax]),
@@ -387,6 +448,99 @@
         ". 행의 키 " + tokens.length + "개 모두의 값을 더하면 Σ = ", num("sum", st.sum, 3)]);
       item("가중치:", [num("exp", st.exps[j], 4), " ÷ ", num("sum", st.sum, 3), " = ", num("weight", st.weights[j], 3)]);
       stepsBox.appendChild(ol);
+      renderDot();
+    }
+
+    /* ① 풀어 보기: 고른 쿼리의 q 와 고른 키의 k, 차원마다의 곱. 곱과 합은 float32 벡터 값으로 float64 에서 계산합니다. */
+    function renderDot() {
+      var s = state.s, l = state.l, h = state.h, i = state.i, j = state.j;
+      var entry = vectors(s, l);
+      dotBox.textContent = "";
+      dotBox.setAttribute("data-qk", entry.status);
+      if (entry.status === "loading") {
+        dotBox.appendChild(el("p", { "class": "head-explorer__note" }, "이 층의 쿼리·키 벡터를 받고 있습니다…"));
+        return;
+      }
+      if (entry.status === "error") {
+        dotBox.appendChild(el("p", { "class": "head-explorer__note", role: "status" },
+          "이 층의 쿼리·키 벡터를 받지 못해 32개의 곱은 보여 드릴 수 없습니다. ②–④ 는 그대로 볼 수 있습니다."));
+        return;
+      }
+      var v = qkPair(entry, s, h, i, j), q = v.q, k = v.k;
+      var prods = q.map(function (x, d) { return x * k[d]; });
+      var order = prods.map(function (x, d) { return d; })
+        .sort(function (a, b) { return Math.abs(prods[b]) - Math.abs(prods[a]) || a - b; }).slice(0, TOP_DIMS);
+      var rest = 0, total = 0;
+      prods.forEach(function (x, d) {  // 차원 순서대로 더합니다 (테스트의 기준값과 같은 순서)
+        if (order.indexOf(d) < 0) rest += x;
+        total += x;
+      });
+
+      dotBox.appendChild(el("p", {}, "쿼리 벡터 q 와 키 벡터 k 를 차원마다 곱한 " + dHead + "개의 곱 (색: 양수는 파랑, 음수는 빨강, 진할수록 큼):"));
+      dotBox.appendChild(strip([["q", q], ["k", k], ["q×k", prods]], order));
+      dotBox.appendChild(el("p", {}, "곱의 절댓값이 가장 큰 차원 " + TOP_DIMS + "개:"));
+      var ul = el("ul", { "class": "head-explorer__dims" });
+      order.forEach(function (d) {
+        var li = el("li", { "data-dim": String(d + 1) });
+        li.appendChild(document.createTextNode((d + 1) + "번째: "));
+        li.appendChild(num("q-top", q[d], 2));
+        li.appendChild(document.createTextNode(" × "));
+        li.appendChild(num("k-top", k[d], 2));
+        li.appendChild(document.createTextNode(" = "));
+        li.appendChild(num("prod-top", prods[d], 2));
+        ul.appendChild(li);
+      });
+      dotBox.appendChild(ul);
+      var restP = el("p", {}, "나머지 " + (dHead - TOP_DIMS) + "개의 곱의 합: ");
+      restP.appendChild(num("rest-sum", rest, 2));
+      dotBox.appendChild(restP);
+      var sumP = el("p", {}, dHead + "개의 곱을 모두 더하면 ");
+      sumP.appendChild(num("dot-sum", total, 2));
+      sumP.appendChild(document.createTextNode(", 곧 q · k 입니다. 곱과 합은 float32 벡터로 float64 에서 계산했습니다. " +
+        "반올림한 수끼리 더하면 끝자리가 반올림한 합과 다를 수 있습니다."));
+      dotBox.appendChild(sumP);
+
+      var details = el("details", { "class": "head-explorer__all" });
+      if (detailsOpen) details.open = true;
+      details.addEventListener("toggle", function () { detailsOpen = details.open; });
+      details.appendChild(el("summary", {}, dHead + "개 곱 모두 보기"));
+      var table = el("table", { "class": "head-explorer__table" });
+      var head = el("tr", {});
+      ["차원", "q", "k", "q×k"].forEach(function (t) { head.appendChild(el("th", { scope: "col" }, t)); });
+      table.appendChild(el("thead", {})).appendChild(head);
+      var body = el("tbody", {});
+      prods.forEach(function (x, d) {
+        var tr = el("tr", { "data-dim": String(d + 1) });
+        if (order.indexOf(d) >= 0) tr.setAttribute("class", "is-top");
+        tr.appendChild(el("th", { scope: "row" }, String(d + 1)));
+        [["q", q[d]], ["k", k[d]], ["prod", x]].forEach(function (c) {
+          var td = el("td", {});
+          td.appendChild(num(c[0], c[1], 2));
+          tr.appendChild(td);
+        });
+        body.appendChild(tr);
+      });
+      table.appendChild(body);
+      details.appendChild(table);
+      dotBox.appendChild(details);
+    }
+
+    /* 세 줄(q, k, 곱) × d_head 칸의 띠. 줄마다 가장 큰 |값| 을 가장 진하게 칠합니다. 숫자는 글로 적혀 있으므로
+       화면 읽기 프로그램에는 숨깁니다 (aria-hidden). 곱의 절댓값이 큰 차원은 테두리로 표시합니다. */
+    function strip(rows, marked) {
+      var box = el("div", { "class": "head-explorer__strip", "aria-hidden": "true" });
+      box.style.setProperty("--dims", String(dHead));
+      rows.forEach(function (row) {
+        box.appendChild(el("span", { "class": "head-explorer__strip-label" }, row[0]));
+        var max = Math.max.apply(null, row[1].map(Math.abs)) || 1;
+        row[1].forEach(function (x, d) {
+          var cell = el("span", { "class": "head-explorer__cell" + (x < 0 ? " is-neg" : "") +
+                                           (row[0] === "q×k" && marked.indexOf(d) >= 0 ? " is-top" : "") });
+          cell.style.setProperty("--t", (100 * Math.abs(x) / max).toFixed(1) + "%");
+          box.appendChild(cell);
+        });
+      });
+      return box;
     }
 
     function topKey(i) {

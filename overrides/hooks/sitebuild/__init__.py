@@ -17,6 +17,7 @@
                              │     figure_markup.FigureExtension    <img> 하나 → 팔레트별 <img> 두 개
                              │
                              ├─ 데이터:  data_<이름>() → data/four_steps-<이름>.json (datafiles, 탐색기가 읽음)
+                             │           datafiles_<이름>() → 조각마다 data/four_steps-<이름>-<조각>.json
                              │
                              ├─ 노트북:  snippets/notebooks/*.md 의 include → practice/*.ipynb
                              │     notebooks.build_notebooks        jupytext 로 읽고 nbformat 으로 씀
@@ -38,7 +39,7 @@
 - images         PNG 도우미 (Pillow)
 - mathml         TeX → MathML (Python-Markdown 트리 처리기)
 - mathfont       STIX Two Math 에서 쓰는 글자만 잘라 낸 woff2
-- datafiles      data_* 함수 → JSON
+- datafiles      data_* 함수 → JSON, datafiles_* 함수 → 조각마다 JSON
 - notebooks      노트북 원본(.md) → .ipynb
 - notebook_pages mkdocs-jupyter 의 노트북 페이지 HTML → 가벼운 본문
 - pageweight     빌드된 페이지 하나가 내려받는 바이트 (테스트와 Lighthouse 벤치마크)

@@ -2,8 +2,10 @@
 
 세는 것: 페이지 HTML, 그 HTML 이 부르는 스타일·스크립트·미리 받는 글꼴·아이콘·그림, 그리고
 스크립트가 곧바로 내려받는 것(Material 검색 작업자, 검색 색인과 lunr 언어 파일, 탐색기 JSON), 그리고
-독자가 내려오면 받는 것(헤드 탐색기의 스크립트 `<script data-loads>` 와 JSON). 나중에 받는 것도 세어 두어,
-탐색기까지 읽는 독자가 받는 바이트가 예산 안인지 봅니다.
+독자가 내려오면 받는 것(헤드 탐색기의 스크립트 `<script data-loads>` 와 JSON, 그리고 탐색기가 처음 보여 주는
+문장·층의 q·k 파일 하나). 나중에 받는 것도 세어 두어, 탐색기까지 읽는 독자가 받는 바이트가 예산 안인지 봅니다.
+다른 문장·층의 q·k 파일은 독자가 그것을 고를 때만 받으므로 처음 화면의 무게에 넣지 않습니다
+(모두 받았을 때의 합은 tests/test_head_explorer.py 가 찍어 둡니다).
 그림은 보이는 것만 셉니다: 판(넓은/좁은)과 테마(밝은/어두운)마다 한 장씩 있고, 나머지는
 loading="lazy" 에 display:none 이라 내려받지 않습니다. 그래서 합계를 화면(데스크톱/휴대전화) ×
 테마 네 가지로 냅니다.
@@ -56,6 +58,21 @@ class _Refs(HTMLParser):
             self._in_config = False
 
 
+def explorer_first_view(data_path):
+    """탐색기 JSON 하나 → 탐색기가 처음 그릴 때 받는 파일들: 그 JSON 과, 헤드 탐색기라면 시작 문장·층의 q·k 파일.
+
+    헤드 탐색기(docs/assets/head-explorer.js)는 sentences[문장].qk[층] 에 적힌 파일(같은 폴더)을 그 층을 볼 때
+    받고, 처음에는 start 의 문장·층을 봅니다. 다른 탐색기의 JSON 에는 이 열쇠들이 없습니다.
+    """
+    data_path = Path(data_path)
+    files = [data_path]
+    data = json.loads(data_path.read_text(encoding="utf-8"))
+    start = data.get("start") if isinstance(data, dict) else None
+    if isinstance(start, dict) and "qk" in data["sentences"][start.get("sentence", 0)]:
+        files.append(data_path.parent / data["sentences"][start.get("sentence", 0)]["qk"][start.get("layer", 0)])
+    return files
+
+
 def search_files(site):
     """Material 검색이 페이지를 열자마자 내려받는 파일들 (작업자, 색인, lunr 언어 파일)."""
     site = Path(site)
@@ -98,6 +115,10 @@ def page_weight(site, doc):
         theme = parts.fragment.removeprefix("only-") if parts.fragment.startswith("only-") else None
         if kind == "img" and (theme or variant):
             shown.append((target, theme, variant))
+        elif kind == "data":
+            if not target.is_file():
+                raise FileNotFoundError(f"{doc}: {target} 가 빌드 결과에 없습니다")
+            shared += explorer_first_view(target)
         else:
             shared.append(target)
     if parser.config is None or not parser.config.get("search"):

@@ -1,0 +1,85 @@
+"""sitebuild/datafiles.py: data_<이름>() 은 JSON 하나, datafiles_<이름>() 은 {조각: dict} 를 조각마다 JSON 하나로.
+
+빌드가 부르는 build_data 를 작은 스니펫 폴더에 직접 부릅니다 (사이트 빌드 없이 빠릅니다).
+"""
+
+import json
+import sys
+import uuid
+
+import pytest
+from sitebuild import datafiles, snippet_graph
+
+SNIPPET = '''
+from pathlib import Path
+
+CALLS = Path(__file__).with_suffix(".calls")
+
+
+def data_one():
+    return {{"x": 1}}
+
+
+def datafiles_many():
+    CALLS.write_text(CALLS.read_text() + "x" if CALLS.exists() else "x")
+    return {{{parts}}}
+'''
+
+
+def build(tmp_path, parts):
+    """스니펫(모듈 이름은 테스트마다 새로)을 쓰고 build_data 를 부릅니다 → (쓴 파일 이름들, 모듈 이름)."""
+    snippets = tmp_path / "snippets"
+    snippets.mkdir(exist_ok=True)
+    for old in snippets.glob("*.py"):
+        old.unlink()
+    module = f"demo_{uuid.uuid4().hex[:8]}"
+    (snippets / f"{module}.py").write_text(SNIPPET.format(parts=parts), encoding="utf-8")
+    try:
+        written = datafiles.build_data(snippets, tmp_path / "out", "env")
+    finally:
+        snippet_graph.forget_modules(snippets)
+        sys.path.remove(str(snippets))
+    return sorted(p.name for p in written), module
+
+
+def test_parts_become_one_file_each_and_are_cached(tmp_path):
+    parts = '"qk-s0-l0": {"q": [1.5]}, "qk-s0-l1": {"q": [2.5]}'
+    names, m = build(tmp_path, parts)
+    assert names == [f"{m}-many-qk-s0-l0.json", f"{m}-many-qk-s0-l1.json", f"{m}-one.json"]
+    out = tmp_path / "out"
+    assert json.loads((out / f"{m}-many-qk-s0-l1.json").read_text()) == {"q": [2.5]}
+    assert json.loads((out / f"{m}-one.json").read_text()) == {"x": 1}
+    calls = tmp_path / "snippets" / f"{m}.calls"
+    assert calls.read_text() == "x"
+    # 같은 내용으로 다시: 목록 파일이 맞으므로 함수를 다시 부르지 않고 같은 파일들을 돌려줍니다
+    written = datafiles.build_data(tmp_path / "snippets", out, "env")
+    snippet_graph.forget_modules(tmp_path / "snippets")
+    assert sorted(p.name for p in written) == names and calls.read_text() == "x"
+
+
+def test_stale_parts_are_removed(tmp_path):
+    # 같은 모듈 이름으로 조각을 바꾸면 지난번 조각 파일은 사라집니다
+    snippets = tmp_path / "snippets"
+    snippets.mkdir()
+    out = tmp_path / "out"
+    module = f"demo_{uuid.uuid4().hex[:8]}"
+    for parts in ('"a": {}, "b": {}', '"a": {"v": 2}'):
+        (snippets / f"{module}.py").write_text(SNIPPET.format(parts=parts), encoding="utf-8")
+        written = datafiles.build_data(snippets, out, "env")
+        snippet_graph.forget_modules(snippets)
+    sys.path.remove(str(snippets))
+    assert sorted(p.name for p in written) == [f"{module}-many-a.json", f"{module}-one.json"]
+    assert not (out / f"{module}-many-b.json").exists()
+    assert json.loads((out / f"{module}-many-a.json").read_text()) == {"v": 2}
+
+
+@pytest.mark.parametrize("parts, words", [
+    ('"Bad Name": {}', "조각 이름"),
+    ('"a/b": {}', "조각 이름"),
+    ('', "조각 이름: dict"),
+    ('"a": {"x": float("nan")}', "ValueError"),
+])
+def test_bad_parts_fail_with_the_function_name(tmp_path, parts, words):
+    with pytest.raises(datafiles.DataError, match="datafiles_many") as err:
+        build(tmp_path, parts)
+    assert words in str(err.value)

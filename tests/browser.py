@@ -93,18 +93,30 @@ class Tab:
         self.page.goto(self.origin + path, wait_until="networkidle" if settle else "load")
         return self.page
 
-    def wait_for_explorers(self):
-        """페이지의 탐색기가 모두 데이터를 읽고 다 그릴 때까지 기다립니다 (탐색기가 없으면 바로 돌아옵니다).
+    def read_through(self):
+        """독자처럼 페이지 끝까지 한 화면씩 내려갔다가 맨 위로 돌아옵니다. 그동안 나타나는 것을 모두 기다립니다.
 
-        헤드 탐색기는 화면에 가까워져야 데이터를 받으므로, 독자처럼 탐색기까지 내려갔다가 맨 위로 돌아옵니다.
+        화면에 들어와야 생기는 것이 있습니다: Material 이 코드 블록마다 붙이는 복사 단추(mkdocs.yml 의
+        content.lazy)와, 가까이 와야 데이터를 받는 헤드 탐색기. 페이지 전체를 재는 테스트는 이것을 먼저 부릅니다.
         """
         page = self.page
-        for explorer in page.locator(".head-explorer").all():
-            explorer.evaluate("e => e.scrollIntoView({block: 'center'})")
+        page.evaluate("""async () => {
+          const frame = () => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+          for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight) {
+            window.scrollTo(0, y);
+            await frame();
+          }
+        }""")
         page.wait_for_function(
             "sel => [...document.querySelectorAll(sel)].every(e => e.getAttribute('data-ready') === 'yes')",
             arg=EXPLORERS)
-        page.evaluate("window.scrollTo(0, 0)")
+        # 맨 위로 돌아오면 머리글의 제목이 페이지 제목에서 사이트 제목으로 바뀌며 흐려졌다 나타납니다(CSS 전환).
+        # 전환이 끝나기 전에 재면 반쯤 투명한 글자를 재게 되므로 끝날 때까지 기다립니다.
+        page.evaluate("""async () => {
+          window.scrollTo(0, 0);
+          await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+          await Promise.all(document.getAnimations().filter(a => a instanceof CSSTransition).map(a => a.finished));
+        }""")
         return page
 
     def assert_clean(self):

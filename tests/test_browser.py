@@ -179,6 +179,6 @@ def test_explorer_leaves_the_static_figure_without_javascript(browser, server):
 @pytest.mark.parametrize("doc", nav_pages())
 def test_no_horizontal_scroll_on_a_phone(phone, doc):
     page = phone.open(page_url(doc))
-    phone.wait_for_explorers()  # 탐색기가 그린 뒤의 너비를 잽니다
+    phone.read_through()  # 탐색기가 그린 뒤의 너비를 잽니다
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 375, f"{doc}: 375px 화면에서 페이지가 {width}px 로 가로 스크롤됩니다"

@@ -173,6 +173,18 @@ def test_search_worker_loads_lunr_languages_as_pageweight_counts():
     assert pageweight  # 이 규칙을 쓰는 모듈
 
 
+def test_material_mounts_code_tools_lazily_under_content_lazy():
+    """mkdocs.yml 의 content.lazy: Material 의 번들이 이 기능 이름을 알고, 코드 블록 도구를 붙이는 곳에서 씁니다.
+
+    이름이 사라지면 설정은 조용히 무시되고 코드가 많은 페이지가 다시 무거워집니다 (휴대전화 Lighthouse TBT).
+    동작 자체(보이기 전에는 단추가 없고, 보이면 생김)는 tests/test_phone.py 가 브라우저에서 확인합니다.
+    """
+    (bundle,) = (MATERIAL / "assets" / "javascripts").glob("bundle.*.min.js")
+    js = bundle.read_text(encoding="utf-8")
+    assert re.search(r'"content\.code\.copy".{0,600}"content\.lazy"', js, re.S), (
+        "Material 번들의 코드 블록 도구가 content.lazy 를 보지 않습니다: mkdocs.yml 의 content.lazy 를 다시 보세요")
+
+
 def _png():
     import matplotlib
 

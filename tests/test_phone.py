@@ -41,7 +41,7 @@ def test_no_word_breaks_in_the_middle(request, korean_font, screen):
     found = []
     for doc in nav_pages():
         page = tab.open(page_url(doc))
-        tab.wait_for_explorers()
+        tab.read_through()
         found += [f"{doc}: …{b['context']}… ({b['element']})" for b in page.evaluate(MIDWORD_JS)]
     assert not found, f"{screen}: 낱말 가운데에서 줄이 바뀐 곳 {len(found)}곳\n" + "\n".join(found[:30])
 
@@ -68,7 +68,7 @@ def test_axe_finds_no_violations(phone, axe, scheme):
     problems = []
     for doc in nav_pages():
         page = phone.open(page_url(doc), scheme=scheme)
-        phone.wait_for_explorers()
+        phone.read_through()
         for v in axe.run(page).response["violations"]:
             targets = [n["target"] for n in v["nodes"][:3]]
             problems.append(f"{doc}: {v['id']} ({v['impact']}) {len(v['nodes'])}곳 {targets}")
@@ -89,7 +89,7 @@ def test_every_scrollable_box_is_a_named_region_the_keyboard_can_scroll(request,
     seen, problems = 0, []
     for doc in nav_pages():
         page = tab.open(page_url(doc))
-        tab.wait_for_explorers()
+        tab.read_through()
         for box in page.evaluate(SCROLLABLE_JS):
             seen += 1
             if box["tabindex"] < 0 or box["role"] != "region" or not box["name"]:
@@ -129,7 +129,7 @@ def test_every_control_is_big_enough_to_tap(phone):
     small = []
     for doc in nav_pages():
         page = phone.open(page_url(doc))
-        phone.wait_for_explorers()
+        phone.read_through()
         small += [f"{doc}: <{t['tag']} class={t['cls']!r}> {t['text']!r} {t['w']}×{t['h']}"
                   for t in page.evaluate(TARGETS_JS, MIN_TARGET)]
     assert not small, f"{MIN_TARGET}px 보다 작은 조작 요소:\n" + "\n".join(small[:40])
@@ -145,3 +145,36 @@ def test_square_roots_leave_no_gap(desktop):
         .filter(([m, q]) => q)
         .map(([m, q]) => m.getBoundingClientRect().right - q.lastElementChild.getBoundingClientRect().right)""")
     assert gaps and max(gaps) < 1.0, gaps
+
+
+LAZY_BLOCK_JS = """() => {
+  // 닫힌 접기(details) 밖에서, 휴대전화 폭에 넘치는 코드 블록 가운데 맨 마지막 것 (첫 화면에서 가장 먼 것)
+  const blocks = [...document.querySelectorAll('article pre > code')]
+    .filter(c => !c.closest('details:not([open])') && c.scrollWidth > c.clientWidth + 1);
+  const code = blocks[blocks.length - 1];
+  code.setAttribute('data-probe', '');
+  return code.getBoundingClientRect().top > 3 * innerHeight;
+}"""
+
+
+def test_code_tools_arrive_when_the_block_is_seen(phone):
+    """mkdocs.yml 의 content.lazy: Material 은 코드 블록이 화면에 들어올 때 복사 단추를 붙입니다.
+
+    페이지를 여는 순간 멀리 있는 블록에는 단추가 없고(그래서 여는 일이 가볍습니다), 내려가서 보면 생깁니다.
+    그때 Material 이 마우스 없는 기기에서 코드 상자의 tabindex 를 지워도, 사이트 스크립트(overrides/main.html)가
+    넘치는 상자를 다시 키보드로 닿는 이름 붙은 영역으로 만들고, 단추 묶음은 탐색 영역이 아닌 묶음(role=none)이 됩니다.
+    """
+    page = phone.open(page_url("korean_model.md"))
+    assert page.evaluate(LAZY_BLOCK_JS), "맨 마지막 넘치는 코드 블록이 첫 화면에서 멀지 않습니다: 검사가 뜻이 없습니다"
+    probe = page.locator("[data-probe]")
+    assert probe.evaluate("c => c.parentElement.querySelector('nav.md-code__nav')") is None
+    probe.scroll_into_view_if_needed()
+    page.wait_for_function("() => document.querySelector('[data-probe]').parentElement.querySelector('nav.md-code__nav')")
+    page.wait_for_timeout(100)  # 사이트 스크립트는 다음 프레임에 고칩니다
+    state = probe.evaluate("""c => ({nav: c.parentElement.querySelector('nav.md-code__nav').getAttribute('role'),
+                                    button: !!c.parentElement.querySelector('nav.md-code__nav > button[data-clipboard-target]'),
+                                    tabindex: c.getAttribute('tabindex'), role: c.getAttribute('role'),
+                                    name: c.getAttribute('aria-label')})""")
+    assert state["nav"] == "none" and state["button"], state
+    assert state["tabindex"] == "0" and state["role"] == "region" and state["name"].endswith("가로로 스크롤"), state
+    phone.assert_clean()

@@ -144,3 +144,37 @@ def test_build_and_tests_share_page_outputs(built_site):
         if blocks:
             assert (outputs.cache_dir / f"{outputs.key(blocks)}.json").is_file(), (
                 f"{page}: 빌드와 테스트의 출력 캐시 열쇠가 다릅니다 (페이지 코드가 두 번 돕니다)")
+
+
+def test_search_index_is_written_as_plain_utf8(built_site):
+    """검색 색인은 한글을 \\uXXXX 이스케이프 없이 글자 그대로 담습니다 (sitebuild/searchindex.py).
+
+    훅의 on_post_build 는 search 플러그인이 색인을 쓴 다음에 돌아야 합니다. 순서가 바뀌면 여기서 이스케이프가 보입니다.
+    """
+    import json
+
+    site, _ = built_site
+    raw = (site / "search" / "search_index.json").read_bytes()
+    text = raw.decode("utf-8")
+    assert not re.search(r"\\u[a-fA-F0-9]{4}", text.replace("\\\\", "")), "색인에 \\uXXXX 이스케이프가 남아 있습니다"
+    index = json.loads(text)
+    titles = {d["title"] for d in index["docs"]}
+    assert "한국어 문장으로 보기" in titles and "어텐션 가중치" in text
+    # 같은 값을 기본값(ensure_ascii)으로 쓰면 훨씬 큽니다: 다시 쓰기가 실제로 크기를 줄였다는 대조
+    assert len(json.dumps(index, separators=(",", ":")).encode()) > 1.5 * len(raw)
+
+
+def test_search_index_rewrite_keeps_every_value(tmp_path):
+    """다시 쓴 색인은 원래 색인과 값이 같고(이스케이프만 풀림), 색인이 없으면 아무것도 하지 않습니다."""
+    import json
+
+    from sitebuild import searchindex
+
+    assert searchindex.rewrite_utf8(tmp_path) is None
+    original = {"config": {"separator": "[\\s\\-]+|(?<=[가-힣])[을를]$"},
+                "docs": [{"location": "a/#x", "title": "어텐션 \"Q\" \\ 🙂", "text": "<p>소프트맥스 √d_k</p>"}]}
+    (tmp_path / "search").mkdir()
+    (tmp_path / "search" / "search_index.json").write_text(json.dumps(original, separators=(",", ":")))
+    before, after = searchindex.rewrite_utf8(tmp_path)
+    assert after < before
+    assert json.loads((tmp_path / "search" / "search_index.json").read_bytes()) == original

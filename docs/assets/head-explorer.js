@@ -476,7 +476,7 @@
         total += x;
       });
 
-      dotBox.appendChild(el("p", {}, "쿼리 벡터 q 와 키 벡터 k 를 차원마다 곱한 " + dHead + "개의 곱 (색: 양수는 파랑, 음수는 빨강, 진할수록 큼):"));
+      dotBox.appendChild(el("p", {}, "쿼리 벡터 q와 키 벡터 k를 차원마다 곱한 " + dHead + "개의 곱 (색: 양수는 파랑, 음수는 빨강, 진할수록 큼):"));
       dotBox.appendChild(strip([["q", q], ["k", k], ["q×k", prods]], order));
       dotBox.appendChild(el("p", {}, "곱의 절댓값이 가장 큰 차원 " + TOP_DIMS + "개:"));
       var ul = el("ul", { "class": "head-explorer__dims" });
@@ -496,7 +496,7 @@
       dotBox.appendChild(restP);
       var sumP = el("p", {}, dHead + "개의 곱을 모두 더하면 ");
       sumP.appendChild(num("dot-sum", total, 2));
-      sumP.appendChild(document.createTextNode(", 곧 q · k 입니다. 곱과 합은 float32 벡터로 float64 에서 계산했습니다. " +
+      sumP.appendChild(document.createTextNode(", 곧 q · k입니다. 곱과 합은 float32 벡터의 값으로 float64에서 계산했습니다. " +
         "반올림한 수끼리 더하면 끝자리가 반올림한 합과 다를 수 있습니다."));
       dotBox.appendChild(sumP);
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
-from . import (codeblocks, codestyle, datafiles, fences, figure_markup, figures, mathfont, mathml,
+from . import (codeblocks, codestyle, datafiles, fences, figure_markup, figures, mathfont, mathml, searchindex,
                notebook_pages, notebooks, snippet_graph)
 from .outputs import PageOutputs
 
@@ -139,6 +139,10 @@ class SiteBuild:
         if missing:
             raise PluginError(f"수식 글꼴에 없는 글자를 수식이 씁니다: {''.join(missing)!r} "
                               "(sitebuild/mathfont.py 의 CHARSET 에 더하세요)")
+
+    # on_post_build: 검색 색인을 UTF-8 글자 그대로 (search 플러그인이 먼저 쓴 파일; 훅은 플러그인 다음에 돕니다).
+    def compact_search_index(self, config):
+        searchindex.rewrite_utf8(config["site_dir"])
 
     # on_build_error
     def close(self):

@@ -285,3 +285,26 @@ def test_notebook_text_outputs_of_one_cell_become_one_block(tmp_path):
             '<div class="jp-OutputArea-output"><pre> True\n</pre></div></div></div></div>')
     out = notebook_pages.slim_notebook_html(page, path, "x.ipynb")
     assert out.count('class="cell-output"') == 1 and "<samp>같은가? True\n</samp>" in out
+
+
+def test_mkdocs_jupyter_checks_ignore_before_opening_a_page(monkeypatch, tmp_path):
+    """mkdocs.yml 의 mkdocs-jupyter ignore: ["*.md", "*.py"]: 플러그인은 ignore 를 파일을 열기 전에 봅니다.
+
+    그래서 페이지(.md)마다 jupytext 로 여는 일(빌드마다 약 1초)이 없어집니다. 순서가 바뀌면 여기서 알 수 있습니다.
+    """
+    import types
+
+    import jupytext
+    from mkdocs_jupyter.plugin import Plugin
+
+    opened = []  # 플러그인은 읽다 난 오류를 삼키므로, 오류를 내는 대신 연 파일을 적어 둡니다
+    monkeypatch.setattr(jupytext, "read", lambda path, *a, **k: opened.append(path) or {})
+    plugin = Plugin()
+    plugin.config = {"ignore": ["*.md", "*.py"], "include": ["*.ipynb"]}
+    page = tmp_path / "four_steps.md"
+    page.write_text("# 제목\n", encoding="utf-8")
+    assert plugin.should_include(types.SimpleNamespace(abs_src_path=str(page))) is False
+    assert opened == [], "mkdocs-jupyter 가 ignore 된 파일을 jupytext 로 열었습니다"
+    plugin.config["ignore"] = []  # 대조: ignore 가 없으면 정말 엽니다
+    plugin.should_include(types.SimpleNamespace(abs_src_path=str(page)))
+    assert opened == [str(page)]

@@ -178,3 +178,34 @@ def test_code_tools_arrive_when_the_block_is_seen(phone):
     assert state["nav"] == "none" and state["button"], state
     assert state["tabindex"] == "0" and state["role"] == "region" and state["name"].endswith("가로로 스크롤"), state
     phone.assert_clean()
+
+
+SMALL_TEXT_JS = """min => {
+  document.querySelectorAll('article details').forEach(d => { d.open = true; });  // 풀이와 코드 보기도 펼쳐서 잽니다
+  const walker = document.createTreeWalker(document.querySelector('article'), NodeFilter.SHOW_TEXT);
+  let total = 0, small = 0, n; const code = [];
+  while ((n = walker.nextNode())) {
+    const text = n.textContent.trim(), el = n.parentElement;
+    if (!text || !el.getClientRects().length) continue;
+    const size = parseFloat(getComputedStyle(el).fontSize);
+    total += text.length;
+    if (size < min) {
+      small += text.length;
+      if (el.closest('code, samp')) code.push(size.toFixed(1) + 'px ' + text.slice(0, 20));
+    }
+  }
+  return {share: small / total, code: code.slice(0, 5)};
+}"""
+
+
+def test_code_and_text_are_big_enough_to_read(phone):
+    """휴대전화에서 코드와 실행 결과는 어디서나(접은 상자, 표 안에서도) 12 CSS px 이상이고, 본문 글자의 99% 이상이
+    12 px 이상입니다 (남는 것은 수식의 첨자와 각주 번호). Material 은 상자와 표의 글자를 줄이고 코드를 다시 그
+    0.85배로 그려 10.9 px 이 되었습니다 (docs/assets/site.css 가 고칩니다)."""
+    problems = []
+    for doc in nav_pages():
+        page = phone.open(page_url(doc))
+        got = page.evaluate(SMALL_TEXT_JS, 12)
+        if got["code"] or got["share"] > 0.01:
+            problems.append(f"{doc}: 12 px 보다 작은 글자 {got['share']:.1%}, 코드 {got['code']}")
+    assert not problems, "\n".join(problems)

@@ -93,20 +93,27 @@ class Tab:
         self.page.goto(self.origin + path, wait_until="networkidle" if settle else "load")
         return self.page
 
-    def read_through(self):
-        """독자처럼 페이지 끝까지 한 화면씩 내려갔다가 맨 위로 돌아옵니다. 그동안 나타나는 것을 모두 기다립니다.
+    def read_through(self, whole_page=True):
+        """독자처럼 내려갔다가 맨 위로 돌아옵니다. 그동안 나타나는 것을 모두 기다립니다.
 
         화면에 들어와야 생기는 것이 있습니다: Material 이 코드 블록마다 붙이는 복사 단추(mkdocs.yml 의
-        content.lazy)와, 가까이 와야 데이터를 받는 헤드 탐색기. 페이지 전체를 재는 테스트는 이것을 먼저 부릅니다.
+        content.lazy)와, 가까이 와야 데이터를 받는 헤드 탐색기. 페이지 전체의 조작 요소나 접근성을 재는 테스트는
+        whole_page=True 로 한 화면씩 끝까지 내려가고, 탐색기만 필요한 테스트는 whole_page=False 로 탐색기에만 들릅니다.
         """
         page = self.page
-        page.evaluate("""async () => {
-          const frame = () => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
-          for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight) {
-            window.scrollTo(0, y);
-            await frame();
-          }
-        }""")
+        if whole_page:
+            page.evaluate("""async () => {
+              const frame = () => new Promise(r => requestAnimationFrame(r));
+              for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight) {
+                window.scrollTo(0, y);
+                await frame();
+              }
+              window.scrollTo(0, document.documentElement.scrollHeight);
+              await frame();
+            }""")
+        else:
+            for explorer in page.locator(".head-explorer").all():
+                explorer.evaluate("e => e.scrollIntoView({block: 'center'})")
         page.wait_for_function(
             "sel => [...document.querySelectorAll(sel)].every(e => e.getAttribute('data-ready') === 'yes')",
             arg=EXPLORERS)

@@ -52,7 +52,7 @@ def state(page):
 def test_every_number_the_explorer_computes_equals_numpy(desktop, which):
     """모든 문장·층·헤드·쿼리·키에서: 탐색기가 계산해 적을 글자 = numpy 의 값을 같은 자리로 반올림한 글자."""
     page = desktop.open(PAGES[which])
-    desktop.read_through()
+    desktop.read_through(whole_page=False)
     src = page.locator(".head-explorer").get_attribute("data-src")
     shown_js = page.evaluate(ALL_NUMBERS_JS, [src, DIGITS])
     checked = 0
@@ -80,7 +80,7 @@ def test_rounding_is_pythons(desktop):
     values += list(rng.normal(0, 50, 400)) + list(rng.random(300)) + list(np.float32(rng.normal(0, 100, 300)))
     values = [float(v) for v in values]
     page = desktop.open(PAGES["minilm"])
-    desktop.read_through()
+    desktop.read_through(whole_page=False)
     for digits in (0, 2, 3, 4):
         got = page.evaluate("([xs, d]) => xs.map(x => window.headExplorer.fixed(x, d))", [values, digits])
         assert got == [shown(v, digits) for v in values], digits
@@ -135,7 +135,7 @@ def test_numbers_on_screen_equal_numpy(desktop, which):
     ① 의 풀이도: 곱이 큰 세 차원의 q × k = 곱, 나머지 29개의 합, 32개의 합, 펼치면 보이는 표의 32줄 모두.
     """
     page = desktop.open(PAGES[which])
-    desktop.read_through()
+    desktop.read_through(whole_page=False)
     refs = reference(which)
     heads = refs[0]["qk"].shape[1]
     for s, l, h, i, j in cases(which):
@@ -178,7 +178,7 @@ def focused(page):
 def test_keyboard_alone_reaches_every_control(desktop, which):
     """Tab 네 번(문장, 헤드 격자, 쿼리, 키)으로 들어가고, 화살표 키로 모든 문장·쿼리·키와 헤드 격자의 모든 줄·칸을 고릅니다."""
     page = desktop.open(PAGES[which])
-    desktop.read_through()
+    desktop.read_through(whole_page=False)
     ref = reference(which)
     layers, heads = ref[0]["qk"].shape[:2]
     # 탐색기 절의 제목 링크(¶)에서 시작해 키보드만 씁니다.
@@ -280,7 +280,7 @@ def test_touch_alone_reaches_every_control(touch):
     """
     which = "e5"
     page = touch.open(PAGES[which])
-    touch.read_through()
+    touch.read_through(whole_page=False)
     ref = reference(which)
     layers, heads = ref[0]["qk"].shape[:2]
     thumbs = page.locator(".head-explorer__thumb")
@@ -329,7 +329,7 @@ def test_touch_alone_reaches_every_control(touch):
 def test_dot_panel_fits_a_phone_in_both_palettes(touch, which, scheme):
     """375 px 화면에서 ① 의 띠와 펼친 32줄 표가 가로로 넘치지 않고, 띠의 칸은 팔레트의 색으로 칠해집니다."""
     page = touch.open(PAGES[which], scheme=scheme)
-    touch.read_through()
+    touch.read_through(whole_page=False)
     page.locator(".head-explorer__steps").scroll_into_view_if_needed()
     page.wait_for_selector(".head-explorer__dot[data-qk=ok]")
     page.locator(".head-explorer__all summary").tap()
@@ -359,7 +359,7 @@ def test_data_comes_only_when_the_reader_scrolls_near(phone):
     loaded = """() => performance.getEntriesByType('resource').map(e => e.name.split('/').pop())
         .filter(n => n === 'head-explorer.js' || n.startsWith('head_explorer-e5'))"""
     assert page.evaluate(loaded) == []
-    phone.read_through()
+    phone.read_through(whole_page=False)
     page.wait_for_selector(".head-explorer__dot[data-qk=ok]")
     # 처음 보일 때: 스크립트, 점수, 시작 문장(0)·층(7층, 번호 6)의 q·k 파일 하나
     assert sorted(page.evaluate(loaded)) == ["head-explorer.js", "head_explorer-e5-qk-s0-l6.json", "head_explorer-e5.json"]
@@ -386,7 +386,7 @@ def test_missing_vectors_leave_a_short_message_and_the_rest_works(phone):
     phone.page.route(route, missing)
     try:
         page = phone.open(PAGES[which])
-        phone.read_through()
+        phone.read_through(whole_page=False)
         dot = page.locator(".head-explorer__dot")
         page.wait_for_selector(".head-explorer__dot[data-qk=error]")
         assert "받지 못해" in dot.inner_text() and not dot.locator("[data-value], details").count()

@@ -41,6 +41,7 @@ def test_budget_counts_what_a_page_loads(built_site):
     for doc, data, first in (("real_model.md", "minilm", "s0-l1"), ("korean_model.md", "e5", "s0-l6")):
         items = dict(page_weight(site, doc)["items"])
         assert "assets/head-explorer.js" in items and f"data/head_explorer-{data}.json" in items
+        assert "assets/explorer-common.js" in items  # data-loads 의 두 번째가 아닌 첫 파일도 셉니다
         qk = [p for p in items if p.startswith(f"data/head_explorer-{data}-qk-")]
         assert qk == [f"data/head_explorer-{data}-qk-{first}.json"], qk
         explorer = items[f"data/head_explorer-{data}.json"] + items[qk[0]]

@@ -122,6 +122,12 @@ def test_explorer_script_only_where_needed(built_site):
         html = page_html(site, doc).read_text(encoding="utf-8")
         has_explorer = 'class="attention-explorer"' in html
         assert ("assets/explorer.js" in html) == has_explorer, doc
+        # 두 탐색기가 함께 쓰는 도구는 탐색기가 있는 페이지에만, 탐색기 스크립트보다 먼저 붙습니다
+        has_any = has_explorer or 'class="head-explorer"' in html
+        assert ("assets/explorer-common.js" in html) == has_any, doc
+        if has_any:
+            last = max(html.rfind("assets/explorer.js"), html.rfind("assets/head-explorer.js"))
+            assert html.find("assets/explorer-common.js") < last, doc
     assert 'class="attention-explorer"' in page_html(site, "why_scale.md").read_text(encoding="utf-8")
 
 

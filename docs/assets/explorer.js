@@ -40,16 +40,8 @@
     return 100 * (Math.log(factor) - lo) / (hi - lo);
   }
 
-  /* viridis 색표 (matplotlib 과 같은 색을 9단계로 잡고 사이를 잇습니다) */
-  var VIRIDIS = [[68, 1, 84], [71, 44, 122], [59, 81, 139], [44, 113, 142], [33, 144, 141],
-    [39, 173, 129], [92, 200, 99], [170, 220, 50], [253, 231, 37]];
-
-  function viridis(t) {
-    var x = Math.min(Math.max(t, 0), 1) * (VIRIDIS.length - 1);
-    var i = Math.min(Math.floor(x), VIRIDIS.length - 2);
-    var f = x - i;
-    return VIRIDIS[i].map(function (v, k) { return Math.round(v + (VIRIDIS[i + 1][k] - v) * f); });
-  }
+  var viridis = window.attentionExplorers.viridis;  /* 공통 도구 (explorer-common.js) */
+  var el = window.attentionExplorers.el;
 
   /* WCAG 상대 휘도로 검은 글씨와 흰 글씨 가운데 명암비가 더 큰 쪽을 고릅니다. */
   function textColorOn(rgb) {
@@ -59,13 +51,6 @@
     });
     var L = 0.2126 * lum[0] + 0.7152 * lum[1] + 0.0722 * lum[2];
     return (L + 0.05) / 0.05 >= 1.05 / (L + 0.05) ? "#000" : "#fff";
-  }
-
-  function el(tag, attrs, text) {
-    var node = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
-    if (text !== undefined) node.textContent = text;
-    return node;
   }
 
   function build(root, data) {

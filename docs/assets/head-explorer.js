@@ -66,25 +66,10 @@
     return /^-0\.?0*$/.test(s) ? s.slice(1) : s;
   }
 
-  /* viridis 색표 (matplotlib 과 같은 색을 9단계로 잡고 사이를 잇습니다: 페이지의 그림과 같은 색) */
-  var VIRIDIS = [[68, 1, 84], [71, 44, 122], [59, 81, 139], [44, 113, 142], [33, 144, 141],
-    [39, 173, 129], [92, 200, 99], [170, 220, 50], [253, 231, 37]];
-
-  function viridis(t) {
-    var x = Math.min(Math.max(t, 0), 1) * (VIRIDIS.length - 1);
-    var i = Math.min(Math.floor(x), VIRIDIS.length - 2);
-    var f = x - i;
-    return VIRIDIS[i].map(function (v, k) { return Math.round(v + (VIRIDIS[i + 1][k] - v) * f); });
-  }
-
   /* ---- 화면 조각 --------------------------------------------------------------------------------- */
 
-  function el(tag, attrs, text) {
-    var node = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
+  var viridis = window.attentionExplorers.viridis;  /* 공통 도구 (explorer-common.js) */
+  var el = window.attentionExplorers.el;
 
   var SVG = "http://www.w3.org/2000/svg";
 

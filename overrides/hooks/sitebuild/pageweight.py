@@ -43,8 +43,8 @@ class _Refs(HTMLParser):
             self.refs.append((a["rel"], a["href"], None))
         elif tag == "script" and a.get("src"):
             self.refs.append(("script", a["src"], None))
-        elif tag == "script" and a.get("data-loads"):  # 나중에 스크립트를 붙이는 작은 스크립트 (헤드 탐색기)
-            self.refs.append(("script", a["data-loads"], None))
+        elif tag == "script" and a.get("data-loads"):  # 나중에 스크립트들을 붙이는 작은 스크립트 (헤드 탐색기)
+            self.refs += [("script", src, None) for src in a["data-loads"].split()]
         elif tag == "script" and a.get("id") == "__config":
             self._in_config = True
         elif tag == "img" and a.get("src"):

@@ -135,7 +135,7 @@ def figure_heads(narrow=False):
     """무작위로 초기화한 헤드 8개의 가중치: 헤드마다 다른 무늬가 나오지만 언어적 의미는 없습니다."""
     import matplotlib.pyplot as plt
 
-    from plotting import heatmap, width
+    from plotting import heatmap, label_heatmap_grid, width
 
     rows, cols = (4, 2) if narrow else (2, 4)
     fig, axes = plt.subplots(rows, cols, figsize=(width(narrow), 10.4 if narrow else 4.6), layout="constrained",
@@ -143,9 +143,6 @@ def figure_heads(narrow=False):
     for i, ax in enumerate(axes.flat):
         im = heatmap(ax, weights[i], tokens, tokens, title=f"헤드 {i + 1}", annotate=False, xlabel="", ylabel="")
         ax.label_outer()  # 눈금 이름은 맨 아래 줄과 맨 왼쪽 칸에만
-    for ax in axes[-1]:
-        ax.set_xlabel("키")  # 맨 아래 줄의 축 이름 (그림 전체의 이름은 좁은 판에서 색 막대 밑으로 내려가 헷갈립니다)
-    fig.supylabel("쿼리")
-    fig.colorbar(im, ax=axes, shrink=0.7, label="어텐션 가중치", location="bottom" if narrow else "right")
+    label_heatmap_grid(fig, axes, im, narrow)
     return fig
 # --8<-- [end:figure]

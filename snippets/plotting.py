@@ -125,3 +125,16 @@ def heatmap(ax, weights, row_labels, col_labels, title=None, annotate=True,
                         color="black" if (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) else "white")
     return im
 # --8<-- [end:heatmap]
+
+
+def label_heatmap_grid(fig, axes, im, narrow, xlabel="키", ylabel="쿼리", shrink=0.7):
+    """히트맵 여러 칸의 축 이름과 색 막대를 한 번에: 키는 맨 아래 줄 칸마다, 쿼리는 그림 왼쪽에 하나,
+    색 막대는 넓은 판에서 오른쪽, 좁은 판에서 아래.
+
+    그림 전체의 가로축 이름(supxlabel)을 쓰면 좁은 판에서 그 이름이 아래쪽 색 막대 밑으로 내려가
+    색 막대의 이름처럼 읽히므로, 가로축 이름은 맨 아래 줄 칸에 붙입니다.
+    """
+    for ax in axes[-1]:
+        ax.set_xlabel(xlabel)
+    fig.supylabel(ylabel)
+    fig.colorbar(im, ax=axes, shrink=shrink, label="어텐션 가중치", location="bottom" if narrow else "right")

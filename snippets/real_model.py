@@ -262,7 +262,7 @@ def figure_layer1(narrow=False):
     """"The cat sat on the mat." 에 대한 1층의 헤드 12개 (좁은 판은 6 × 2)."""
     import matplotlib.pyplot as plt
 
-    from plotting import heatmap, width
+    from plotting import heatmap, label_heatmap_grid, width
 
     rows, cols = (6, 2) if narrow else (4, 3)
     fig, axes = plt.subplots(rows, cols, figsize=(width(narrow), 14.2 if narrow else 9.6), layout="constrained",
@@ -272,10 +272,7 @@ def figure_layer1(narrow=False):
                      xlabel="", ylabel="")
         ax.tick_params(axis="x", labelrotation=90)  # 토큰 9개: 세우면 이름끼리 겹치지 않습니다
         ax.label_outer()  # 눈금 이름은 맨 아래 줄과 맨 왼쪽 칸에만
-    for ax in axes[-1]:
-        ax.set_xlabel("키")  # 맨 아래 줄의 축 이름 (그림 전체의 이름은 좁은 판에서 색 막대 밑으로 내려가 헷갈립니다)
-    fig.supylabel("쿼리 (보는 쪽)")
-    fig.colorbar(im, ax=axes, shrink=0.6, label="어텐션 가중치", location="bottom" if narrow else "right")
+    label_heatmap_grid(fig, axes, im, narrow, ylabel="쿼리 (보는 쪽)", shrink=0.6)
     return fig
 
 
@@ -283,7 +280,7 @@ def figure_showcase(narrow=False):
     """습관이 뚜렷한 헤드 네 개: 이전 토큰, 다음 토큰, [CLS], 넓게 보기 (2 × 2)."""
     import matplotlib.pyplot as plt
 
-    from plotting import heatmap, width
+    from plotting import heatmap, label_heatmap_grid, width
 
     fig, axes = plt.subplots(2, 2, figsize=(width(narrow), 6.2 if narrow else 7.2), layout="constrained")
     for ax, (pattern, (layer, head)) in zip(axes.flat, SHOWCASE):
@@ -293,10 +290,7 @@ def figure_showcase(narrow=False):
             f"헤드 {name(layer, head)}: {pattern}\n(24문장 {label})"
         im = heatmap(ax, maps[layer, head], tokens, tokens, annotate=False, title=title, xlabel="", ylabel="")
         ax.tick_params(axis="x", labelrotation=90)
-    for ax in axes[-1]:
-        ax.set_xlabel("키")
-    fig.supylabel("쿼리")
-    fig.colorbar(im, ax=axes, shrink=0.7, label="어텐션 가중치", location="bottom" if narrow else "right")
+    label_heatmap_grid(fig, axes, im, narrow)
     return fig
 
 

@@ -276,7 +276,7 @@ SHOWCASE = [
     ("이전 토큰", top(stats["이전 토큰"], 1)[0]),
     ("다음 토큰", top(stats["다음 토큰"], 1)[0]),
     ("<s>", top(stats["<s>"], 1)[0]),
-    ("조사 → 붙은 말", best),
+    ("조사가 붙은 말 보기", best),  # 제목에 → 를 쓰지 않습니다: 나눔고딕의 → 는 › 처럼 보입니다
 ]
 
 
@@ -302,8 +302,7 @@ def _sentence_heads(picks, narrow):
         ax.set_xticks(range(len(tokens)), labels=tokens, rotation=90, fontfamily=TICK_FONT)
         ax.set_yticks(range(len(rows)), labels=[tokens[i] for i in rows], fontfamily=TICK_FONT)
         value = stats[pattern] if pattern in stats else observed["조사"]  # 28문장 평균
-        label = "조사가 붙은 말 보기" if pattern == "조사 → 붙은 말" else pattern  # 나눔고딕의 → 는 › 처럼 보입니다
-        ax.set_title(f"헤드 {name(layer, head)}: {label}\n(평균 {value[layer, head]:.2f})")
+        ax.set_title(f"헤드 {name(layer, head)}: {pattern}\n(평균 {value[layer, head]:.2f})")
         ax.set_xlabel("키 (보이는 쪽)")
         ax.set_ylabel("쿼리 (보는 쪽)")
     fig.colorbar(im, ax=axes, shrink=0.7, aspect=30, location="bottom" if narrow else "right",

@@ -162,7 +162,7 @@ def data_e5():
     """한국어 문장으로 보기 페이지: multilingual-e5-small (12층 × 12헤드). 처음에는 헤드 7-11, 쿼리 "가"."""
     return explorer_data(load_e5(), "e5", "multilingual-e5-small", E5_SENTENCES, PREFIX,
                          {"sentence": 0, "layer": 6, "head": 10, "query": 5},
-                         rows_note="쿼리(왼쪽)는 문장의 조각만 고를 수 있습니다. <s>, 접두어 조각, </s> 는 키로만 나옵니다.")
+                         rows_note="쿼리(왼쪽)는 문장의 조각만 고를 수 있습니다. <s>, 접두어 조각, </s>는 키로만 나옵니다.")
 
 
 def datafiles_e5():

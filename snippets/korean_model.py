@@ -7,6 +7,8 @@ from bert_numpy import encode, tokenize
 from e5_numpy import PREFIX, load_e5
 
 model = load_e5()  # 가중치 파일 읽기, 4비트 풀기, 토크나이저 만들기
+print(f"어휘: 조각 {model.tokenizer.get_vocab_size():,}개 (단어 임베딩 표는 "
+      f"{len(model.weights['embeddings.word_embeddings.weight']):,}행)")
 for text in ["고양이가 매트 위에 앉았다", "나는 학교에 간다", "선생님은 그 문제를 천천히 다시 설명하셨다."]:
     ids, tokens = tokenize(model, PREFIX + text)
     print(f"{len(tokens):2d}개:", " ".join(tokens))

@@ -430,7 +430,7 @@
         num("scaled", st.scaled[j], 3)]);
       item("행의 소프트맥스:", ["이 쿼리 행에서 가장 큰 값 ", num("max", st.max, 3), " (키 '", tokenLabel(tokens[st.argmax]),
         "')을 빼고 지수를 취하면 e^(", num("shifted", st.shifted[j], 3), ") = ", num("exp", st.exps[j], 4),
-        ". 행의 키 " + tokens.length + "개 모두의 값을 더하면 Σ = ", num("sum", st.sum, 3)]);
+        ". 행의 키 " + tokens.length + "개에서 나온 이 값을 모두 더하면 Σ = ", num("sum", st.sum, 3)]);
       item("가중치:", [num("exp", st.exps[j], 4), " ÷ ", num("sum", st.sum, 3), " = ", num("weight", st.weights[j], 3)]);
       stepsBox.appendChild(ol);
       renderDot();
@@ -476,12 +476,12 @@
         ul.appendChild(li);
       });
       dotBox.appendChild(ul);
-      var restP = el("p", {}, "나머지 " + (dHead - TOP_DIMS) + "개의 곱의 합: ");
+      var restP = el("p", {}, "나머지 " + (dHead - TOP_DIMS) + "개 곱의 합: ");
       restP.appendChild(num("rest-sum", rest, 2));
       dotBox.appendChild(restP);
       var sumP = el("p", {}, dHead + "개의 곱을 모두 더하면 ");
       sumP.appendChild(num("dot-sum", total, 2));
-      sumP.appendChild(document.createTextNode(", 곧 q · k입니다. 곱과 합은 float32 벡터의 값으로 float64에서 계산했습니다. " +
+      sumP.appendChild(document.createTextNode(", 곧 q · k입니다. 곱과 합은 float32 벡터의 값으로 float64에서 계산했습니다. " +
         "반올림한 수끼리 더하면 끝자리가 반올림한 합과 다를 수 있습니다."));
       dotBox.appendChild(sumP);
 

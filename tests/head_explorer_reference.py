@@ -1,7 +1,9 @@
 """헤드 탐색기 숫자의 기준값: 모델을 numpy 로 새로 돌려 2장의 네 단계를 계산합니다 (탐색기의 JSON 을 읽지 않습니다).
 
-① q·k 는 모델의 float32 값입니다. 사이트의 어텐션 코어가 모델 안에서 하는 그대로 헤드마다 n × n 전체를
-   float32 행렬 곱으로 계산한 뒤 쿼리 행을 잘라 냅니다. ① 을 풀어 보이는 q 와 k 는 인코더가 돌려준
+① q·k 는 모델의 float32 값입니다. 인코더가 돌려준 q (쿼리 행) 와 k (모든 토큰) 를 헤드마다 float32 로 곱합니다
+   (qk). 코어가 모델 안에서 하듯 n × n 전체를 곱한 뒤 쿼리 행을 잘라 낸 값(qk_full)도 함께 둡니다. 둘은 행렬
+   모양이 달라 BLAS 가 다른 차례로 더할 수 있어서, CPU 에 따라 마지막 비트가 다릅니다. 그래서 화면의 글자와
+   견주는 기준은 모양까지 같은 qk 이고, qk_full 과는 tests/test_head_explorer.py 가 float32 반올림 한계로 견줍니다. ① 을 풀어 보이는 q 와 k 는 인코더가 돌려준
    float32 벡터 그대로이고, 차원마다의 곱 q_d·k_d 와 그 합은 float64 로 차원 순서대로 더합니다 (탐색기와 같은 순서).
 ②–④ 는 2장처럼 float64 로: √d_k 로 나누고, 행의 최댓값을 빼고 지수, 합, 나누기 (가중치는 코어의 softmax).
 화면에 보이는 글자는 파이썬의 format(x, ".{자리}f") 로 만든 것과 같아야 합니다 (한가운데 값은 짝수 쪽,
@@ -42,8 +44,9 @@ def reference(which):
         n = len(tokens)
         # e5: 쿼리는 문장 조각만 (<s> 와 접두어 "▁que ry :" 다음부터 </s> 앞까지)
         q0, q1 = (len(tokenize(model, prefix.strip())[1]) - 1, n - 1) if prefix else (0, n)
-        s32 = np.stack([(q[0] @ np.swapaxes(k[0], -1, -2))[:, q0:q1] for q, k in qk])
-        assert s32.dtype == np.float32
+        s32 = np.stack([q[0][:, q0:q1] @ np.swapaxes(k[0], -1, -2) for q, k in qk])
+        full = np.stack([(q[0] @ np.swapaxes(k[0], -1, -2))[:, q0:q1] for q, k in qk])
+        assert s32.dtype == full.dtype == np.float32
         scaled = s32.astype(np.float64) / np.sqrt(d_head)
         row_max = scaled.max(axis=-1, keepdims=True)
         shifted = scaled - row_max
@@ -51,7 +54,7 @@ def reference(which):
         total = exps.sum(axis=-1, keepdims=True)
         w = softmax(scaled, axis=-1)
         np.testing.assert_allclose(w, exps / total, rtol=1e-12, atol=0)
-        out.append({"text": text, "tokens": tokens, "queries": (q0, q1), "d_head": d_head, "qk": s32,
+        out.append({"text": text, "tokens": tokens, "queries": (q0, q1), "d_head": d_head, "qk": s32, "qk_full": full,
                     "scaled": scaled, "max": row_max[..., 0], "argmax": scaled.argmax(axis=-1),
                     "shifted": shifted, "exp": exps, "sum": total[..., 0], "weight": w,
                     "model_weights": np.stack([x[0][:, q0:q1] for x in weights]),

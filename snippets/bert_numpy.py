@@ -15,7 +15,10 @@ torch 도 네트워크도 쓰지 않습니다.
 - 문장 하나만 넣으므로 토큰 종류(token type)는 모두 0 입니다.
 - tokenizer.json 에는 길이 128 로 채우는 패딩 설정이 들어 있어서 꺼 둡니다. 자르는 길이는
   sentence-transformers 설정(sentence_bert_config.json)의 256 토큰에 맞춥니다.
-- 패딩 마스크는 토큰마다 따로 봅니다 (왼쪽에 패딩이 붙어도 맞게).
+- 패딩 마스크는 키마다 따로 보고, 위치 번호도 마스크에서 셉니다: 진짜 토큰만 0, 1, 2, … 로 세므로
+  패딩이 왼쪽에 붙어도 오른쪽에 붙어도 진짜 토큰의 결과는 패딩 없이 계산한 것과 같습니다.
+  (transformers 의 BertModel 은 position_ids 를 주지 않으면 패딩까지 0, 1, 2, … 로 세어서, 왼쪽 패딩이
+  진짜 토큰의 위치를 밀어냅니다. 오른쪽 패딩에서는 둘이 같습니다.)
 """
 
 # --8<-- [start:load]
@@ -135,7 +138,7 @@ def _number_array(a, name):
 
 
 def _check_encode_inputs(model, input_ids, attention_mask):
-    """encode 의 입력 검사. (batch, n) 정수 id 와 (batch, 1, 1, n) 불리언 마스크(없으면 None)를 돌려줍니다."""
+    """encode 의 입력 검사. (batch, n) 정수 id 와 (batch, n) 불리언 마스크(없으면 None)를 돌려줍니다."""
     _check_model(model)
     ids = _number_array(input_ids, "input_ids")
     if ids.dtype.kind not in "iu":
@@ -167,23 +170,31 @@ def _check_encode_inputs(model, input_ids, attention_mask):
     empty = np.flatnonzero(~mask.any(axis=-1))
     if empty.size:  # 볼 키가 하나도 없는 문장은 평균(문장 임베딩)도 낼 수 없습니다
         raise ValueError(f"attention_mask 의 문장 {empty.tolist()} 에 진짜 토큰(1)이 하나도 없습니다")
-    return np.atleast_2d(ids), mask[:, None, None, :]  # 키마다 따로 봅니다: (batch, 1, 1, n)
+    return np.atleast_2d(ids), mask
 
 
-def encode(model, input_ids, attention_mask=None, return_qk=False):
+def encode(model, input_ids, attention_mask=None, return_qk=False, keep_weights=True):
     """토큰 id (batch, n) 또는 (n,) → (마지막 은닉 상태 (batch, n, d_model), 층별 가중치 [(batch, h, n, n)] × 층 수).
 
     attention_mask 는 input_ids 와 모양이 같고 1 = 진짜 토큰, 0 = 패딩입니다 (transformers 와 같은 약속).
+    keep_weights=False 이면 층별 가중치를 모아 두지 않고 그 자리에 None 을 돌려줍니다. 가중치는 층마다
+    (batch, h, n, n) 이라서, 은닉 상태만 필요한 곳(문장 임베딩)에서 모두 모아 두면 메모리가 n² × 층 수로 붑니다.
     return_qk=True 이면 셋째 값으로 층마다 헤드별 (쿼리, 키) 를 더 돌려줍니다. 둘 다
     (batch, h, n, d_head) 이고, softmax(q kᵀ / √d_head) 가 그 층의 어텐션 가중치입니다.
     """
-    input_ids, mask = _check_encode_inputs(model, input_ids, attention_mask)
+    input_ids, valid = _check_encode_inputs(model, input_ids, attention_mask)
     w, cfg = model.weights, model.config
     eps, heads = cfg["layer_norm_eps"], cfg["num_attention_heads"]
     n = input_ids.shape[-1]
     start = cfg.get("position_offset", 0)
+    if valid is None:
+        positions, mask = np.arange(n), None
+    else:
+        # 위치 번호는 진짜 토큰만 셉니다: 왼쪽에 패딩이 있어도 첫 진짜 토큰이 0번 자리입니다.
+        positions = np.maximum(np.cumsum(valid, axis=-1) - 1, 0)  # (batch, n)
+        mask = valid[:, None, None, :]  # 키마다 따로 봅니다: (batch, 1, 1, n)
     x = (w["embeddings.word_embeddings.weight"][input_ids]
-         + w["embeddings.position_embeddings.weight"][start:start + n]
+         + w["embeddings.position_embeddings.weight"][start + positions]
          + w["embeddings.token_type_embeddings.weight"][0])  # 문장이 하나라서 종류 0
     x = layer_norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"], eps)
     all_weights, all_qk = [], []
@@ -197,22 +208,36 @@ def encode(model, input_ids, attention_mask=None, return_qk=False):
         if return_qk:  # 코어가 안에서 만드는 것과 같은 계산: 같은 입력 x, 같은 W·b, 같은 헤드 나누기
             all_qk.append(tuple(split_heads(x @ params["W_" + s] + params["b_" + s], heads) for s in "QK"))
         attn, weights = multi_head_attention(x, x, params, heads, mask)  # 사이트의 코어
-        all_weights.append(weights)
+        if keep_weights:
+            all_weights.append(weights)
+        del weights  # 모아 두지 않으면 다음 층으로 가기 전에 놓아 줍니다
         x = layer_norm(x + attn, w[p + "attention.output.LayerNorm.weight"],
                        w[p + "attention.output.LayerNorm.bias"], eps)
         ffn = linear(gelu(linear(x, w, p + "intermediate.dense")), w, p + "output.dense")
         x = layer_norm(x + ffn, w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"], eps)
-    return (x, all_weights, all_qk) if return_qk else (x, all_weights)
+    kept = all_weights if keep_weights else None
+    return (x, kept, all_qk) if return_qk else (x, kept)
 # --8<-- [end:encode]
 
 
 # --8<-- [start:sentences]
+def check_text(text, name="text"):
+    """글 하나의 검사: 문자열이고, UTF-8 로 쓸 수 있어야 합니다 (짝 없는 대리 코드 U+D800–DFFF 가 없어야)."""
+    if not isinstance(text, str):
+        raise TypeError(f"{name} 는 문자열이어야 합니다: {type(text).__name__} {text!r:.60}")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as err:  # tokenizers 는 여기서 "TextInputSequence must be str" 라고만 합니다
+        raise ValueError(f"{name} 의 {err.start}번째 글자(0부터)가 짝 없는 대리 코드(surrogate) "
+                         f"U+{ord(text[err.start]):04X} 입니다. 글자가 아니라 UTF-16 의 반쪽이라서 읽을 수 없습니다 "
+                         "(UTF-16 글을 잘못 읽었을 때 흔히 생깁니다)") from None
+    return text
+
+
 def tokenize(model, text):
     """문장 하나 → (토큰 id (n,) int64, 토큰 문자열 목록). 앞뒤에 [CLS], [SEP] 가 붙습니다."""
     _check_model(model)
-    if not isinstance(text, str):
-        raise TypeError(f"text 는 문자열이어야 합니다: {type(text).__name__} {text!r:.60}")
-    enc = model.tokenizer.encode(text)
+    enc = model.tokenizer.encode(check_text(text))
     return np.array(enc.ids, dtype=np.int64), enc.tokens
 
 
@@ -224,27 +249,52 @@ def attention_maps(text, model=None):
     return tokens, np.stack([w[0] for w in weights])
 
 
+BATCH_TOKENS = 1024  # 배치 하나의 (문장 수 × 가장 긴 문장의 토큰 수) 상한. 크게 해도 빨라지지 않습니다:
+# 계산의 대부분은 행렬 곱이라 배치로 묶어도 일의 양이 같고, 배열이 캐시보다 커지면 원소별 계산(GELU)이 느려집니다
+
+
+def length_batches(lengths, budget=BATCH_TOKENS):
+    """문장 길이들 → 비슷한 길이끼리 묶은 번호 목록들. 배치마다 (문장 수 × 가장 긴 길이) ≤ budget.
+
+    짧은 것부터 차례로 담으므로 패딩이 적고, 긴 문장은 적은 수만 함께 계산합니다. 어텐션이 층마다 잠시
+    만드는 (batch, h, n, n) 배열이 batch × n ≤ budget 일 때 h · n · budget 개를 넘지 않습니다.
+    """
+    batches, batch = [], []
+    for i in np.argsort(lengths, kind="stable").tolist():  # 짧은 것부터: 새로 담는 문장이 가장 깁니다
+        if batch and (len(batch) + 1) * lengths[i] > budget:
+            batches.append(batch)
+            batch = []
+        batch.append(i)
+    return batches + [batch] if batch else batches
+
+
 def sentence_embeddings(texts, model=None):
     """문장 임베딩 (문장 수, d_model): 토큰 평균(패딩 제외) 뒤 길이 1 로 정규화. model 을 주지 않으면 all-MiniLM-L6-v2.
 
-    texts 는 문자열의 리스트(또는 튜플)입니다. 빈 리스트에는 (0, 384) 배열을 돌려줍니다.
+    texts 는 문자열의 리스트(또는 튜플)입니다. 빈 리스트에는 (0, d_model) 배열을 돌려줍니다.
+    문장은 길이가 비슷한 것끼리 묶어 계산하고(length_batches), 가중치는 모아 두지 않습니다. 그래서 메모리는
+    문장 수가 아니라 가장 긴 문장의 길이로 정해지고, 결과는 문장 하나씩 계산한 것과 같습니다.
     """
     if not isinstance(texts, (list, tuple)):  # 문자열 하나를 주면 글자마다 문장이 되어 버립니다
         raise TypeError(f"texts 는 문자열의 리스트여야 합니다: {type(texts).__name__} {texts!r:.60}")
-    for i, t in enumerate(texts):
-        if not isinstance(t, str):
-            raise TypeError(f"texts[{i}] 가 문자열이 아닙니다: {type(t).__name__} {t!r:.60}")
     model = model or load_model()
-    if not texts:
-        return np.zeros((0, model.config["hidden_size"]), dtype=np.float32)
-    encoded = [tokenize(model, t)[0] for t in texts]
-    n = max(len(ids) for ids in encoded)
-    ids = np.full((len(texts), n), model.config["pad_token_id"], dtype=np.int64)
-    valid = np.zeros((len(texts), n), dtype=np.float32)
-    for i, e in enumerate(encoded):
-        ids[i, :len(e)] = e
-        valid[i, :len(e)] = 1
-    hidden, _ = encode(model, ids, valid)
-    pooled = (hidden * valid[..., None]).sum(axis=1) / valid.sum(axis=1, keepdims=True)
-    return pooled / np.linalg.norm(pooled, axis=-1, keepdims=True)
+    _check_model(model)
+    encoded = [model.tokenizer.encode(check_text(t, f"texts[{i}]")).ids for i, t in enumerate(texts)]
+    max_n = model.config["max_position_embeddings"] - model.config.get("position_offset", 0)
+    for i, ids in enumerate(encoded):  # 배치의 모양이 아니라 어느 글이 긴지 알려 줍니다
+        if len(ids) > max_n:
+            raise ValueError(f"texts[{i}] 는 토큰이 {len(ids)}개로 위치 임베딩 수 {max_n} 를 넘습니다 "
+                             f"(글 앞부분 {texts[i][:20]!r}, 글자 {len(texts[i])}개)")
+    out = np.zeros((len(texts), model.config["hidden_size"]), dtype=np.float32)
+    for batch in length_batches([len(ids) for ids in encoded]):
+        n = max(len(encoded[i]) for i in batch)
+        ids = np.full((len(batch), n), model.config["pad_token_id"], dtype=np.int64)
+        valid = np.zeros((len(batch), n), dtype=np.float32)
+        for row, i in enumerate(batch):
+            ids[row, :len(encoded[i])] = encoded[i]
+            valid[row, :len(encoded[i])] = 1
+        hidden, _ = encode(model, ids, valid, keep_weights=False)
+        pooled = (hidden * valid[..., None]).sum(axis=1) / valid.sum(axis=1, keepdims=True)
+        out[batch] = pooled / np.linalg.norm(pooled, axis=-1, keepdims=True)
+    return out
 # --8<-- [end:sentences]

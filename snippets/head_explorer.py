@@ -20,8 +20,8 @@ d_head, 토큰은 모두 데이터에 적혀 있어서 스크립트는 어느 �
     점수는 모델이 계산하는 그대로의 float32 입니다 (사이트의 어텐션 코어가 모델 안에서 쓰는 것과 같은
     numpy 행렬 곱 `q @ kᵀ`, float32). q 와 k 도 인코더가 만든 float32 그대로이고, 점수는 바로 이 q 와 k 를
     layer_scores 로 곱한 것입니다. 줄이지(양자화하지) 않고 float32 4바이트를 그대로 base64 로 적으므로
-    브라우저는 numpy 가 계산한 값과 비트까지 같은 수를 받습니다. 그다음 단계와 차원마다의 곱 q_d·k_d, 그 합은
-    2장처럼 float64 로 계산합니다. 화면의 q·k 는 모델의 float32 점수입니다. 32개 곱의 float64 합과의 차이는
+    브라우저는 numpy 가 계산한 값과 비트까지 같은 수를 받습니다 (pack 과 unpack 은 값을 바꾸지 않습니다).
+    그다음 단계와 차원마다의 곱 q_d·k_d, 그 합은 2장처럼 float64 로 계산합니다. 화면의 q·k 는 모델의 float32 점수입니다. 32개 곱의 float64 합과의 차이는
     여기 실은 모든 문장·층·헤드·쿼리·키에서 0.00003 보다 작습니다 (소수 둘째 자리로 적은 글자가 다른 곳은
     영어와 한국어에 한 곳씩 있습니다).
 """
@@ -75,8 +75,13 @@ def layer_scores(q, k):
     """층 하나의 q (헤드, 쿼리 수, d_head) 와 k (헤드, 토큰 수, d_head) → 점수 (헤드, 쿼리 수, 토큰 수).
 
     코어가 모델 안에서 하는 것과 같은 float32 행렬 곱입니다. 테스트는 q·k 파일의 벡터를 여기에 넣어
-    점수 파일의 점수와 비트까지 같은지 봅니다.
+    점수 파일의 점수와 같은지 봅니다.
     """
+    q, k = _float32_array(q, "q"), _float32_array(k, "k")
+    if q.ndim != 3 or k.ndim != 3:
+        raise ValueError(f"q 와 k 는 (헤드, 토큰 수, d_head) 3차원이어야 합니다: q.shape={q.shape}, k.shape={k.shape}")
+    if q.shape[0] != k.shape[0] or q.shape[2] != k.shape[2]:
+        raise ValueError(f"q 와 k 의 헤드 수와 d_head 가 같아야 합니다: q.shape={q.shape}, k.shape={k.shape}")
     return q @ np.swapaxes(k, -1, -2)
 
 
@@ -86,14 +91,52 @@ def head_scores(model, text, prefix=""):
     return tokens, queries, np.stack([layer_scores(ql, kl) for ql, kl in zip(q, k)])
 
 
+def _float32_array(a, name):
+    """float32 로 적을 수 있는 실수 배열인지 봅니다 (복소수·문자열은 TypeError, float32 에 안 맞는 값은 ValueError)."""
+    try:
+        a = np.asarray(a)
+    except (ValueError, TypeError) as err:  # 행마다 길이가 다른 리스트 등
+        raise ValueError(f"{name} 를 배열로 만들 수 없습니다: {err}") from None
+    if a.dtype.kind not in "biuf":  # 복소수를 float32 로 바꾸면 허수부가 조용히 사라집니다
+        raise TypeError(f"{name} 는 실수 배열이어야 합니다: {name}.dtype={a.dtype}, {name}.shape={a.shape}")
+    if a.dtype != np.float32:
+        with np.errstate(invalid="ignore"):
+            big = ~(np.abs(a.astype(np.float64)) <= np.finfo(np.float32).max)  # NaN 도 여기 걸립니다
+        if big.any():
+            where = tuple(int(i) for i in np.argwhere(big)[0])
+            raise ValueError(f"{name} 의 {int(big.sum())}개 값이 float32 로 적을 수 있는 유한한 수가 아닙니다 "
+                             f"(처음 자리 {where}: {a[where]!r}, float32 최댓값 {np.finfo(np.float32).max:.3e})")
+        a = a.astype(np.float32)
+    elif not np.isfinite(a).all():
+        where = tuple(int(i) for i in np.argwhere(~np.isfinite(a))[0])
+        raise ValueError(f"{name} 에 유한하지 않은 값이 있습니다 (처음 자리 {where}: {a[where]!r})")
+    return a
+
+
 def pack(scores):
-    """float32 배열 → 리틀 엔디언 바이트를 C 순서로 적은 base64 문자열."""
+    """float32 배열 → 리틀 엔디언 바이트를 C 순서로 적은 base64 문자열. 값은 그대로(비트까지) 남습니다."""
+    scores = _float32_array(scores, "scores")
     return base64.b64encode(np.ascontiguousarray(scores, dtype="<f4").tobytes()).decode("ascii")
 
 
 def unpack(text, shape):
     """pack 의 역: base64 문자열 → float32 배열 (shape)."""
-    return np.frombuffer(base64.b64decode(text), dtype="<f4").reshape(shape)
+    if not isinstance(text, str):
+        raise TypeError(f"text 는 base64 문자열이어야 합니다: {type(text).__name__}")
+    shape = (shape,) if isinstance(shape, (int, np.integer)) else shape
+    if not isinstance(shape, (tuple, list)) or not all(isinstance(s, (int, np.integer)) for s in shape):
+        raise TypeError(f"shape 는 정수의 튜플이어야 합니다: {shape!r}")
+    shape = tuple(int(s) for s in shape)
+    if any(s < 0 for s in shape):
+        raise ValueError(f"shape 에 음수가 있습니다: shape={shape}")
+    try:  # validate=True: base64 가 아닌 글자를 조용히 버리지 않습니다 ('@@@' 는 0 바이트가 되지 않고 오류)
+        raw = base64.b64decode(text, validate=True)
+    except ValueError as err:  # binascii.Error 는 ValueError 의 하위 클래스라서 이름을 바꿔 다시 냅니다
+        raise ValueError(f"text 가 올바른 base64 가 아닙니다 ({err}): 글자 {len(text)}개, 앞부분 {text[:20]!r}") from None
+    expected = 4 * int(np.prod(shape, dtype=np.int64))
+    if len(raw) != expected:
+        raise ValueError(f"text 는 {len(raw)} 바이트인데 shape={shape} 의 float32 는 {expected} 바이트입니다")
+    return np.frombuffer(raw, dtype="<f4").reshape(shape)
 
 
 def _checked_sentences(model, sentences, prefix):

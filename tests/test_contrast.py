@@ -6,7 +6,7 @@ import pytest
 from plotting import THEMES
 
 # Material 9.8 의 페이지 배경: 밝은 팔레트 #ffffff, 어두운(slate) 팔레트 hsl(225°, 15%, 14%)
-BACKGROUND = {"light": (1.0, 1.0, 1.0), "dark": colorsys.hls_to_rgb(225 / 360, 0.14, 0.15)}
+PAGE_BACKGROUND = {"light": (1.0, 1.0, 1.0), "dark": colorsys.hls_to_rgb(225 / 360, 0.14, 0.15)}
 
 
 def luminance(rgb):
@@ -28,7 +28,7 @@ def hex_rgb(h):
 @pytest.mark.parametrize("palette", ["light", "dark"])
 @pytest.mark.parametrize("key, minimum", [("text", 4.5), ("muted", 4.5), ("accent", 3.0), ("accent2", 3.0)])
 def test_figure_colours_read_on_their_palette(palette, key, minimum):
-    ratio = contrast(hex_rgb(THEMES[palette][key]), BACKGROUND[palette])
+    ratio = contrast(hex_rgb(THEMES[palette][key]), PAGE_BACKGROUND[palette])
     assert ratio >= minimum, f"{palette} 팔레트의 {key} 색 명암비 {ratio:.2f} < {minimum}"
 
 

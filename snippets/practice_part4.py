@@ -9,14 +9,14 @@
 import numpy as np
 
 
-def softmax(x):
+def plain_softmax(x):
     """보통의 소프트맥스: 최댓값을 빼고, 지수를 취하고, 합으로 나눕니다."""
     e = np.exp(x - x.max())
     return e / e.sum()
 
 
 row = np.array([1.0, 3.0, 2.0, 6.0, 0.0, 4.0, 5.0, 2.0])  # 본문 8장과 같은 점수 8개
-print(softmax(row).round(3))
+print(plain_softmax(row).round(3))
 # --8<-- [end:softmax]
 
 # --8<-- [start:online]
@@ -44,7 +44,7 @@ def check(fn):
              "아주 큰 점수": np.array([1000.0, 999.0, 0.0]), "모두 같은 점수": np.zeros(7)}
     passed = True
     for name, x in cases.items():
-        ok = all(np.allclose(fn(x, block), softmax(x), rtol=1e-12, atol=1e-15) for block in (1, 3, 64))
+        ok = all(np.allclose(fn(x, block), plain_softmax(x), rtol=1e-12, atol=1e-15) for block in (1, 3, 64))
         print("✓" if ok else "✗", name, "(블록 1, 3, 64)")
         passed &= ok
     print("모두 통과" if passed else "다시 살펴보세요")
@@ -59,7 +59,7 @@ check(online_softmax)
 with np.errstate(over="ignore", invalid="ignore"):
     big = np.array([1000.0, 999.0, 0.0])
     print("빼지 않으면:", np.exp(big) / np.exp(big).sum())
-print("빼면:      ", softmax(big).round(3))
+print("빼면:      ", plain_softmax(big).round(3))
 # --8<-- [end:naive]
 
 # --8<-- [start:exercise_1]
@@ -100,7 +100,7 @@ def online_attention_row(scores, V, block):
 
 
 V = np.random.default_rng(1).standard_normal((8, 4))  # 키 8개의 밸류 (폭 4)
-want = softmax(row) @ V
+want = plain_softmax(row) @ V
 got = online_attention_row(row, V, block=3)
 print("✓" if np.allclose(got, want) else "✗", "출력:", got.round(3), " 정답:", want.round(3))
 # --8<-- [end:exercise_2]

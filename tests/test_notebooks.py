@@ -242,7 +242,7 @@ def test_part4_learner_code_matches_the_core_and_the_exercises_start_wrong():
 
     np = p4.np
     x = np.random.default_rng(5).standard_normal(300) * 10
-    np.testing.assert_allclose(p4.softmax(x), core_softmax(x), rtol=1e-13, atol=1e-16)
+    np.testing.assert_allclose(p4.plain_softmax(x), core_softmax(x), rtol=1e-13, atol=1e-16)
     for block in (1, 7, 300, 1000):
         np.testing.assert_allclose(p4.online_softmax(x, block), core_softmax(x), rtol=1e-12, atol=1e-16)
     assert p4.check(p4.online_softmax)
@@ -259,7 +259,7 @@ def test_part4_learner_code_matches_the_core_and_the_exercises_start_wrong():
     for out in p4.solution_2.values():
         np.testing.assert_allclose(out, core_softmax(p4.row) @ p4.V, rtol=1e-12)
     src = (SNIPPETS / "practice_part4.py").read_text(encoding="utf-8")
-    space = {"np": np, "row": p4.row, "softmax": p4.softmax}
+    space = {"np": np, "row": p4.row, "plain_softmax": p4.plain_softmax}
     for name in ("exercise_1", "exercise_2"):
         exec(src.split(f"# --8<-- [start:{name}]")[1].split(f"# --8<-- [end:{name}]")[0], space)
     assert not space["check_merge"](space["merge"])

@@ -59,6 +59,8 @@ FIRST_USE = {
     "크로스 어텐션": "cross-attention", "멀티헤드 어텐션": "multi-head attention", "히트맵": "heatmap",
     "인코더": "encoder", "디코더": "decoder", "헤드": "head", "스케일링": "scaling",
     "어텐션 가중치": "attention weight", "엔트로피": "entropy",
+    "KV 캐시": "KV cache", "온라인 소프트맥스": "online softmax", "타일링": "tiling",
+    "슬라이딩 윈도 어텐션": "sliding window attention", "퍼플렉서티": "perplexity",
 }
 
 

@@ -33,8 +33,8 @@ def code_cells(path):
     return ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
 
 
-def test_three_parts():
-    assert NAMES == ["part1_numpy_attention", "part2_heatmap", "part3_multi_head"]
+def test_four_parts():
+    assert NAMES == ["part1_numpy_attention", "part2_heatmap", "part3_multi_head", "part4_online_softmax"]
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -148,6 +148,9 @@ EXPECTED = {
                       "뒤섞은 가중치가 원래 가중치의 행과 열을 같은 순서로 바꾼 것과 같은가? True"],
     "part3_multi_head": ["헤드별 가중치: (8, 6, 6)", "헤드 1 을 자기 자신과 비교:   0.000",
                          "W_O 전에 바뀐 열 수: 8  W_O 뒤에 바뀐 열 수: 64"],
+    "part4_online_softmax": ["블록 2: [6. 0. 4.] → m = 6, l = 1.2127", "✓ 아주 큰 점수 (블록 1, 3, 64)", "모두 통과",
+                             "✗ 합친 (m, l) = (6, 2.4950), 정답 = (6, 1.5988)",
+                             "✓ 합친 (m, l) = (6, 1.5988), 정답 = (6, 1.5988)"],
 }
 
 
@@ -228,6 +231,39 @@ def test_part3_exercise_solutions():
     assert p3.solution_2[0.125] > 0.3 and p3.solution_2[0.02] < 0.03  # 작게 뽑으면 헤드가 구별되지 않음
     assert list(p3.np.flatnonzero(p3.changed_before)) == list(range(16, 24))
     assert p3.changed_after.all()
+
+
+def test_part4_learner_code_matches_the_core_and_the_exercises_start_wrong():
+    """파트 4: 직접 짠 소프트맥스와 온라인 소프트맥스가 코어와 같고, 확인 함수는 틀린 함수를 잡아내며,
+    연습 셀 그대로의 함수는 틀리고 풀이는 맞습니다."""
+    from attention import softmax as core_softmax
+
+    import practice_part4 as p4
+
+    np = p4.np
+    x = np.random.default_rng(5).standard_normal(300) * 10
+    np.testing.assert_allclose(p4.plain_softmax(x), core_softmax(x), rtol=1e-13, atol=1e-16)
+    for block in (1, 7, 300, 1000):
+        np.testing.assert_allclose(p4.online_softmax(x, block), core_softmax(x), rtol=1e-12, atol=1e-16)
+    assert p4.check(p4.online_softmax)
+
+    def forgot_the_fix(x, block):  # 흔한 실수: 최댓값이 바뀌어도 예전 합을 고치지 않습니다
+        m, l = -np.inf, 0.0
+        for j in range(0, len(x), block):
+            m = max(m, x[j:j + block].max())
+            l += np.exp(x[j:j + block] - m).sum()
+        return np.exp(x - m) / l
+
+    assert not p4.check(forgot_the_fix)
+    assert p4.solution_1
+    for out in p4.solution_2.values():
+        np.testing.assert_allclose(out, core_softmax(p4.row) @ p4.V, rtol=1e-12)
+    src = (SNIPPETS / "practice_part4.py").read_text(encoding="utf-8")
+    space = {"np": np, "row": p4.row, "plain_softmax": p4.plain_softmax}
+    for name in ("exercise_1", "exercise_2"):
+        exec(src.split(f"# --8<-- [start:{name}]")[1].split(f"# --8<-- [end:{name}]")[0], space)
+    assert not space["check_merge"](space["merge"])
+    assert not np.allclose(space["got"], space["want"])
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -20,7 +20,7 @@ from site_pages import DOCS
 from conftest import SNIPPETS
 
 PAGES = ["library_analogy.md", "four_steps.md", "why_scale.md", "heatmap.md", "self_vs_cross.md",
-         "multi_head.md", "summary.md", "real_model.md", "korean_model.md"]
+         "multi_head.md", "summary.md", "efficient.md", "real_model.md", "korean_model.md"]
 ANSWER = '??? success "정답과 풀이"'
 
 

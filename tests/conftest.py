@@ -19,10 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SNIPPETS = ROOT / "snippets"
 DOCS = ROOT / "docs"
 HOOKS = ROOT / "overrides" / "hooks"
-
-for p in (SNIPPETS, HOOKS, Path(__file__).resolve().parent):
-    if str(p) not in sys.path:
-        sys.path.insert(0, str(p))
+# snippets/, overrides/hooks/ 와 tests/ 는 pyproject.toml 의 pythonpath 로 import 경로에 들어갑니다.
 
 # CI 에서는 예제를 더 많이, 그리고 매번 같은 순서로 뽑습니다 (실패를 그대로 다시 볼 수 있게).
 settings.register_profile("ci", max_examples=300, derandomize=True, deadline=None,

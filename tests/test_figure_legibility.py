@@ -48,7 +48,7 @@ def test_the_measure_sees_small_and_clipped_text():
 
 def test_an_illegible_figure_fails_the_build_render(tmp_path):
     """figures.render 가 글자가 너무 작은 그림을 FigureError 로 멈춥니다 (빌드는 그 오류로 실패합니다)."""
-    import sys
+    from sitebuild import snippets
 
     (tmp_path / "tiny.py").write_text(
         "def figure_tiny(narrow=False):\n"
@@ -56,14 +56,10 @@ def test_an_illegible_figure_fails_the_build_render(tmp_path):
         "    fig, ax = plt.subplots(figsize=(12, 3), layout='constrained')\n"
         "    ax.set_title('넓은 그림의 작은 제목', fontsize=8)\n"
         "    return fig\n", encoding="utf-8")
-    sys.path.insert(0, str(tmp_path))
-    try:
+    with snippets.importable(tmp_path):
         paths = {(v, t): tmp_path / f"tiny-{v}-{t}.png" for v in figures.VARIANTS for t in figures.THEMES}
         with pytest.raises(figures.FigureError, match="읽기 어렵습니다"):
-            figures.render("tiny", "figure_tiny", paths)
-    finally:
-        sys.path.remove(str(tmp_path))
-        sys.modules.pop("tiny", None)
+            figures.render("tiny", "figure_tiny", paths, tmp_path)
 
 
 def test_every_figure_is_legible_on_a_phone_and_a_desktop(built_site):

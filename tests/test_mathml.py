@@ -10,7 +10,7 @@ from conftest import SNIPPETS
 
 @pytest.fixture(scope="module")
 def font(tmp_path_factory):
-    return mathfont.build_math_font(tmp_path_factory.mktemp("fonts"))
+    return mathfont.build_math_font(tmp_path_factory.mktemp("fonts"), "test")
 
 
 def test_subset_font_covers_its_charset(font):

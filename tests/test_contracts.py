@@ -20,7 +20,8 @@ from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import PythonLexer
 from pygments.token import STANDARD_TYPES, Token
-from sitebuild import codestyle, mathml, notebook_pages, pageweight
+from sitebuild import codestyle, mathml, notebook_pages
+from support import pageweight
 
 from conftest import ROOT
 
@@ -161,7 +162,7 @@ def test_material_base_template_blocks_we_extend():
     base = (MATERIAL / "base.html").read_text(encoding="utf-8")
     assert "{% block scripts %}" in base, "Material base.html 에 scripts 블록이 없습니다: overrides/main.html"
     assert re.search(r'"search": "assets/javascripts/workers/search\.[0-9a-f]+\.min\.js" \| url', base), (
-        "Material 이 __config 에 검색 작업자 경로를 적는 방식이 바뀌었습니다: sitebuild/pageweight.py")
+        "Material 이 __config 에 검색 작업자 경로를 적는 방식이 바뀌었습니다: tests/support/pageweight.py")
 
 
 def test_search_worker_loads_lunr_languages_as_pageweight_counts():
@@ -169,7 +170,7 @@ def test_search_worker_loads_lunr_languages_as_pageweight_counts():
     (worker,) = (MATERIAL / "assets" / "javascripts" / "workers").glob("search.*.min.js")
     js = worker.read_text(encoding="utf-8")
     for piece in ("/min/lunr.stemmer.support.min.js", "/min/lunr.${", ".min.js", "/min/lunr.multi.min.js"):
-        assert piece in js, f"Material 검색 작업자가 {piece!r} 를 부르지 않습니다: sitebuild/pageweight.py 를 고치세요"
+        assert piece in js, f"Material 검색 작업자가 {piece!r} 를 부르지 않습니다: tests/support/pageweight.py 를 고치세요"
     assert pageweight  # 이 규칙을 쓰는 모듈
 
 
@@ -283,7 +284,7 @@ def test_notebook_text_outputs_of_one_cell_become_one_block(tmp_path):
     page = ('<div class="jp-Notebook"><div class="jp-Cell jp-CodeCell"><div id="cell-id=cell-00">'
             '<div class="jp-OutputArea-output"><pre>같은가?</pre></div>'
             '<div class="jp-OutputArea-output"><pre> True\n</pre></div></div></div></div>')
-    out = notebook_pages.slim_notebook_html(page, path, "x.ipynb")
+    out = notebook_pages.slim_notebook_html(page, path, "x.ipynb", _OneFigure(), "practice/x/")
     assert out.count('class="cell-output"') == 1 and "<samp>같은가? True\n</samp>" in out
 
 

@@ -27,7 +27,8 @@
                              │
                              └─ 테스트:  tests/test_four_steps.py (페이지가 말하는 숫자), tests/page_outputs.py
                                    (빌드와 같은 캐시로 페이지 출력 읽기), tests/test_contracts.py (다른 프로젝트에
-                                   기대는 약속), tests/test_pipeline_failures.py (실패가 빌드를 멈추는지)
+                                   기대는 약속), tests/test_pipeline_failures.py (실패가 빌드를 멈추는지);
+                                   테스트만 쓰는 도우미(페이지 무게, 페이지 URL)는 tests/support/ 에 있습니다
 
 모듈 하나에 관심사 하나 (tests/test_build_map.py 가 이 목록과 패키지의 파일이 같은지 봅니다)
 - build          빌드 한 번의 상태(SiteBuild)와 MkDocs 이벤트마다 할 일. 훅은 여기로 넘기기만 합니다.
@@ -46,7 +47,6 @@
 - datafiles      data_* 함수 → JSON, datafiles_* 함수 → 조각마다 JSON
 - notebooks      노트북 원본(.md) → .ipynb
 - notebook_pages mkdocs-jupyter 의 노트북 페이지 HTML → 가벼운 본문
-- pageweight     빌드된 페이지 하나가 내려받는 바이트 (테스트와 Lighthouse 벤치마크)
 - searchindex    검색 색인을 UTF-8 글자 그대로 다시 쓰기 (한글 한 글자가 6바이트 이스케이프로 부풀지 않게)
 
 테마 덮어쓰기는 Material 의 문서화된 방법으로만 합니다: overrides/main.html (scripts 블록),

@@ -237,7 +237,7 @@ def _failure(block, index, exc, files):
     return head + "\n" + "".join(te.format())
 
 
-def run_blocks(blocks, label=None):
+def run_blocks(blocks):
     """블록을 하나의 이름공간에서 차례로 실행하고, 블록마다 BlockResult(코드, 찍힌 stdout)를 돌려줍니다.
 
     numpy 출력 설정(np.set_printoptions)은 페이지 안에서만 유효합니다: 한 페이지가 바꾼 설정이
@@ -247,8 +247,6 @@ def run_blocks(blocks, label=None):
     outputs = []
     with np.printoptions():
         for i, block in enumerate(blocks, start=1):
-            if label is not None and block.page == "page":
-                block.page = label
             buf = io.StringIO()
             segments = _segments(block)
             files = {file for file, *_ in segments}

@@ -26,7 +26,7 @@ export PYDEVD_DISABLE_FILE_VALIDATION := 1
 # 다른 컴퓨터는 같은 휠을 받아(설치하지 않고) 파일만 꺼내 가상환경에 둡니다 (tools/fetch_e5_weights.py).
 E5_STAMP := $(VENV)/.e5-weights
 
-.PHONY: serve test check build bench lighthouse lock clean
+.PHONY: serve test check build bench lighthouse lock clean snapshots
 
 serve: $(STAMP) $(E5_STAMP)
 	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000 --livereload
@@ -38,6 +38,10 @@ test: $(STAMP) $(E5_STAMP)
 # hypothesis 는 성질마다 예제를 25개만 뽑습니다 (make test 는 100개, CI 는 300개).
 check: $(STAMP) $(E5_STAMP)
 	HYPOTHESIS_PROFILE=check $(BIN)/python -m pytest -m "not site"
+
+# 페이지 출력의 스냅숏(tests/__snapshots__/)을 지금 출력으로 새로 씁니다. 바뀐 것은 git diff 로 검토하고 커밋합니다.
+snapshots: $(STAMP) $(E5_STAMP)
+	$(BIN)/python -m pytest -q tests/test_page_snapshots.py --snapshot-update
 
 build: $(STAMP) $(E5_STAMP)
 	$(BIN)/mkdocs build --strict

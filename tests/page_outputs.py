@@ -29,3 +29,12 @@ def page_outputs(page):
 def page_output(page):
     """페이지의 모든 python 블록을 차례로 실행해 얻은 출력 전체."""
     return "".join(page_outputs(page))
+
+
+def printed(page, pattern):
+    """페이지 출력에서 pattern 의 첫 묶음(숫자)을 float 로. 없으면 AssertionError (무엇을 찾았는지와 함께)."""
+    import re
+
+    m = re.search(pattern, page_output(page))
+    assert m, f"{page} 의 출력에 {pattern!r} 가 없습니다"
+    return float(m.group(1))

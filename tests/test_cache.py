@@ -9,59 +9,69 @@ import json
 import shutil
 import subprocess
 import sys
+import tempfile
+from pathlib import Path
 
 from sitebuild import cache
 
-from conftest import HOOKS, SNIPPETS
+from conftest import HOOKS, SNIPPETS, background
 
+# 복사한 sitebuild 로 열쇠를 계산하고, 한 군데씩 고친 뒤 sitebuild 를 잊고 새로 읽어 다시 계산합니다 (serve 처럼).
+EDITS = [  # (이름, 파일, 고치기 전, 고친 뒤)
+    ("runner", "codeblocks.py", 'namespace = {"__name__": "__codeblocks__"}', 'namespace = {"__name__": "__codeblocks__", "고친": 1}'),
+    ("drawing", "legibility.py", "PHONE_MIN, DESKTOP_MIN = 10.0, 11.0", "PHONE_MIN, DESKTOP_MIN = 10.5, 11.0"),
+    ("other", "mathml.py", '"""', '"""고친 설명. '),
+]
 KEYS = """
 import json, sys
-sys.path.insert(0, sys.argv[1])
-from sitebuild import cache, datafiles, figures, mathfont, outputs, snippets
-from sitebuild.codeblocks import Block
-out = outputs.PageOutputs(sys.argv[2] + "/outputs", sys.argv[3], "env")
-figure = cache.Cache.for_code(sys.argv[2] + "/figures", "env", *figures.drawing_modules())
-entry = snippets.discover(sys.argv[3], "figure")["four_steps-pipeline"]
-print(json.dumps({
-    "page": out.key([Block("import four_steps\\nprint(four_steps.d_k)\\n", 1)]),
-    "figure": figure.key(entry.func, snippets.figure_hash(entry, sys.argv[3])),
-}))
+from pathlib import Path
+hooks, cache_dir, snippets_dir, edits = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
+sys.path.insert(0, hooks)
+
+def keys():
+    from sitebuild import cache, figures, outputs, snippets
+    from sitebuild.codeblocks import Block
+    out = outputs.PageOutputs(cache_dir + "/outputs", snippets_dir, "env")
+    figure = cache.Cache.for_code(cache_dir + "/figures", "env", *figures.drawing_modules())
+    entry = snippets.discover(snippets_dir, "figure")["four_steps-pipeline"]
+    return {"page": out.key([Block("import four_steps\\nprint(four_steps.d_k)\\n", 1)]),
+            "figure": figure.key(entry.func, snippets.figure_hash(entry, snippets_dir))}
+
+result = {"before": keys()}
+for name, file, old, new in edits:
+    path = Path(hooks) / "sitebuild" / file
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{file} 에 {old!r} 가 없습니다: 테스트가 고칠 자리를 바꿔 주세요"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    from sitebuild import snippets
+    snippets.forget_modules(Path(hooks) / "sitebuild")
+    result[name] = keys()
+print(json.dumps(result))
 """
 
 
-def keys(hooks, tmp_path):
-    proc = subprocess.run([sys.executable, "-c", KEYS, str(hooks), str(tmp_path / "cache"), str(SNIPPETS)],
-                          capture_output=True, text=True, timeout=120)
+def edited_keys(tmp_path):
+    hooks = tmp_path / "hooks"
+    shutil.copytree(HOOKS / "sitebuild", hooks / "sitebuild", ignore=shutil.ignore_patterns("__pycache__"))
+    proc = subprocess.run([sys.executable, "-c", KEYS, str(hooks), str(tmp_path / "cache"), str(SNIPPETS),
+                           json.dumps(EDITS)], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads(proc.stdout)
 
 
-def edit(path, old, new):
-    text = path.read_text(encoding="utf-8")
-    assert old in text, f"{path.name} 에 {old!r} 가 없습니다: 테스트가 고칠 자리를 바꿔 주세요"
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+# 새 파이썬 프로세스는 1–3초 걸리므로 세션을 시작할 때 배경에서 미리 돌립니다 (conftest.background).
+BACKGROUND = {"cache:edited-keys": lambda: edited_keys(Path(tempfile.mkdtemp(prefix="edited-keys-")))}
 
 
-def test_editing_the_build_code_invalidates_what_it_makes(tmp_path):
-    hooks = tmp_path / "hooks"
-    shutil.copytree(HOOKS / "sitebuild", hooks / "sitebuild", ignore=shutil.ignore_patterns("__pycache__"))
-    before = keys(hooks, tmp_path)
-    assert before == keys(hooks, tmp_path)  # 같은 소스면 같은 열쇠 (다른 프로세스에서도)
-
-    # 실행기를 고치면: 페이지 출력만 다시 (그림은 그대로)
-    edit(hooks / "sitebuild" / "codeblocks.py", 'namespace = {"__name__": "__codeblocks__"}',
-         'namespace = {"__name__": "__codeblocks__", "고친": 1}')
-    runner = keys(hooks, tmp_path)
+def test_editing_the_build_code_invalidates_what_it_makes():
+    keys = background("cache:edited-keys")
+    before, runner, drawing = keys["before"], keys["runner"], keys["drawing"]
+    # 실행기(codeblocks.run_blocks)를 고치면: 페이지 출력만 다시 (그림은 그대로)
     assert runner["page"] != before["page"] and runner["figure"] == before["figure"]
-
     # 그리는 방식(글자 크기 기준)을 고치면: 그림만 다시
-    edit(hooks / "sitebuild" / "legibility.py", "PHONE_MIN, DESKTOP_MIN = 10.0, 11.0", "PHONE_MIN, DESKTOP_MIN = 10.5, 11.0")
-    drawing = keys(hooks, tmp_path)
     assert drawing["figure"] != runner["figure"] and drawing["page"] == runner["page"]
-
     # 다른 일을 하는 모듈(수식)을 고치면: 둘 다 그대로
-    edit(hooks / "sitebuild" / "mathml.py", '"""', '"""고친 설명. ')
-    assert keys(hooks, tmp_path) == drawing
+    assert keys["other"] == drawing
 
 
 def test_stamps_hold_a_key_a_value_and_files(tmp_path):

@@ -83,7 +83,9 @@ def test_pygments_merges_same_tokens_and_leaves_text_bare():
     source = "from numpy import softmax as sm  # 주석\nx = softmax([1, 2])\nprint('합')\n"
     lean = highlight(source, PythonLexer(filters=[codestyle.LeanTokens()]), HtmlFormatter(wrapcode=True))
     plain = highlight(source, PythonLexer(), HtmlFormatter(wrapcode=True))
-    text = lambda h: re.sub(r"<[^>]+>", "", h)  # noqa: E731
+    def text(h):
+        return re.sub(r"<[^>]+>", "", h)
+
     assert text(lean) == text(plain)
     assert '<span class="k">from </span>' in lean and '<span class="nb">print</span>' in lean
     assert '<span class="c"># 주석</span>' in lean and '<span class="s">\'합\'</span>' in lean
@@ -151,7 +153,10 @@ def test_search_partial_override_matches_material():
     """overrides/partials/search.html 은 Material 의 것에 aria-label 하나만 더한 복사본입니다."""
     ours = (ROOT / "overrides" / "partials" / "search.html").read_text(encoding="utf-8")
     upstream = (MATERIAL / "partials" / "search.html").read_text(encoding="utf-8")
-    strip_comment = lambda s: re.sub(r"\{#-.*?-#\}\n", "", s, count=1, flags=re.S)  # noqa: E731
+
+    def strip_comment(s):
+        return re.sub(r"\{#-.*?-#\}\n", "", s, count=1, flags=re.S)
+
     assert strip_comment(ours).replace(' aria-label="사이트 검색"', "", 1) == strip_comment(upstream), (
         "Material 의 partials/search.html 이 바뀌었습니다: 새 파일을 overrides/partials/search.html 로 다시 "
         '복사하고 role="dialog" 요소에 aria-label="사이트 검색" 을 다시 더하세요.')

@@ -8,9 +8,11 @@ on_config 부터 다시 돕니다. 복사한 훅으로 serve 처럼 설정 읽�
 import shutil
 import subprocess
 import sys
+import tempfile
 import textwrap
+from pathlib import Path
 
-from conftest import HOOKS
+from conftest import HOOKS, background
 
 TWICE = """
 import sys
@@ -31,7 +33,7 @@ print(first is second, getattr(first, "EDITED", None), getattr(second, "EDITED",
 """
 
 
-def test_serve_rebuilds_with_the_edited_build_code(tmp_path):
+def serve_twice(tmp_path):
     hooks = tmp_path / "hooks"
     shutil.copytree(HOOKS, hooks, ignore=shutil.ignore_patterns("__pycache__"))
     (tmp_path / "docs").mkdir()
@@ -47,7 +49,15 @@ def test_serve_rebuilds_with_the_edited_build_code(tmp_path):
               base_path: !relative $config_dir/snippets
               check_paths: true
         """), encoding="utf-8")
-    proc = subprocess.run([sys.executable, "-c", TWICE, str(tmp_path / "mkdocs.yml"), str(hooks)],
-                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    return subprocess.run([sys.executable, "-c", TWICE, str(tmp_path / "mkdocs.yml"), str(hooks)],
+                          capture_output=True, text=True, timeout=300, cwd=tmp_path)
+
+
+# 새 파이썬 프로세스는 몇 초 걸리므로 세션을 시작할 때 배경에서 미리 돌립니다 (conftest.background).
+BACKGROUND = {"hook:serve-twice": lambda: serve_twice(Path(tempfile.mkdtemp(prefix="serve-twice-")))}
+
+
+def test_serve_rebuilds_with_the_edited_build_code():
+    proc = background("hook:serve-twice")
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert proc.stdout.split() == ["False", "None", "고친", "빌드", "코드"]

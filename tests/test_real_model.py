@@ -11,6 +11,8 @@ import numpy as np
 import pytest
 from page_outputs import printed
 
+from conftest import background
+
 FIXTURE = Path(__file__).parent / "fixtures" / "minilm_reference.npz"
 
 
@@ -207,15 +209,22 @@ def test_quiz_answers(rm):
 
 
 
+def run_encoder_benchmark():
+    root = Path(__file__).resolve().parent.parent
+    env = {k: v for k, v in os.environ.items() if k != "BENCH_TORCH_PYTHON"} | {"BENCH_ROUNDS": "1", "BENCH_CALLS": "1"}
+    return subprocess.run([sys.executable, str(root / ".ci" / "bench_encoder.py")], cwd=root, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+BACKGROUND = {"real_model:encoder-benchmark": run_encoder_benchmark}  # 새 프로세스: 세션을 시작할 때 배경에서
+
+
 def test_encoder_benchmark_runs_without_torch():
     """make bench 의 인코더 표 (.ci/bench_encoder.py): torch 가 없으면 그렇다고 말하고 numpy 만 잽니다.
 
     속도 자체는 테스트하지 않습니다 (벤치마크 출력을 인용합니다). 여기서는 스크립트가 돌아가는지만 봅니다.
     """
-    root = Path(__file__).resolve().parent.parent
-    env = {k: v for k, v in os.environ.items() if k != "BENCH_TORCH_PYTHON"} | {"BENCH_ROUNDS": "1", "BENCH_CALLS": "1"}
-    proc = subprocess.run([sys.executable, str(root / ".ci" / "bench_encoder.py")], cwd=root, env=env,
-                          capture_output=True, text=True, timeout=300)
+    proc = background("real_model:encoder-benchmark")
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "토큰 128개 (배치 1)" in proc.stdout
     assert "numpy (snippets/bert_numpy.py)" in proc.stdout

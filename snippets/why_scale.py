@@ -80,7 +80,7 @@ for s in [np.array([100.0, 1.0, 1.0]), np.array([10.0, 0.1, 0.1]), typical, typi
     print(f"s = {str(s):22s} 야코비안에서 가장 큰 절댓값 {np.abs(J).max():.2e}, "
           f"1등 자리 ∂p₁/∂s₁ = {J[0, 0]:.2e}")
 p_big = softmax(np.array([100.0, 1.0, 1.0]))
-print("참고: [100, 1, 1] 에서 1 − p₁ 을 그대로 빼면", 1 - p_big[0], " 나머지를 더하면", p_big[1:].sum())
+print("참고: [100, 1, 1] 에서 1 − p₁ 을 그대로 빼면", 1 - p_big[0], f" 나머지를 더하면 {p_big[1:].sum():.2e}")
 # --8<-- [end:gradient]
 
 # --8<-- [start:gradient_dk]
@@ -106,7 +106,7 @@ def naive_softmax(x):
 x = np.array([1000.0, 999.0])
 with np.errstate(over="ignore", invalid="ignore"):  # 넘침 경고를 일부러 끄고 결과만 봅니다
     print("그대로 계산:    ", naive_softmax(x))
-    print("float32 에서 exp(89) =", np.exp(np.float32(89.0)), " exp(88) =", np.exp(np.float32(88.0)))
+    print("float32 에서 exp(89) =", np.exp(np.float32(89.0)), f" exp(88) = {np.exp(np.float32(88.0)):.3e}")
 print("최댓값을 빼고:  ", softmax(x))
 print("빼 준 뒤의 지수:", x - x.max())
 # --8<-- [end:naive_overflow]

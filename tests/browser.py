@@ -67,7 +67,7 @@ class Tab:
     """
 
     def __init__(self, browser, origin, viewport, **context_options):
-        self.origin = origin
+        self.origin, self.viewport = origin, viewport
         self.context = browser.new_context(viewport=viewport, **context_options)
         # 팔레트 전환 단추는 선택을 localStorage 에 남깁니다. 테스트마다 처음 상태에서 시작하게 지웁니다.
         self.context.add_init_script("try { localStorage.clear() } catch (e) {}")
@@ -118,11 +118,11 @@ class Tab:
             "sel => [...document.querySelectorAll(sel)].every(e => e.getAttribute('data-ready') === 'yes')",
             arg=EXPLORERS)
         # 맨 위로 돌아오면 머리글의 제목이 페이지 제목에서 사이트 제목으로 바뀌며 흐려졌다 나타납니다(CSS 전환).
-        # 전환이 끝나기 전에 재면 반쯤 투명한 글자를 재게 되므로 끝날 때까지 기다립니다.
+        # 전환 가운데에 재면 반쯤 투명한 글자를 재게 되므로, 전환을 끝 상태로 보냅니다 (기다리면 방문마다 0.4초).
         page.evaluate("""async () => {
           window.scrollTo(0, 0);
           await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
-          await Promise.all(document.getAnimations().filter(a => a instanceof CSSTransition).map(a => a.finished));
+          document.getAnimations().filter(a => a instanceof CSSTransition).forEach(a => a.finish());
         }""")
         return page
 

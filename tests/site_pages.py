@@ -40,13 +40,13 @@ def markdown_pages():
 
 @functools.cache
 def expander():
-    return codeblocks.snippet_expander(site_config()["mdx_configs"]["pymdownx.snippets"])
+    return codeblocks.SnippetExpander(site_config()["mdx_configs"]["pymdownx.snippets"])
 
 
 def page_blocks(rel_path):
-    """include 를 펼친 뒤 pytest-codeblocks 추출기로 꺼낸 python 블록들."""
-    text = (DOCS / rel_path).read_text(encoding="utf-8")
-    return codeblocks.python_blocks(expander()(text))
+    """include 를 펼친 뒤 pytest-codeblocks 추출기로 꺼낸 python 블록들 (빌드와 같은 codeblocks.page_blocks)."""
+    path = DOCS / rel_path
+    return codeblocks.page_blocks(expander(), path.read_text(encoding="utf-8"), f"docs/{rel_path}", path)[1]
 
 
 class _Images(HTMLParser):

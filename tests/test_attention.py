@@ -363,7 +363,10 @@ def test_split_heads_needs_the_transpose():
 
     def wrong_mha(x):
         q, k, v = (x @ params[nme] for nme in ("W_Q", "W_K", "W_V"))
-        split = lambda t: t.reshape(batch, heads, n, d_head)  # noqa: E731
+
+        def split(t):
+            return t.reshape(batch, heads, n, d_head)
+
         o, _ = scaled_dot_product_attention(split(q), split(k), split(v))
         return o.reshape(batch, n, heads * d_head) @ params["W_O"]
 

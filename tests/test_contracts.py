@@ -20,7 +20,8 @@ from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import PythonLexer
 from pygments.token import STANDARD_TYPES, Token
-from sitebuild import codestyle, mathml, notebook_pages, pageweight
+from sitebuild import codestyle, mathml, notebook_pages
+from support import pageweight
 
 from conftest import ROOT
 
@@ -82,7 +83,9 @@ def test_pygments_merges_same_tokens_and_leaves_text_bare():
     source = "from numpy import softmax as sm  # 주석\nx = softmax([1, 2])\nprint('합')\n"
     lean = highlight(source, PythonLexer(filters=[codestyle.LeanTokens()]), HtmlFormatter(wrapcode=True))
     plain = highlight(source, PythonLexer(), HtmlFormatter(wrapcode=True))
-    text = lambda h: re.sub(r"<[^>]+>", "", h)  # noqa: E731
+    def text(h):
+        return re.sub(r"<[^>]+>", "", h)
+
     assert text(lean) == text(plain)
     assert '<span class="k">from </span>' in lean and '<span class="nb">print</span>' in lean
     assert '<span class="c"># 주석</span>' in lean and '<span class="s">\'합\'</span>' in lean
@@ -150,7 +153,10 @@ def test_search_partial_override_matches_material():
     """overrides/partials/search.html 은 Material 의 것에 aria-label 하나만 더한 복사본입니다."""
     ours = (ROOT / "overrides" / "partials" / "search.html").read_text(encoding="utf-8")
     upstream = (MATERIAL / "partials" / "search.html").read_text(encoding="utf-8")
-    strip_comment = lambda s: re.sub(r"\{#-.*?-#\}\n", "", s, count=1, flags=re.S)  # noqa: E731
+
+    def strip_comment(s):
+        return re.sub(r"\{#-.*?-#\}\n", "", s, count=1, flags=re.S)
+
     assert strip_comment(ours).replace(' aria-label="사이트 검색"', "", 1) == strip_comment(upstream), (
         "Material 의 partials/search.html 이 바뀌었습니다: 새 파일을 overrides/partials/search.html 로 다시 "
         '복사하고 role="dialog" 요소에 aria-label="사이트 검색" 을 다시 더하세요.')
@@ -161,7 +167,7 @@ def test_material_base_template_blocks_we_extend():
     base = (MATERIAL / "base.html").read_text(encoding="utf-8")
     assert "{% block scripts %}" in base, "Material base.html 에 scripts 블록이 없습니다: overrides/main.html"
     assert re.search(r'"search": "assets/javascripts/workers/search\.[0-9a-f]+\.min\.js" \| url', base), (
-        "Material 이 __config 에 검색 작업자 경로를 적는 방식이 바뀌었습니다: sitebuild/pageweight.py")
+        "Material 이 __config 에 검색 작업자 경로를 적는 방식이 바뀌었습니다: tests/support/pageweight.py")
 
 
 def test_search_worker_loads_lunr_languages_as_pageweight_counts():
@@ -169,7 +175,7 @@ def test_search_worker_loads_lunr_languages_as_pageweight_counts():
     (worker,) = (MATERIAL / "assets" / "javascripts" / "workers").glob("search.*.min.js")
     js = worker.read_text(encoding="utf-8")
     for piece in ("/min/lunr.stemmer.support.min.js", "/min/lunr.${", ".min.js", "/min/lunr.multi.min.js"):
-        assert piece in js, f"Material 검색 작업자가 {piece!r} 를 부르지 않습니다: sitebuild/pageweight.py 를 고치세요"
+        assert piece in js, f"Material 검색 작업자가 {piece!r} 를 부르지 않습니다: tests/support/pageweight.py 를 고치세요"
     assert pageweight  # 이 규칙을 쓰는 모듈
 
 
@@ -283,7 +289,7 @@ def test_notebook_text_outputs_of_one_cell_become_one_block(tmp_path):
     page = ('<div class="jp-Notebook"><div class="jp-Cell jp-CodeCell"><div id="cell-id=cell-00">'
             '<div class="jp-OutputArea-output"><pre>같은가?</pre></div>'
             '<div class="jp-OutputArea-output"><pre> True\n</pre></div></div></div></div>')
-    out = notebook_pages.slim_notebook_html(page, path, "x.ipynb")
+    out = notebook_pages.slim_notebook_html(page, path, "x.ipynb", _OneFigure(), "practice/x/")
     assert out.count('class="cell-output"') == 1 and "<samp>같은가? True\n</samp>" in out
 
 

@@ -4,11 +4,10 @@
 """
 
 import json
-import sys
 import uuid
 
 import pytest
-from sitebuild import datafiles, snippet_graph
+from sitebuild import datafiles, snippets
 
 SNIPPET = '''
 from pathlib import Path
@@ -28,17 +27,14 @@ def datafiles_many():
 
 def build(tmp_path, parts):
     """스니펫(모듈 이름은 테스트마다 새로)을 쓰고 build_data 를 부릅니다 → (쓴 파일 이름들, 모듈 이름)."""
-    snippets = tmp_path / "snippets"
-    snippets.mkdir(exist_ok=True)
-    for old in snippets.glob("*.py"):
+    folder = tmp_path / "snippets"
+    folder.mkdir(exist_ok=True)
+    for old in folder.glob("*.py"):
         old.unlink()
     module = f"demo_{uuid.uuid4().hex[:8]}"
-    (snippets / f"{module}.py").write_text(SNIPPET.format(parts=parts), encoding="utf-8")
-    try:
-        written = datafiles.build_data(snippets, tmp_path / "out", "env")
-    finally:
-        snippet_graph.forget_modules(snippets)
-        sys.path.remove(str(snippets))
+    (folder / f"{module}.py").write_text(SNIPPET.format(parts=parts), encoding="utf-8")
+    with snippets.importable(folder):
+        written = datafiles.build_data(folder, tmp_path / "out", "env")
     return sorted(p.name for p in written), module
 
 
@@ -52,22 +48,21 @@ def test_parts_become_one_file_each_and_are_cached(tmp_path):
     calls = tmp_path / "snippets" / f"{m}.calls"
     assert calls.read_text() == "x"
     # 같은 내용으로 다시: 목록 파일이 맞으므로 함수를 다시 부르지 않고 같은 파일들을 돌려줍니다
-    written = datafiles.build_data(tmp_path / "snippets", out, "env")
-    snippet_graph.forget_modules(tmp_path / "snippets")
+    with snippets.importable(tmp_path / "snippets"):
+        written = datafiles.build_data(tmp_path / "snippets", out, "env")
     assert sorted(p.name for p in written) == names and calls.read_text() == "x"
 
 
 def test_stale_parts_are_removed(tmp_path):
     # 같은 모듈 이름으로 조각을 바꾸면 지난번 조각 파일은 사라집니다
-    snippets = tmp_path / "snippets"
-    snippets.mkdir()
+    folder = tmp_path / "snippets"
+    folder.mkdir()
     out = tmp_path / "out"
     module = f"demo_{uuid.uuid4().hex[:8]}"
     for parts in ('"a": {}, "b": {}', '"a": {"v": 2}'):
-        (snippets / f"{module}.py").write_text(SNIPPET.format(parts=parts), encoding="utf-8")
-        written = datafiles.build_data(snippets, out, "env")
-        snippet_graph.forget_modules(snippets)
-    sys.path.remove(str(snippets))
+        (folder / f"{module}.py").write_text(SNIPPET.format(parts=parts), encoding="utf-8")
+        with snippets.importable(folder):
+            written = datafiles.build_data(folder, out, "env")
     assert sorted(p.name for p in written) == [f"{module}-many-a.json", f"{module}-one.json"]
     assert not (out / f"{module}-many-b.json").exists()
     assert json.loads((out / f"{module}-many-a.json").read_text()) == {"v": 2}

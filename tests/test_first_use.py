@@ -7,6 +7,7 @@ nav 순서대로 페이지(와 실습 노트북)의 코드를 읽어, 코어(att
 """
 
 import ast
+import functools
 
 import pytest
 from site_pages import nav_pages, page_blocks
@@ -65,6 +66,7 @@ def page_code(doc):
     return "\n\n".join(blocks)
 
 
+@functools.cache  # 함수마다 한 번씩 (7번) 모든 페이지를 다시 읽지 않게
 def first_use_table():
     """{코어 함수: 처음 나오는 nav 항목}, 그리고 nav 항목마다 쓰는 코어 함수."""
     core = core_functions()

@@ -64,17 +64,6 @@ def test_core_function_agrees_with_the_steps(fs):
     assert np.allclose(fs.out_core, fs.output) and np.allclose(fs.w_core, fs.weights)
 
 
-def test_page_output_shows_what_the_tests_check(fs):
-    """페이지에 찍히는 출력 문장들이 위에서 확인한 사실과 같은 값을 말합니다."""
-    from page_outputs import page_output
-
-    outputs = page_output("four_steps.md")
-    assert "모양: (3, 3)" in outputs
-    assert "대각선과 같은가? True" in outputs
-    assert "→ float64" in outputs and "→ float32" in outputs
-    assert "행의 합: [1. 1. 1.]" in outputs
-    assert "output[0] 이 V 행들의 가중합과 같은가? True" in outputs
-    assert "코어 함수와 4단계 결과가 같은가? True True" in outputs
 
 
 def test_quiz_answers(fs):
@@ -88,13 +77,3 @@ def test_quiz_answers(fs):
     np.testing.assert_allclose(fs.weights.sum(axis=0).sum(), 3.0)
     # d_k 로 나누면 더 고르게 (가장 큰 값은 작아지고 가장 작은 값은 커짐)
     assert fs.by_dk[0].max() < fs.by_sqrt[0].max() and fs.by_dk[0].min() > fs.by_sqrt[0].min()
-
-
-def test_quiz_page_output():
-    from page_outputs import page_output
-
-    out = page_output("four_steps.md")
-    assert "점수·가중치: (5, 7) (5, 7)  출력: (5, 6)" in out
-    assert "Qs * Ks.T 가 Qs @ Ks.T 와 같은가? False" in out
-    assert "열의 합: [0.651 1.388 0.961]" in out
-    assert "÷d_k: [0.256 0.347 0.397]" in out

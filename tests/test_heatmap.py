@@ -2,7 +2,6 @@
 
 import numpy as np
 import pytest
-from page_outputs import page_output
 
 
 @pytest.fixture(scope="module")
@@ -32,10 +31,6 @@ def test_random_heatmaps_pick_a_random_favourite(hm):
     assert 0.1 < hm.top_counts["sat"] / 200 < 0.25
 
 
-def test_page_output():
-    out = page_output("heatmap.md")
-    assert "가중치 모양: (6, 6)  행의 합: [1. 1. 1. 1. 1. 1.]" in out
-    assert "'sat' 이 1등인 비율: 0.165" in out
 
 
 def test_alt_text_claims(hm):
@@ -55,11 +50,3 @@ def test_quiz_answers(hm):
     assert hm.tokens[int(hm.contribution.argmax())] == "the"
     np.testing.assert_allclose(hm.contribution, hm.weights[row] * np.linalg.norm(hm.X @ hm.W_V, axis=-1))
     assert hm.p_on.max() > 0.999 and hm.tokens[int(hm.p_on.argmax())] == "cat"
-
-
-def test_quiz_page_output():
-    out = page_output("heatmap.md")
-    assert "'mat' 행의 합: 1.0" in out
-    assert "두 토큰의 행이 같은가? True  열이 같은가? True" in out
-    assert "가중치 1등: cat  길이 1등: the" in out
-    assert "'on' 행, ×2: 가장 큰 가중치 1.000 (cat), ÷√d_k 일 때는 0.41 (cat)" in out

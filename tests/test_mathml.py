@@ -3,14 +3,15 @@
 import markdown
 import pytest
 from site_pages import DOCS, expander, markdown_pages, site_config
-from sitebuild import mathfont, mathml
+from sitebuild import cache, mathfont, mathml
 
-from conftest import SNIPPETS
+from conftest import ROOT, SNIPPETS
 
 
 @pytest.fixture(scope="module")
-def font(tmp_path_factory):
-    return mathfont.build_math_font(tmp_path_factory.mktemp("fonts"))
+def font():
+    # 빌드와 같은 캐시: 글꼴을 자르는 데 몇 초가 걸리므로, 재료가 같으면 빌드가 만든 것을 씁니다.
+    return mathfont.build_math_font(ROOT / ".cache" / "site" / "fonts", cache.environment(ROOT))
 
 
 def test_subset_font_covers_its_charset(font):

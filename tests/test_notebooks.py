@@ -23,8 +23,8 @@ NAMES = [p.stem for p in NB_SOURCES]
 def generate(tmp_path, snippets_dir=SNIPPETS):
     from sitebuild import codeblocks
 
-    expand = codeblocks.snippet_expander({"base_path": [str(snippets_dir)], "check_paths": True,
-                                          "dedent_subsections": True})
+    expand = codeblocks.SnippetExpander({"base_path": [str(snippets_dir)], "check_paths": True,
+                                         "dedent_subsections": True})
     return {p.stem: p for p in notebooks.build_notebooks(snippets_dir / "notebooks", tmp_path, expand)}
 
 

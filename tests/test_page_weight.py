@@ -7,7 +7,7 @@ Lighthouse 점수처럼 흔들리는 값은 벤치마크(make lighthouse)로 재
 
 import pytest
 from site_pages import nav_pages
-from sitebuild.pageweight import page_weight
+from support.pageweight import page_weight
 
 
 BUDGET = 1_000_000  # 바이트, 압축하지 않은 크기

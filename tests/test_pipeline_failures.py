@@ -7,15 +7,15 @@
 """
 
 import shutil
-import sys
 import textwrap
+import unicodedata
 import uuid
 
 import markdown
 import pytest
 from mkdocs.exceptions import PluginError
 from pymdownx.snippets import SnippetMissingError
-from sitebuild import codeblocks, figures
+from sitebuild import codeblocks, figures, snippets
 from sitebuild.figure_markup import FigureExtension
 
 from conftest import HOOKS, SNIPPETS, mkdocs_build
@@ -59,33 +59,28 @@ def snippets_dir(tmp_path, snippet=GOOD_SNIPPET, name="demo"):
 
 
 def expander(folder):
-    return codeblocks.snippet_expander({"base_path": [str(folder)], "check_paths": True})
+    return codeblocks.SnippetExpander({"base_path": [str(folder)], "check_paths": True, "dedent_subsections": True})
 
 
 def run_page(tmp_path, snippet=GOOD_SNIPPET, page=GOOD_PAGE):
     """페이지의 코드를 빌드와 같은 함수로 펼치고 실행합니다."""
-    expanded = expander(snippets_dir(tmp_path, snippet))(page)
-    return codeblocks.run_blocks(codeblocks.python_blocks(expanded), label="index.md")
+    _, blocks = codeblocks.page_blocks(expander(snippets_dir(tmp_path, snippet)), page, "docs/index.md")
+    return codeblocks.run_blocks(blocks)
 
 
 @pytest.fixture
 def render_demo(tmp_path):
     """스니펫 하나를 (이 테스트만의 모듈 이름으로) 만들고 빌드의 그림 함수로 그려 봅니다."""
-    added = []
 
     def render(snippet):
         name = f"demo_{uuid.uuid4().hex[:8]}"
         folder = snippets_dir(tmp_path, snippet, name)
-        sys.path.insert(0, str(folder))
-        added.append((folder, name))
         paths = {("wide", t): tmp_path / f"{name}-{t}.png" for t in figures.THEMES}
-        figures.render(name, "figure_demo", paths)
+        with snippets.importable(folder):
+            figures.render(name, "figure_demo", paths, folder)
         return list(paths.values())
 
-    yield render
-    for folder, name in added:
-        sys.path.remove(str(folder))
-        sys.modules.pop(name, None)
+    return render
 
 
 # --- 빌드가 부르는 함수들을 직접 ---------------------------------------------------------------
@@ -108,6 +103,67 @@ def test_failing_snippet_is_an_error(tmp_path):
     broken = GOOD_SNIPPET.replace('print("합:", x.sum())', 'print("합:", x.summ())')
     with pytest.raises(codeblocks.CodeBlockError, match=r"(?s)코드 블록 1.*AttributeError"):
         run_page(tmp_path, snippet=broken)
+
+
+def test_failure_names_the_snippet_line_and_the_page(tmp_path):
+    """실패한 블록의 오류는 include 가 있는 페이지의 줄과 실패한 스니펫의 줄을 말하고, traceback 도 스니펫을 가리킵니다."""
+    broken = GOOD_SNIPPET.replace('print("합:", x.sum())', 'print("합:", x.summ())')
+    with pytest.raises(codeblocks.CodeBlockError) as err:
+        run_page(tmp_path, snippet=broken)
+    message = str(err.value)
+    head = message.splitlines()[0]
+    # 페이지의 6번째 줄이 include, 스니펫 파일의 6번째 줄이 print (1번째 줄은 빈 줄, 2번째 줄은 절 표시)
+    assert head.startswith("docs/index.md:6: 코드 블록 1 실행이 실패했습니다 (") and head.endswith("snippets/demo.py:6)")
+    assert 'snippets/demo.py", line 6, in <module>' in message
+    assert 'print("합:", x.summ())' in message  # traceback 이 스니펫 파일에서 읽은 그 줄
+    assert "codeblocks.py" not in message  # 실행기 자신의 틀은 빠집니다
+
+
+SECOND_SNIPPET = '''"""둘째 파일: 함수 안의 절(들여쓰기가 dedent 됨)과 그 안의 다른 절 표시."""
+
+
+def helper():
+    # --8<-- [start:inner]
+    total = 0
+    # --8<-- [start:nested]
+    for k in range(3):
+        total += k
+    # --8<-- [end:nested]
+    print("합계", total / (total - 3))
+    # --8<-- [end:inner]
+'''
+
+
+def test_a_block_of_two_includes_points_into_the_right_file(tmp_path):
+    """한 블록에 include 가 둘이면 include 마다 그 파일의 이름과 줄로 컴파일합니다 (절 안의 절 표시, dedent 까지)."""
+    folder = snippets_dir(tmp_path)
+    (folder / "second.py").write_text(SECOND_SNIPPET, encoding="utf-8")
+    page = '# 두 파일\n\n```python\n--8<-- "demo.py:demo"\n--8<-- "second.py:inner"\n```\n'
+    _, blocks = codeblocks.page_blocks(expander(folder), page, "docs/two.md")
+    with pytest.raises(codeblocks.CodeBlockError) as err:
+        codeblocks.run_blocks(blocks)
+    message = str(err.value)
+    assert message.splitlines()[0].endswith("second.py:11)") and message.startswith("docs/two.md:4:")
+    assert 'second.py", line 11, in <module>' in message and "ZeroDivisionError" in message
+    # traceback 의 밑줄(~~~^~~~)이 나눗셈 자리에 맞습니다: 컴파일한 열이 파일의 들여쓰기(dedent 전)를 따릅니다.
+    # (traceback 은 한글 한 글자를 두 칸으로 셉니다)
+    lines = message.splitlines()
+    source = next(i for i, line in enumerate(lines) if 'print("합계"' in line)
+    prefix = lines[source][:lines[source].index("total /")]
+    width = sum(2 if unicodedata.east_asian_width(c) == "W" else 1 for c in prefix)
+    assert lines[source + 1].index("~") == width, lines[source:source + 2]
+    # 성공한 앞 조각(demo.py)은 그 파일의 줄로 컴파일되었습니다: 함수를 정의하면 그 파일과 줄을 압니다
+    ok = '# 함수\n\n```python\n--8<-- "demo.py"\n```\n'
+    _, blocks = codeblocks.page_blocks(expander(folder), ok, "docs/ok.md")
+    namespace_probe = codeblocks.run_blocks(blocks)
+    assert namespace_probe[0].output == "합: 3\n"
+
+
+def test_syntax_error_names_the_snippet_line(tmp_path):
+    broken = GOOD_SNIPPET.replace('print("합:", x.sum())', 'print("합:", x.sum()')
+    with pytest.raises(codeblocks.CodeBlockError) as err:
+        run_page(tmp_path, snippet=broken)
+    assert "SyntaxError" in str(err.value) and str(err.value).splitlines()[0].endswith("snippets/demo.py:6)")
 
 
 def test_warning_in_page_code_is_an_error(tmp_path):
@@ -221,7 +277,8 @@ def test_failing_snippet_fails_build(tmp_path):
     code, log = mkdocs_build(make_site(tmp_path, snippet=broken, page=GOOD_PAGE.split("![작은 그림]")[0]),
                              tmp_path / "site")
     assert code != 0
-    assert "AttributeError" in log and "코드 블록 1" in log
+    assert "AttributeError" in log and "docs/index.md:6: 코드 블록 1" in log
+    assert 'snippets/demo.py", line 6, in <module>' in log  # 빌드 로그의 traceback 도 스니펫의 줄을 가리킵니다
 
 
 @pytest.mark.site

@@ -19,6 +19,7 @@ def local_modules():
     names = {"sitebuild", "conftest"}
     for folder in FOLDERS:
         names |= {p.stem for p in (ROOT / folder).rglob("*.py")}
+        names |= {p.parent.name for p in (ROOT / folder).rglob("__init__.py")}  # 패키지 (tests/support)
     return names
 
 

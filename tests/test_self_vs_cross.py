@@ -2,7 +2,6 @@
 
 import numpy as np
 import pytest
-from page_outputs import page_output
 
 
 @pytest.fixture(scope="module")
@@ -39,11 +38,6 @@ def test_changing_the_last_token_only_changes_itself(sc):
     assert np.abs(sc.out_free_changed[:3] - sc.out_free[:3]).max() > 1.0
 
 
-def test_page_output():
-    out = page_output("self_vs_cross.md")
-    assert "크로스 어텐션 가중치: (4, 3)" in out
-    assert "대각선 위(미래)의 가중치 합: 0.0" in out
-    assert "앞 세 토큰 출력의 최대 변화: 0.0" in out
 
 
 def test_encoder_self_attention_is_chapter_2(sc):
@@ -59,10 +53,3 @@ def test_quiz_answers(sc):
     np.testing.assert_allclose(sc.w_causal.sum(axis=-1), 1.0)
     assert np.allclose(sc.decoder_self_attention(sc.dec, sc.all_visible), sc.decoder_self_attention(sc.dec))
     assert sc.leak > 1.0
-
-
-def test_quiz_page_output():
-    out = page_output("self_vs_cross.md")
-    assert "크로스 어텐션 가중치: (2, 5)  출력: (2, 4)" in out
-    assert "행마다 0이 아닌 가중치의 수: [1 2 3 4]" in out
-    assert "모두 True 인 마스크 = 마스크 없음? True" in out

@@ -5,7 +5,7 @@ from html.parser import HTMLParser
 from urllib.parse import unquote, urlsplit
 
 from site_pages import nav_pages
-from sitebuild.pageweight import page_file as page_html
+from support.pageweight import page_file as page_html
 
 
 
@@ -148,7 +148,7 @@ def test_build_and_tests_share_page_outputs(built_site):
     for page in markdown_pages():
         blocks = page_blocks(page)
         if blocks:
-            assert (outputs.cache_dir / f"{outputs.key(blocks)}.json").is_file(), (
+            assert outputs.cache.get(page, outputs.key(blocks)) is not None, (
                 f"{page}: 빌드와 테스트의 출력 캐시 열쇠가 다릅니다 (페이지 코드가 두 번 돕니다)")
 
 

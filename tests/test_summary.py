@@ -1,7 +1,6 @@
 """docs/summary.md: 차례 단계 수는 같아도 비용은 n², 그리고 ViT·Whisper 의 토큰 수."""
 
 import pytest
-from page_outputs import page_output
 
 
 @pytest.fixture(scope="module")
@@ -31,11 +30,6 @@ def test_beyond_nlp_token_counts(sm):
     assert sm.frames // 2 == 1500
 
 
-def test_page_output():
-    out = page_output("summary.md")
-    assert "   8192 17,179,869,184            256.0           4096배" in out
-    assert "ViT 패치 수: 196 + 분류 토큰 1개 = 197" in out
-    assert "인코더 위치: 1500" in out
 
 
 def test_quiz_answers(sm):
@@ -45,11 +39,3 @@ def test_quiz_answers(sm):
     assert round(((sm.patches_384 + 1) / (sm.vit_patches + 1)) ** 2, 1) == 8.6
     assert sm.python_steps(sm.self_attention, sm.x_long) == sm.steps[8][1]
     assert sm.w_new.shape == (1, 512) and sm.out_new.shape == (1, 16)
-
-
-def test_quiz_page_output():
-    out = page_output("summary.md")
-    assert "토큰 1024 → 4096: FLOP 16배, 가중치 메모리 4 MiB → 64 MiB" in out
-    assert "577  → 헤드 하나의 가중치 원소 332,929" in out
-    assert "한 변 1.7배, 토큰 2.9배, 가중치 원소 8.6배" in out
-    assert "새 토큰 하나의 가중치: (1, 512)" in out

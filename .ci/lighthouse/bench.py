@@ -30,8 +30,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "overrides" / "hooks"), str(ROOT / "snippets")]
 
-from sitebuild.pageweight import page_url, page_weight  # noqa: E402
-from site_pages import nav_pages  # noqa: E402
+from support.pageweight import page_url, page_weight
+from site_pages import nav_pages
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 FLAGS = ("--headless=new --no-sandbox --disable-gpu --disable-background-networking "

@@ -3,19 +3,36 @@
 mkdocs.yml 의 `hooks:` 에 등록돼 있습니다. 일은 모두 sitebuild 패키지가 하고, 여기서는 MkDocs 의
 이벤트를 빌드 한 번의 상태(sitebuild.build.SiteBuild)의 메서드로 넘기기만 합니다.
 전체 지도는 sitebuild/__init__.py 에 있습니다.
+
+`mkdocs serve` 와 빌드 코드: MkDocs 는 훅 파일을 프로세스에 한 번만 읽습니다(config_options.Hooks._load_hook 이
+lru_cache). 그래서 serve 가 다시 빌드할 때(설정을 다시 읽고 on_config 부터 다시 돕니다) 두 번째 빌드부터는
+sitebuild 모듈을 import 캐시에서 잊고 새로 읽어, 고친 빌드 코드로 빌드합니다. 이 파일 자체를 고쳤을 때만
+serve 를 다시 띄워야 합니다 (README).
 """
+
+import importlib
+from pathlib import Path
 
 from mkdocs.plugins import event_priority
 
-from sitebuild.build import SiteBuild
+from sitebuild import snippets
 
+HOOKS_DIR = Path(__file__).resolve().parent
 _build = None  # 빌드 한 번의 상태. on_config 가 빌드마다 새로 만듭니다 (serve 의 다시 빌드 포함).
+
+
+def _build_module():
+    """sitebuild.build. 이 프로세스의 두 번째 빌드부터는 sitebuild 전체를 새로 읽습니다 (serve 에서 고친 코드)."""
+    if _build is not None:
+        snippets.forget_modules(HOOKS_DIR / "sitebuild")
+    snippets.add_to_path(HOOKS_DIR)  # MkDocs 는 훅을 읽는 동안만 이 폴더를 import 경로에 둡니다
+    return importlib.import_module("sitebuild.build")
 
 
 @event_priority(100)
 def on_config(config):
     global _build
-    _build = SiteBuild(config)
+    _build = _build_module().SiteBuild(config)
     return _build.configure(config)
 
 

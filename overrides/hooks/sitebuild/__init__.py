@@ -4,17 +4,19 @@
 
     snippets/four_steps.py  ─┬─ 페이지:  docs/four_steps.md 의 ```python 블록 안 `--8<-- "four_steps.py:절"`
                              │     build.page_markdown  (on_page_markdown)
-                             │       codeblocks.snippet_expander   include 를 펼칩니다 (pymdownx.snippets)
-                             │       codeblocks.python_blocks      블록을 꺼냅니다 (pytest-codeblocks, 한 번만 읽음)
-                             │       outputs.PageOutputs.get       실행합니다 (캐시: 코드 + 스니펫 + 버전이 열쇠)
+                             │       codeblocks.SnippetExpander    include 를 펼칩니다 (pymdownx.snippets, 줄마다 출처도)
+                             │       codeblocks.page_blocks        블록을 꺼냅니다 (pytest-codeblocks, 한 번만 읽음)
+                             │       outputs.PageOutputs.get       실행합니다 (cache: 코드 + 스니펫 + 버전 + 실행기 소스)
+                             │         codeblocks.run_blocks         include 마다 스니펫 파일의 이름·줄로 컴파일해 실행
                              │       codeblocks.with_outputs       블록 아래에 ```output 펜스를 넣습니다
                              │     fences.format_output             ```output → "실행 결과" <pre><samp>
                              │     codestyle.LeanTokens             코드 색칠을 Material 의 색 수만큼으로
                              │     mathml.MathExtension             $...$ → MathML (수식 글꼴: mathfont)
                              │
-                             ├─ 그림:    figure_<이름>() → ![대체 텍스트](figures/four_steps-<이름>.png)
-                             │     figures.FigureSet               밝은/어두운 PNG 를 작업 프로세스에서 (add_generated_files)
-                             │     figure_markup.FigureExtension    <img> 하나 → 팔레트별 <img> 두 개
+                             ├─ 그림:    figure_<이름>(narrow=False) → ![대체 텍스트](figures/four_steps-<이름>.png)
+                             │     figures.FigureSet               넓은/좁은 판 × 밝은/어두운 PNG 네 장을 작업 프로세스에서
+                             │                                      (add_generated_files; 글자 크기·잘림은 legibility)
+                             │     figure_markup.FigureExtension    <img> 하나 → 판·팔레트별 <a><img></a> 네 개
                              │
                              ├─ 데이터:  data_<이름>() → data/four_steps-<이름>.json (datafiles, 탐색기가 읽음)
                              │           datafiles_<이름>() → 조각마다 data/four_steps-<이름>-<조각>.json
@@ -25,24 +27,26 @@
                              │
                              └─ 테스트:  tests/test_four_steps.py (페이지가 말하는 숫자), tests/page_outputs.py
                                    (빌드와 같은 캐시로 페이지 출력 읽기), tests/test_contracts.py (다른 프로젝트에
-                                   기대는 약속), tests/test_pipeline_failures.py (실패가 빌드를 멈추는지)
+                                   기대는 약속), tests/test_pipeline_failures.py (실패가 빌드를 멈추는지);
+                                   테스트만 쓰는 도우미(페이지 무게, 페이지 URL)는 tests/support/ 에 있습니다
 
-모듈 하나에 관심사 하나
+모듈 하나에 관심사 하나 (tests/test_build_map.py 가 이 목록과 패키지의 파일이 같은지 봅니다)
 - build          빌드 한 번의 상태(SiteBuild)와 MkDocs 이벤트마다 할 일. 훅은 여기로 넘기기만 합니다.
-- snippet_graph  스니펫 사이의 import 그래프와 내용 해시 (그림·데이터·출력 캐시가 함께 씁니다)
-- codeblocks     페이지의 python 블록: 펼치기, 꺼내기, 실행하기, 출력 펜스 넣기
+- snippets       스니펫 ↔ 빌드의 약속: figure_*/data_*/datafiles_* 찾기, import 닫힘과 해시, sys.path·sys.modules
+- cache          캐시 하나: 재료 + 환경 + 빌드 코드 자신의 소스가 열쇠 (출력·그림·데이터·수식 글꼴이 함께 씁니다)
+- codeblocks     페이지의 python 블록: 펼치기(줄마다 출처), 꺼내기, 실행하기, 출력 펜스 넣기
 - outputs        페이지 실행 결과의 캐시 (빌드와 테스트가 함께 씁니다)
 - fences         ```output 사용자 펜스 (pymdownx.superfences)
 - codestyle      Pygments 필터 (pymdownx.highlight 의 extend_pygments_lang)
-- figures        figure_* 함수 → PNG, 작업 프로세스
-- figure_markup  그림 참조 → 팔레트별 <img> (Python-Markdown 트리 처리기)
+- figures        figure_* 함수 → PNG 네 장(판 × 테마), 작업 프로세스
+- legibility     그림 글자가 휴대전화·데스크톱에서 읽히는 크기인지, 가장자리에서 잘리지 않는지 잽니다
+- figure_markup  그림 참조 → 판·팔레트별 <img> (Python-Markdown 트리 처리기)
 - images         PNG 도우미 (Pillow)
 - mathml         TeX → MathML (Python-Markdown 트리 처리기)
 - mathfont       STIX Two Math 에서 쓰는 글자만 잘라 낸 woff2
 - datafiles      data_* 함수 → JSON, datafiles_* 함수 → 조각마다 JSON
 - notebooks      노트북 원본(.md) → .ipynb
 - notebook_pages mkdocs-jupyter 의 노트북 페이지 HTML → 가벼운 본문
-- pageweight     빌드된 페이지 하나가 내려받는 바이트 (테스트와 Lighthouse 벤치마크)
 - searchindex    검색 색인을 UTF-8 글자 그대로 다시 쓰기 (한글 한 글자가 6바이트 이스케이프로 부풀지 않게)
 
 테마 덮어쓰기는 Material 의 문서화된 방법으로만 합니다: overrides/main.html (scripts 블록),

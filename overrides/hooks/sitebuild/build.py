@@ -6,14 +6,14 @@
 """
 
 import html
-import sys
+import os
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
-from . import (codeblocks, codestyle, datafiles, fences, figure_markup, figures, mathfont, mathml, searchindex,
-               notebook_pages, notebooks, snippet_graph)
+from . import (cache, codeblocks, codestyle, datafiles, fences, figure_markup, figures, mathfont, mathml,
+               notebook_pages, notebooks, searchindex, snippets)
 from .outputs import PageOutputs
 
 
@@ -37,14 +37,13 @@ class SiteBuild:
         base = snip.get("base_path")
         self.snippets_dir = Path(base[0] if isinstance(base, list) else base).resolve()
         self.cache_dir = self.root / ".cache" / "site"  # docs/ 밖: serve 가 자기 출력 때문에 다시 빌드하지 않게
-        self.environment = snippet_graph.environment_stamp(self.root)
-        self.expand = codeblocks.snippet_expander(snip)
+        self.environment = cache.environment(self.root)
+        self.expand = codeblocks.SnippetExpander(snip)
         self.outputs = PageOutputs(self.cache_dir / "outputs", self.snippets_dir, self.environment)
         self.figures = None  # on_files 에서 만듭니다 (빌드마다 새로)
         self.math_characters = set()  # 수식이 쓴 글자: 수식 글꼴에 모두 있는지 on_post_build 에서 봅니다
         self.math_font = None
-        if str(self.snippets_dir) not in sys.path:
-            sys.path.insert(0, str(self.snippets_dir))
+        snippets.add_to_path(self.snippets_dir)
 
     # on_config: Markdown 확장과 펜스, 코드 색칠을 설정에 더합니다.
     def configure(self, config):
@@ -56,7 +55,7 @@ class SiteBuild:
 
     # on_pre_build
     def forget_snippet_modules(self):
-        snippet_graph.forget_modules(self.snippets_dir)
+        snippets.forget_modules(self.snippets_dir)
 
     # on_files: 그림(작업 프로세스에서 시작), 데이터, 수식 글꼴, 노트북을 사이트 파일에 더합니다.
     def add_generated_files(self, files, config):
@@ -74,7 +73,7 @@ class SiteBuild:
 
         for path in data:
             add(f"data/{path.name}", path)
-        self.math_font = mathfont.build_math_font(self.cache_dir / "fonts")
+        self.math_font = mathfont.build_math_font(self.cache_dir / "fonts", self.environment)
         add(f"assets/fonts/{self.math_font.name}", self.math_font)
         for paths in self.figures.paths.values():
             for path in paths.values():
@@ -96,8 +95,8 @@ class SiteBuild:
                 raise PluginError(str(exc)) from exc
         if not page.file.src_uri.endswith(".md"):
             return markdown
-        expanded = self.expand(markdown)
-        blocks = codeblocks.python_blocks(expanded)
+        shown = os.path.relpath(page.file.abs_src_path, self.root) if page.file.abs_src_path else page.file.src_uri
+        expanded, blocks = codeblocks.page_blocks(self.expand, markdown, shown, page.file.abs_src_path)
         if not blocks:
             return expanded
         try:

@@ -10,15 +10,12 @@
 그래서 페이지의 JavaScript 와 Python 이 같은 숫자를 씁니다.
 """
 
-import contextlib
-import importlib
-import io
 import json
 import re
 import sys
 from pathlib import Path
 
-from . import snippet_graph
+from . import cache, snippets
 
 PART = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 
@@ -27,59 +24,53 @@ class DataError(RuntimeError):
     pass
 
 
-def _call(module_name, func_name):
-    with contextlib.redirect_stdout(io.StringIO()):
-        module = importlib.import_module(module_name)
-        return getattr(module, func_name)()
+def _call(snippets_dir, entry):
+    return getattr(snippets.import_snippet(snippets_dir, entry.module), entry.func)()
 
 
 def _dump(data):
     return json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
 
 
+def _parts(name, parts):
+    """datafiles_* 가 돌려준 값 → {파일 이름: JSON 글}. 약속을 어기면 TypeError/ValueError."""
+    if not isinstance(parts, dict) or not parts:
+        raise TypeError(f"{{조각 이름: dict}} 를 돌려줘야 합니다: {type(parts).__name__} {len(parts or ())}개")
+    bad = [p for p in parts if not (isinstance(p, str) and PART.fullmatch(p))]
+    if bad:
+        raise ValueError(f"조각 이름은 영문 소문자·숫자·하이픈이어야 합니다: {bad[:3]}")
+    return {f"{name}-{part}.json": _dump(data) for part, data in parts.items()}
+
+
 def build_data(snippets_dir, out_dir, environment):
-    snippets_dir, out_dir = Path(snippets_dir), Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    if str(snippets_dir) not in sys.path:
-        sys.path.insert(0, str(snippets_dir))
+    """data_* 와 datafiles_* 를 모두 JSON 파일로 (캐시가 맞으면 부르지 않고). 쓴(또는 그대로 둔) 파일 경로들."""
+    snippets_dir = Path(snippets_dir)
+    store = cache.Cache.for_code(out_dir, environment, sys.modules[__name__], snippets, cache)
     written = []
-    for name, (module_name, func_name) in snippet_graph.discover(snippets_dir, "data_").items():
-        path = out_dir / f"{name}.json"
-        stamp = out_dir / f"{name}.key"
-        key = snippet_graph.content_hash({module_name}, snippets_dir, environment)
-        if not (path.exists() and stamp.exists() and stamp.read_text() == key):
-            try:
-                text = _dump(_call(module_name, func_name))
-            except Exception as exc:
-                raise DataError(f"데이터 {module_name}.{func_name} 를 만들지 못했습니다: "
-                                f"{type(exc).__name__}: {exc}") from exc
-            path.write_text(text, encoding="utf-8")
-            stamp.write_text(key)
-        written.append(path)
-    for name, (module_name, func_name) in snippet_graph.discover(snippets_dir, "datafiles_").items():
-        # 목록 파일: 첫 줄은 내용 해시, 다음 줄부터 이번에 쓴 파일 이름 (캐시가 맞으면 다시 계산하지 않습니다)
-        listing = out_dir / f"{name}.files"
-        key = snippet_graph.content_hash({module_name}, snippets_dir, environment)
-        cached = listing.read_text(encoding="utf-8").splitlines() if listing.exists() else []
-        if cached[:1] == [key] and all((out_dir / f).exists() for f in cached[1:]):
-            written += [out_dir / f for f in cached[1:]]
+    found = [(e, False) for e in snippets.discover(snippets_dir, "data").values()]
+    found += [(e, True) for e in snippets.discover(snippets_dir, "datafiles").values()]
+    for entry, many in found:
+        stamp = f"{entry.module}.{entry.func}"  # 도장 이름: data_x 와 datafiles_x 는 앞부분이 같은 파일을 만듭니다
+        key = store.key(entry.func, snippets.content_hash({entry.module}, snippets_dir))
+        hit = store.files(stamp, key)
+        if hit is not None:
+            written += hit
             continue
         try:
-            parts = _call(module_name, func_name)
-            if not isinstance(parts, dict) or not parts:
-                raise TypeError(f"{{조각 이름: dict}} 를 돌려줘야 합니다: {type(parts).__name__} {len(parts or ())}개")
-            bad = [p for p in parts if not (isinstance(p, str) and PART.fullmatch(p))]
-            if bad:
-                raise ValueError(f"조각 이름은 영문 소문자·숫자·하이픈이어야 합니다: {bad[:3]}")
-            texts = {f"{name}-{part}.json": _dump(data) for part, data in parts.items()}
+            result = _call(snippets_dir, entry)
+            texts = _parts(entry.name, result) if many else {f"{entry.name}.json": _dump(result)}
         except Exception as exc:
-            raise DataError(f"데이터 {module_name}.{func_name} 를 만들지 못했습니다: "
+            raise DataError(f"데이터 {entry.module}.{entry.func} 를 만들지 못했습니다: "
                             f"{type(exc).__name__}: {exc}") from exc
-        for old in cached[1:]:  # 지난 빌드의 파일 가운데 이번에 없는 것은 지웁니다
-            if old not in texts:
-                (out_dir / old).unlink(missing_ok=True)
+        _, old = store.previous(stamp)
+        for stale in (old or {}).get("files", ()) if isinstance(old, dict) else ():
+            if stale not in texts:  # 지난 빌드의 조각 가운데 이번에 없는 것은 지웁니다
+                (store.folder / stale).unlink(missing_ok=True)
+        paths = []
         for file_name, text in texts.items():
-            (out_dir / file_name).write_text(text, encoding="utf-8")
-            written.append(out_dir / file_name)
-        listing.write_text("\n".join([key, *texts]), encoding="utf-8")
+            path = store.folder / file_name
+            path.write_text(text, encoding="utf-8")
+            paths.append(path)
+        store.put_files(stamp, key, paths)
+        written += paths
     return written

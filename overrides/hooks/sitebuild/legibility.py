@@ -87,7 +87,10 @@ def problems(m):
 
 def table(rows):
     """{이름: {판: 측정값}} → 읽기 좋은 표 (문자열)."""
-    fmt = lambda v: "-" if v is None else f"{v:.1f}"  # noqa: E731
+
+    def fmt(v):
+        return "-" if v is None else f"{v:.1f}"
+
     lines = [f"{'그림':<34}{'판':<8}{'폭(in)':>7}{'최소 pt':>8}{'폰 px':>7}{'데스크톱 px':>11}  가장 작은 글자"]
     for name in sorted(rows):
         for variant, m in rows[name].items():

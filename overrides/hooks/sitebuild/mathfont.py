@@ -9,7 +9,10 @@ STIX Two Math(SIL OFL 1.1)를 fontTools 로 잘라 사이트와 함께 내보냅
 
 import hashlib
 import importlib.util
+import sys
 from pathlib import Path
+
+from . import cache
 
 FONT_NAME = "stix-two-math-site.woff2"
 
@@ -30,17 +33,17 @@ def source_font():
     return Path(next(iter(spec.submodule_search_locations))) / "fonts" / "STIXTwoMath-Regular.ttf"
 
 
-def build_math_font(out_dir):
-    """잘라 낸 글꼴을 out_dir 에 쓰고 경로를 돌려줍니다. 재료가 같으면 다시 만들지 않습니다."""
-    from fontTools import subset, ttLib, version
+def build_math_font(out_dir, environment):
+    """잘라 낸 글꼴을 out_dir 에 쓰고 경로를 돌려줍니다. 재료(원본 글꼴, 글자 목록, 이 모듈, 환경)가 같으면 다시
+    만들지 않습니다."""
+    from fontTools import subset, ttLib
 
     src = source_font()
-    key = hashlib.sha256(src.read_bytes() + CHARSET.encode() + version.encode()).hexdigest()[:16]
-    out_dir = Path(out_dir)
-    out, stamp = out_dir / FONT_NAME, out_dir / (FONT_NAME + ".key")
-    if out.exists() and stamp.exists() and stamp.read_text() == key:
+    store = cache.Cache.for_code(out_dir, environment, sys.modules[__name__], cache)
+    key = store.key(hashlib.sha256(src.read_bytes()).hexdigest(), CHARSET)
+    out = store.folder / FONT_NAME
+    if store.files(FONT_NAME, key):
         return out
-    out_dir.mkdir(parents=True, exist_ok=True)
     font = ttLib.TTFont(src)
     options = subset.Options()
     # GSUB/GPOS 기능(위첨자용 대체 글리프 ssty 등)은 뺍니다: 글리프 수가 두 배가 되는데,
@@ -52,7 +55,7 @@ def build_math_font(out_dir):
     subsetter.subset(font)  # MATH 표의 늘이는 변형(근호·괄호 크기별 글리프)도 함께 남습니다
     font.flavor = "woff2"
     font.save(out)
-    stamp.write_text(key)
+    store.put_files(FONT_NAME, key, [out])
     return out
 
 

@@ -79,7 +79,7 @@ def unescape_markdown_cells(page_markdown, notebook_path):
     return page_markdown
 
 
-def slim_notebook_html(page_html, notebook_path, label, figures=None, page_url=""):
+def slim_notebook_html(page_html, notebook_path, label, figures, page_url):
     """노트북 페이지 HTML → 가벼운 HTML. figures 는 빌드의 FigureSet, page_url 은 이 페이지의 URL."""
     nb = nbformat.read(str(notebook_path), as_version=4)
     cells = {c.get("id"): c for c in nb.cells}

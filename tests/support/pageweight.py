@@ -41,10 +41,11 @@ class _Refs(HTMLParser):
                                   if c in ("figure--wide", "figure--narrow")), None)
         if tag == "link" and a.get("href") and a.get("rel") in ("stylesheet", "preload", "icon"):
             self.refs.append((a["rel"], a["href"], None))
-        elif tag == "script" and a.get("src"):
-            self.refs.append(("script", a["src"], None))
-        elif tag == "script" and a.get("data-loads"):  # 나중에 스크립트들을 붙이는 작은 스크립트 (헤드 탐색기)
-            self.refs += [("script", src, None) for src in a["data-loads"].split()]
+        elif tag == "script" and (a.get("src") or a.get("data-loads")):
+            if a.get("src"):
+                self.refs.append(("script", a["src"], None))
+            # 나중에 붙일 스크립트들 (site.js 가 헤드 탐색기 가까이에서 받습니다)
+            self.refs += [("script", src, None) for src in (a.get("data-loads") or "").split()]
         elif tag == "script" and a.get("id") == "__config":
             self._in_config = True
         elif tag == "img" and a.get("src"):

@@ -1,0 +1,149 @@
+/* 모든 페이지의 작은 스크립트 (overrides/main.html 이 Material 의 번들 다음에 붙입니다). 프레임워크 없이, 세 가지 일:
+   1. 가로로 넘치는 상자를 키보드로 스크롤할 수 있는 이름 붙은 영역으로 (넘치지 않게 되면 되돌립니다).
+   2. Material 의 코드 도구 막대와 검색 결과를 조금 고칩니다.
+   3. 헤드 탐색기가 있는 페이지에서는, 독자가 탐색기 가까이 내려올 때 그 스크립트를 붙입니다 (data-loads).
+   document$ 는 Material 이 페이지마다 알려 주는 관찰 대상입니다 (추가 JavaScript 를 붙이는 문서화된 방법).
+   이 스크립트가 기대는 Material 의 동작은 tests/test_contracts.py 가 확인합니다. */
+(function () {
+  "use strict";
+
+  /* 3. 헤드 탐색기(실제 모델 두 장): 스크립트와 데이터(100–300 KB)는 독자가 탐색기 가까이(한 화면 앞) 내려올 때
+     받습니다. 페이지를 여는 동안에는 아무것도 더 받지 않고, 탐색기까지 내려오지 않는 독자는 받지 않습니다.
+     받을 파일은 이 스크립트 태그의 data-loads(공백으로 나눔, 적힌 순서대로 실행)에 있고, 페이지 무게
+     (tests/support/pageweight.py)가 그것을 셉니다. 빈 상자는 CSS 가 숨기므로(JavaScript 가 꺼진 독자) 안내 글을 넣어
+     화면에 닿는지 볼 수 있게 합니다. */
+  var loads = document.currentScript && document.currentScript.getAttribute("data-loads");
+  if (loads) {
+    var srcs = loads.split(" ");
+    var load = function () {
+      srcs.forEach(function (src) {
+        var script = document.createElement("script");
+        script.src = src;
+        script.async = false;  /* 끼워 넣은 스크립트도 적힌 순서대로 실행합니다 (공통 도구가 먼저) */
+        document.head.appendChild(script);
+      });
+    };
+    var boxes = document.querySelectorAll(".head-explorer[data-src]");
+    if (!("IntersectionObserver" in window)) {
+      load();
+    } else {
+      var near = new IntersectionObserver(function (entries) {
+        if (!entries.some(function (e) { return e.isIntersecting; })) return;
+        near.disconnect();
+        load();
+      }, { rootMargin: "100% 0px" });
+      boxes.forEach(function (box) {
+        box.setAttribute("data-ready", "waiting");
+        box.textContent = "헤드 탐색기를 준비하고 있습니다…";
+        near.observe(box);
+      });
+    }
+  }
+
+  /* 1. 가로로 넘치는 상자마다 이름 붙은 영역(role=region)으로 만들고 Tab 으로 닿게 합니다: 화살표 키로 스크롤됩니다.
+     화면 폭이 바뀌면(창 크기, 태블릿 회전) 다시 재어, 더는 넘치지 않는 상자는 원래대로 돌려놓습니다. 이 스크립트가
+     붙인 표시는 data-scroll-region 으로 알아보고, 붙이기 전의 tabindex 는 data-scroll-tabindex 에 남깁니다
+     (Material 이 코드 상자에 붙인 tabindex 를 지우지 않게). 이름의 번호는 지금 넘치는 상자만 셉니다: 이름이 서로
+     달라야 화면 읽기 프로그램의 영역 목록에서 구별됩니다. */
+  var BOXES = [[".md-typeset__scrollwrap", "표"], [".md-typeset div.arithmatex", "수식"],
+               [".md-typeset .cell-output > pre", "실행 결과"], [".md-typeset pre > code", "코드"]];
+  var MARK = "data-scroll-region", SAVED = "data-scroll-tabindex";
+
+  function set(el, name, value) {
+    if (el.getAttribute(name) !== value) el.setAttribute(name, value);  /* 같은 값은 다시 쓰지 않습니다 (아래 관찰자가 또 부르지 않게) */
+  }
+  function mark(el, label) {
+    if (!el.hasAttribute(MARK)) {
+      el.setAttribute(MARK, "");
+      if (el.hasAttribute("tabindex")) el.setAttribute(SAVED, el.getAttribute("tabindex"));
+    }
+    set(el, "tabindex", "0");
+    set(el, "role", "region");
+    set(el, "aria-label", label);
+  }
+  function unmark(el) {
+    el.removeAttribute("role");
+    el.removeAttribute("aria-label");
+    if (el.hasAttribute(SAVED)) {
+      set(el, "tabindex", el.getAttribute(SAVED));
+      el.removeAttribute(SAVED);
+    } else {
+      el.removeAttribute("tabindex");
+    }
+    el.removeAttribute(MARK);
+  }
+  function markScrollable() {
+    /* 먼저 모든 상자를 재고, 그다음에 고칩니다. 재기와 고치기를 번갈아 하면 상자마다 스타일과 레이아웃을
+       처음부터 다시 계산합니다 (휴대전화에서 긴 페이지는 그만큼 늦게 반응합니다). */
+    var marks = [], unmarks = [];
+    BOXES.forEach(function (box) {
+      var n = 0;
+      document.querySelectorAll(box[0]).forEach(function (el) {
+        if (el.scrollWidth > el.clientWidth + 1) {
+          n += 1;
+          marks.push([el, box[1] + " " + n + ", 가로로 스크롤"]);
+        } else if (el.hasAttribute(MARK)) {
+          unmarks.push(el);
+        }
+      });
+    });
+    unmarks.forEach(unmark);
+    marks.forEach(function (m) { mark(m[0], m[1]); });
+  }
+
+  /* 2. Material 은 코드 블록마다 복사 단추를 <nav class="md-code__nav"> 로 감쌉니다. 이름 없는 탐색 영역이
+     코드 블록 수만큼 생겨 화면 읽기 프로그램의 영역 목록을 어지럽히므로, 영역이 아닌 묶음으로 둡니다. */
+  function tidyCodeTools() {
+    document.querySelectorAll("nav.md-code__nav:not([role])").forEach(function (nav) { nav.setAttribute("role", "none"); });
+  }
+  /* content.lazy (mkdocs.yml): Material 은 코드 블록이 화면에 들어올 때에야 그 블록의 도구를 붙이고, 마우스가
+     없는 기기에서는 그때 코드 상자의 tabindex 를 지웁니다. 그래서 도구가 붙거나 코드 상자의 tabindex 가
+     바뀌면 (한 프레임에 한 번) 위의 두 일을 다시 합니다. Material 이 tabindex 를 지운 상자는 이 스크립트가
+     붙이기 전의 값이 없던 것으로 봅니다. */
+  var pending = false;
+  function later() {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(function () { pending = false; tidyCodeTools(); markScrollable(); });
+  }
+  function codeToolsChanged(records) {
+    return records.some(function (r) {
+      if (r.type === "attributes") {
+        if (!r.target.matches("pre > code")) return false;
+        if (r.target.hasAttribute(MARK) && !r.target.hasAttribute("tabindex")) r.target.removeAttribute(SAVED);
+        return true;
+      }
+      return [].some.call(r.addedNodes, function (n) { return n.nodeType === 1 && n.matches("nav.md-code__nav"); });
+    });
+  }
+  document$.subscribe(function () {
+    tidyCodeTools();
+    markScrollable();
+    var content = document.querySelector(".md-content");
+    if (content) {
+      new MutationObserver(function (records) { if (codeToolsChanged(records)) later(); })
+        .observe(content, { childList: true, subtree: true, attributes: true, attributeFilter: ["tabindex"] });
+    }
+  });
+  window.addEventListener("resize", later);
+  document.addEventListener("toggle", later, true);  /* 접힌 풀이(details)를 펼치면 그 안의 상자도 */
+
+  /* 검색 결과: 문서 안의 절만 검색어와 맞고 문서 첫머리는 맞지 않으면, Material 은 그 문서 제목 링크에
+     강조할 검색어(?h=)를 비워 둡니다. 그 링크를 누르면 페이지에서 아무것도 강조되지 않으므로, 같은 결과
+     묶음의 절 링크가 가진 검색어를 제목 링크에도 붙입니다. */
+  var results = document.querySelector(".md-search-result__list");
+  if (results) {
+    new MutationObserver(function () {
+      results.querySelectorAll(".md-search-result__item").forEach(function (item) {
+        var links = item.querySelectorAll("a.md-search-result__link");
+        if (!links.length) return;
+        var page = new URL(links[0].href);
+        if (page.searchParams.get("h")) return;
+        for (var i = 1; i < links.length; i++) {
+          var h = new URL(links[i].href).searchParams.get("h");
+          if (h) { page.searchParams.set("h", h); links[0].href = page.href; return; }
+        }
+      });
+    }).observe(results, { childList: true, subtree: true });
+  }
+})();

@@ -1,0 +1,100 @@
+"""sitebuild/cache.py: 열쇠는 재료, 환경, 그리고 그것을 만드는 빌드 코드의 소스로 정해집니다.
+
+빌드 코드를 고치면(예: 실행기 codeblocks.run_blocks, 그리는 방식 figures.render) `make clean` 없이도 그에 기대는
+것만 다시 만들어야 합니다. 여기서는 sitebuild 패키지를 임시 폴더에 복사해 한 군데씩 고치고, 새 파이썬 프로세스에서
+열쇠를 다시 계산해 봅니다 (serve 가 다시 빌드할 때처럼 고친 소스를 새로 읽습니다).
+"""
+
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from sitebuild import cache
+
+from conftest import HOOKS, SNIPPETS, background
+
+# 복사한 sitebuild 로 열쇠를 계산하고, 한 군데씩 고친 뒤 sitebuild 를 잊고 새로 읽어 다시 계산합니다 (serve 처럼).
+EDITS = [  # (이름, 파일, 고치기 전, 고친 뒤)
+    ("runner", "codeblocks.py", 'namespace = {"__name__": "__codeblocks__"}', 'namespace = {"__name__": "__codeblocks__", "고친": 1}'),
+    ("drawing", "legibility.py", "PHONE_MIN, DESKTOP_MIN = 10.0, 11.0", "PHONE_MIN, DESKTOP_MIN = 10.5, 11.0"),
+    ("other", "mathml.py", '"""', '"""고친 설명. '),
+]
+KEYS = """
+import json, sys
+from pathlib import Path
+hooks, cache_dir, snippets_dir, edits = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
+sys.path.insert(0, hooks)
+
+def keys():
+    from sitebuild import cache, figures, outputs, snippets
+    from sitebuild.codeblocks import Block
+    out = outputs.PageOutputs(cache_dir + "/outputs", snippets_dir, "env")
+    figure = cache.Cache.for_code(cache_dir + "/figures", "env", *figures.drawing_modules())
+    entry = snippets.discover(snippets_dir, "figure")["four_steps-pipeline"]
+    return {"page": out.key([Block("import four_steps\\nprint(four_steps.d_k)\\n", 1)]),
+            "figure": figure.key(entry.func, snippets.figure_hash(entry, snippets_dir))}
+
+result = {"before": keys()}
+for name, file, old, new in edits:
+    path = Path(hooks) / "sitebuild" / file
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{file} 에 {old!r} 가 없습니다: 테스트가 고칠 자리를 바꿔 주세요"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    from sitebuild import snippets
+    snippets.forget_modules(Path(hooks) / "sitebuild")
+    result[name] = keys()
+print(json.dumps(result))
+"""
+
+
+def edited_keys(tmp_path):
+    hooks = tmp_path / "hooks"
+    shutil.copytree(HOOKS / "sitebuild", hooks / "sitebuild", ignore=shutil.ignore_patterns("__pycache__"))
+    proc = subprocess.run([sys.executable, "-c", KEYS, str(hooks), str(tmp_path / "cache"), str(SNIPPETS),
+                           json.dumps(EDITS)], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout)
+
+
+# 새 파이썬 프로세스는 1–3초 걸리므로 세션을 시작할 때 배경에서 미리 돌립니다 (conftest.background).
+BACKGROUND = {"cache:edited-keys": lambda: edited_keys(Path(tempfile.mkdtemp(prefix="edited-keys-")))}
+
+
+def test_editing_the_build_code_invalidates_what_it_makes():
+    keys = background("cache:edited-keys")
+    before, runner, drawing = keys["before"], keys["runner"], keys["drawing"]
+    # 실행기(codeblocks.run_blocks)를 고치면: 페이지 출력만 다시 (그림은 그대로)
+    assert runner["page"] != before["page"] and runner["figure"] == before["figure"]
+    # 그리는 방식(글자 크기 기준)을 고치면: 그림만 다시
+    assert drawing["figure"] != runner["figure"] and drawing["page"] == runner["page"]
+    # 다른 일을 하는 모듈(수식)을 고치면: 둘 다 그대로
+    assert keys["other"] == drawing
+
+
+def test_stamps_hold_a_key_a_value_and_files(tmp_path):
+    store = cache.Cache(tmp_path, "salt")
+    key = store.key("재료", 1)
+    assert key != store.key("재료", 2) and key != cache.Cache(tmp_path, "other").key("재료", 1)
+    assert store.get("page/one.md", key) is None and store.previous("page/one.md") == (None, None)
+    store.put("page/one.md", key, ["출력"])
+    assert store.get("page/one.md", key) == ["출력"] and store.get("page/one.md", "other") is None
+    assert store.names() == ["page/one.md"]
+    made = tmp_path / "a.png"
+    made.write_bytes(b"png")
+    store.put_files("fig", key, [made], legibility={"only": 1})
+    assert store.files("fig", key) == [made] and store.get("fig", key)["legibility"] == {"only": 1}
+    made.unlink()  # 파일이 사라지면 맞는 열쇠라도 다시 만듭니다
+    assert store.files("fig", key) is None
+    store.forget("fig")
+    assert store.names() == ["page/one.md"]
+    assert json.loads((tmp_path / "page__one.md.stamp.json").read_text(encoding="utf-8"))["key"] == key
+
+
+def test_the_environment_is_python_and_the_lock_file(tmp_path):
+    (tmp_path / "requirements.txt").write_text("numpy==1\n")
+    one = cache.environment(tmp_path)
+    (tmp_path / "requirements.txt").write_text("numpy==2\n")
+    assert cache.environment(tmp_path) != one and sys.version.split()[0] in one

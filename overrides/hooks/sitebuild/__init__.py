@@ -40,6 +40,7 @@
 - mathml         TeX → MathML (Python-Markdown 트리 처리기)
 - mathfont       STIX Two Math 에서 쓰는 글자만 잘라 낸 woff2
 - datafiles      data_* 함수 → JSON, datafiles_* 함수 → 조각마다 JSON
+- modelfiles     브라우저용 모델 파일 (snippets/browser_model.py) → models/e5-ko/
 - notebooks      노트북 원본(.md) → .ipynb
 - notebook_pages mkdocs-jupyter 의 노트북 페이지 HTML → 가벼운 본문
 - pageweight     빌드된 페이지 하나가 내려받는 바이트 (테스트와 Lighthouse 벤치마크)

@@ -236,3 +236,4 @@ def subset_tokenizer(pack):
         single="<s> $A </s>", special_tokens=[(pieces[bos], local[bos]), (pieces[eos], local[eos])])
     return tok, np.array(ids)
 # --8<-- [end:check]
+

@@ -100,7 +100,8 @@ def cases(which):
 
 # 문장·헤드·쿼리·키를 차례로 누르고(click) 화면에 적힌 숫자를 읽습니다. 누르는 방법 자체는 아래의 키보드·터치
 # 테스트가 확인하므로, 여기서는 한 번의 evaluate 로 눌러 브라우저와 주고받는 횟수를 줄입니다.
-# ②–④ 는 누르자마자 읽고(q·k 파일을 기다리지 않고 보인다는 것), ① 의 풀이는 그 층의 q·k 파일이 온 뒤에 읽습니다.
+# ②–④ 는 누르자마자 읽고(q·k 파일을 기다리지 않고 보인다는 것), ① 의 풀이는 그 층의 q·k 파일이 온 뒤에 읽습니다
+# (32줄 표는 펼쳐서 읽습니다).
 PICK_AND_READ_JS = """async ([s, t, i, j]) => {
   const root = document.querySelector('.head-explorer');
   root.querySelectorAll('.head-explorer__sentences input')[s].click();
@@ -113,6 +114,8 @@ PICK_AND_READ_JS = """async ([s, t, i, j]) => {
     await new Promise(r => setTimeout(r, 25));
   }
   const dot = root.querySelector('.head-explorer__dot');
+  const all = dot.querySelector('details');  // 32줄 표는 펼칠 때 만들어집니다
+  if (all && !all.open) { all.open = true; await new Promise(r => setTimeout(r, 0)); }
   return {state: root.dataset.state, steps, qk: dot.dataset.qk, dot: read('.head-explorer__dot [data-value]'),
           dims: [...dot.querySelectorAll('.head-explorer__dims li')].map(e => Number(e.dataset.dim)),
           rows: [...dot.querySelectorAll('tbody tr')].map(e => Number(e.dataset.dim)),
@@ -176,7 +179,8 @@ def focused(page):
 
 @pytest.mark.parametrize("which", ["minilm", "e5"])
 def test_keyboard_alone_reaches_every_control(desktop, which):
-    """Tab 네 번(문장, 헤드 격자, 쿼리, 키)으로 들어가고, 화살표 키로 모든 문장·쿼리·키와 헤드 격자의 모든 줄·칸을 고릅니다."""
+    """Tab 으로 문장, 헤드 격자, 층·헤드 단추, 쿼리, 키에 차례로 닿고, 화살표 키로 모든 문장·쿼리·키와 헤드 격자의
+    모든 줄·칸을 고릅니다."""
     page = desktop.open(PAGES[which])
     desktop.read_through(whole_page=False)
     ref = reference(which)
@@ -219,8 +223,18 @@ def test_keyboard_alone_reaches_every_control(desktop, which):
     page.keyboard.press("End")
     assert [st[1:3] for st, _, _ in seen(page)] == [[layers - 1, 0], [layers - 2, heads - 1], [layers - 2, heads - 1]]
     assert page.eval_on_selector_all(".head-explorer__thumb[tabindex='0']", "els => els.length") == 1
-    # 쿼리: Tab 한 번, 아래 화살표로 모든 쿼리를
+    # 층·헤드를 하나씩 옮기는 단추: Tab 으로 닿고 Enter 로 누릅니다 (마지막 층·헤드에서는 "+" 가 꺼져 있어 건너뜁니다)
+    before = state(page)[1:3]
     page.keyboard.press("Tab")
+    f = page.evaluate("() => [document.activeElement.dataset.what, document.activeElement.dataset.step]")
+    assert f == ["layer", "-"], f
+    page.keyboard.press("Enter")
+    assert state(page)[1:3] == [before[0] - 1, before[1]]
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.dataset.what") in ("layer", "head")
+    while page.evaluate("() => document.activeElement.classList.contains('head-explorer__step')"):
+        page.keyboard.press("Tab")
+    # 쿼리: 단추를 지나 Tab 한 번, 아래 화살표로 모든 쿼리를
     f = focused(page)
     s = state(page)[0]
     q0, q1 = ref[s]["queries"]

@@ -9,6 +9,9 @@
 - JavaScript 가 꺼져 있으면 탐색기는 비어서 숨고 정적 그림이 남습니다.
 """
 
+import io
+import re
+
 import numpy as np
 import pytest
 from browser import PHONE, Tab
@@ -455,3 +458,93 @@ def test_without_javascript_the_figures_stay_and_the_explorer_hides(browser, ser
             assert page.locator("article a.figure-link img").count() >= 8  # 정적 그림 (판 × 테마마다 한 장)
     finally:
         context.close()
+
+
+RING_JS = """() => { const t = document.querySelector('.head-explorer__thumb[aria-checked=true]');
+  t.scrollIntoView({block: 'center'}); const r = t.getBoundingClientRect(), s = getComputedStyle(document.body);
+  const probe = document.createElement('span'); t.parentNode.appendChild(probe);
+  const colour = v => { probe.style.color = `var(${v})`; return getComputedStyle(probe).color; };
+  const out = {x: r.x, y: r.y, w: r.width, h: r.height, bg: colour('--md-default-bg-color'),
+               fg: colour('--head-explorer-ring'), z: getComputedStyle(t).zIndex};
+  probe.remove(); return out; }"""
+
+
+def rgb(css):
+    return [int(float(v)) for v in re.findall(r"[\d.]+", css)[:3]]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_selected_tile_ring_is_painted_above_its_neighbours(touch, scheme):
+    """고른 칸의 두 겹 테두리(안쪽 바탕색, 바깥쪽 검정·하양)가 네 변 모두 이웃 칸 위에 그려집니다 (375 px, 두 팔레트).
+    어두운 칸 옆에서는 안쪽 한 겹이, 밝은 칸 옆에서는 바깥 한 겹이 뚜렷합니다."""
+    from PIL import Image
+
+    page = touch.open(PAGES["e5"], scheme=scheme)
+    touch.read_through(whole_page=False)
+    page.wait_for_selector(".head-explorer__grid[data-atlas=ok]")
+    for t in (6 * 12 + 10, 5 * 12 + 5, 0, 11 * 12 + 11):  # 처음 칸, 가운데, 모서리 둘
+        page.locator(".head-explorer__thumb").nth(t).tap()
+        page.wait_for_timeout(50)
+        r = page.evaluate(RING_JS)
+        assert r["z"] != "auto" and int(r["z"]) >= 1
+        shot = Image.open(io.BytesIO(page.screenshot(clip={"x": r["x"] - 8, "y": r["y"] - 8,
+                                                             "width": r["w"] + 16, "height": r["h"] + 16}))).convert("RGB")
+        sx, sy = shot.width / (r["w"] + 16), shot.height / (r["h"] + 16)
+        cx, cy = 8 + r["w"] / 2, 8 + r["h"] / 2
+        for name, d, want in (("안쪽", 1, rgb(r["bg"])), ("바깥", 3, rgb(r["fg"]))):
+            for px, py in ((cx, 8 - d), (cx, 8 + r["h"] + d - 0.01), (8 - d, cy), (8 + r["w"] + d - 0.01, cy)):
+                got = shot.getpixel((int(px * sx), int(py * sy)))
+                assert max(abs(a - b) for a, b in zip(got, want)) <= 40, (scheme, t, name, (px, py), got, want)
+    touch.assert_clean()
+
+
+def test_space_mark_stays_with_its_token_and_a_lone_mark_is_visible(touch):
+    """375 px: 제목과 "가장 큰 키" 목록의 토큰은 ▁ 와 글자(와 따옴표)가 한 줄에 붙어 있고, ▁ 하나뿐인 토큰은 진하게
+    그린 ▁ 와 "띄어쓰기" 글로 보입니다."""
+    page = touch.open(PAGES["e5"])
+    touch.read_through(whole_page=False)
+    ref = reference("e5")[0]
+    spaced = [i for i in range(*ref["queries"]) if ref["tokens"][i].startswith("\u2581") and len(ref["tokens"][i]) > 1]
+    alone = [j for j, t in enumerate(ref["tokens"]) if t == "\u2581"]
+    assert spaced and alone
+    for i in spaced:
+        page.locator(f"{QUERY}[data-token='{i}']").tap()
+        page.locator(f"{KEY}[data-token='{spaced[-1]}']").tap()
+        lines = page.evaluate("""() => [...document.querySelectorAll(
+            '.head-explorer__steps .head-explorer__heading .head-explorer__token, .head-explorer__top .head-explorer__token')]
+            .map(e => [e.textContent, e.getClientRects().length])""")
+        assert lines and all(n == 1 for _, n in lines), lines
+    label = page.locator(f"{KEY}[data-token='{alone[0]}']")
+    assert "띄어쓰기" in label.inner_text()
+    colours = page.evaluate("""j => { const b = document.querySelector(`.head-explorer__col--keys button[data-token='${j}']`);
+        const mark = b.querySelector('.head-explorer__space');
+        return [getComputedStyle(mark).color, getComputedStyle(b).color, mark.getBoundingClientRect().width]; }""", alone[0])
+    assert colours[0] == colours[1] and colours[2] > 4
+    touch.assert_clean()
+
+
+def test_touch_steppers_land_on_the_intended_head(touch):
+    """손가락으로: 층·헤드 단추(44 × 44 px 이상)로 한 칸씩 옮겨 원하는 헤드에 닿고, 끝에서는 그 방향 단추가 꺼집니다."""
+    page = touch.open(PAGES["e5"])
+    touch.read_through(whole_page=False)
+    step = {(w, d): page.locator(f".head-explorer__step[data-what={w}][data-step='{d}']")
+            for w in ("layer", "head") for d in "+-"}
+    for b in step.values():
+        box = b.bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44
+    _, l, h, _, _ = state(page)
+    assert (l, h) == (6, 10)
+    step["layer", "+"].tap()
+    step["head", "-"].tap()
+    step["head", "-"].tap()
+    assert state(page)[1:3] == [7, 8]
+    assert page.locator(".head-explorer__stepped").inner_text() == "8층 9번 헤드"
+    for _ in range(3):
+        step["head", "+"].tap()
+    assert state(page)[1:3] == [7, 11] and step["head", "+"].is_disabled()
+    for _ in range(4):
+        step["layer", "+"].tap()
+    assert state(page)[1:3] == [11, 11] and step["layer", "+"].is_disabled()
+    assert page.eval_on_selector_all(".head-explorer__thumb[aria-checked=true]", "els => els.length") == 1
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    touch.assert_clean()

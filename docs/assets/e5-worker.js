@@ -254,7 +254,9 @@ async function getFile(name, entry, base, store, progress) {
   } catch (err) {
     throw new LoadError("network", "모델 파일 " + name + " 을 받지 못했습니다. 네트워크에 연결돼 있는지 확인하고 다시 눌러 주세요.");
   }
-  if (!response.ok) throw new LoadError("network", "모델 파일 " + name + " 을 받지 못했습니다 (서버 응답 " + response.status + ").");
+  if (!response.ok) {
+    throw new LoadError("network", "모델 파일 " + name + " 을 받지 못했습니다 (서버 응답 " + response.status + "). 잠시 뒤 다시 눌러 주세요.");
+  }
   var reader = response.body.getReader(), chunks = [], got = 0;
   try {
     for (;;) {

@@ -148,6 +148,7 @@
         get.disabled = getLatin.disabled = false;
         getLatin.hidden = m.packs.indexOf("latin") >= 0 || getLatin.hidden;
         root.setAttribute("data-packs", m.packs.join(" "));
+        root.setAttribute("data-source", m.cached ? "cache" : "network");
         setState("ready");
         say(m.cached ? "이 브라우저에 저장된 모델을 열었습니다. 네트워크 없이도 계산합니다."
                      : "모델을 받아 이 브라우저에 저장했습니다. 다음에는 받지 않고 바로 엽니다.");
@@ -253,7 +254,8 @@
       var n = h.tokens.length, layer = HEAD[0], head = HEAD[1];
       var table = el("table", { "class": "own-sentence__table" });
       var tr = el("tr", {});
-      ["조사", "붙은 말", "가중치 (헤드 7-11)", ""].forEach(function (t) { tr.appendChild(el("th", { scope: "col" }, t)); });
+      ["조사", "붙은 말", "가중치 (헤드 7-11)"].forEach(function (t) { tr.appendChild(el("th", { scope: "col" }, t)); });
+      tr.appendChild(el("th", { scope: "col" })).appendChild(el("span", { "class": "head-explorer__sr" }, "탐색기"));
       table.appendChild(el("thead", {})).appendChild(tr);
       var body = el("tbody", {});
       var tok = window.headExplorer.tokenLabel, fixed = window.headExplorer.fixed;

@@ -11,6 +11,8 @@
 7. 한국어 모델: 새 프로세스에서 multilingual-e5-small(4비트 파일)을 읽고, 32토큰 문장 하나를 계산하는 데
    걸린 시간 (읽기와 계산을 따로).
 
+8. 브라우저 모델("여러분의 문장으로"): .ci/bench_browser_model.py 의 표 (make bench-browser 로 그것만).
+
 목표 (2코어 기계): 깨끗한 빌드 ≤ 30 초, 페이지 하나 고친 뒤 다시 빌드 ≤ 3 초, 모델 읽기+계산 < 1 초,
 numpy 인코더 ≤ transformers eager 의 3 배, 한국어 모델 읽기 ≤ 1 초, 읽은 뒤 32토큰 문장 하나 ≤ 0.1 초.
 """
@@ -136,6 +138,8 @@ def main():
     print(f"{label:<40}{e5_forward:>8.3f}   ≤ 0.1")
     print()
     subprocess.run([sys.executable, str(ROOT / ".ci" / "bench_encoder.py")], cwd=ROOT, env=ENV, check=True)
+    print()
+    subprocess.run([sys.executable, str(ROOT / ".ci" / "bench_browser_model.py")], cwd=ROOT, env=ENV, check=True)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ if (IN_WORKER && typeof E5Tokenizer === "undefined") importScripts("e5-tokenizer
 
 var model = null;  // {config, tensors: {이름: Float32Array}, embed: [{rows, index}], tokenizer}
 var files = {};  // 받은 파일 이름 → ArrayBuffer (묶음을 더할 때 다시 받지 않도록)
+var peakHeld = 0;  // 들고 있던 ArrayBuffer 바이트의 최댓값 (받는 동안 조각과 이어 붙인 파일이 잠깐 함께 있는 것까지)
 
 /* ---- 4비트 풀기 (e5_numpy.dequantize_q4_0 과 같은 값) ------------------------------------------------ */
 
@@ -272,6 +273,7 @@ async function getFile(name, entry, base, store, progress) {
   }
   var buffer = new Uint8Array(got), at = 0;
   chunks.forEach(function (c) { buffer.set(c, at); at += c.length; });
+  peakHeld = Math.max(peakHeld, heldBytes() + 2 * got);
   if (got !== entry.bytes) {
     throw new LoadError("cut", "모델 파일 " + name + " 이 " + (got / 1e6).toFixed(1) + " MB 에서 끊겼습니다 (" +
                         (entry.bytes / 1e6).toFixed(1) + " MB 여야 합니다). 다시 누르면 처음부터 받습니다.");
@@ -323,6 +325,7 @@ async function load(msg) {
     var tokenizer = new E5Tokenizer(text("tokenizer.json"), manifest.config.max_tokens);
     model = { config: manifest.config, tensors: readTensors(files["encoder.bin"], manifest.tensors), embed: [],
               tokenizer: tokenizer };
+    peakHeld = Math.max(peakHeld, heldBytes());
     delete files["encoder.bin"];  // 풀어 둔 float32 만 남깁니다
   }
   msg.packs.forEach(function (pack) {
@@ -337,6 +340,17 @@ async function load(msg) {
   return { packs: model.tokenizer.packs.slice(), cached: fromCache };
 }
 
+/* 워커가 들고 있는 ArrayBuffer 바이트 (풀어 둔 가중치, 4비트 단어 임베딩, 아직 남은 받은 파일). 벤치마크가 JS 힙과 함께 적습니다. */
+function heldBytes() {
+  var total = 0;
+  if (model) {
+    Object.keys(model.tensors).forEach(function (k) { total += model.tensors[k].byteLength; });
+    model.embed.forEach(function (e) { total += e.bytes.byteLength; });
+  }
+  Object.keys(files).forEach(function (k) { if (files[k]) total += files[k].byteLength; });
+  return total;
+}
+
 function run(msg) {
   var t0 = performance.now();
   var enc = model.tokenizer.encode(msg.text, true);
@@ -345,12 +359,12 @@ function run(msg) {
   var arrays = explorerArrays(res, enc.ids.length, enc.queries);
   return { type: "result", id: msg.id, text: msg.text, tokens: enc.tokens, ids: enc.ids, queries: enc.queries,
            scores: arrays.scores, q: arrays.q, k: arrays.k, weights: arrays.weights, hidden: res.hidden,
-           ms: performance.now() - t0 };
+           ms: performance.now() - t0, held: heldBytes(), peakHeld: Math.max(peakHeld, heldBytes()) };
 }
 
 /* 벤치마크(.ci/bench_browser_model.py)는 같은 코드를 페이지의 주 스레드에 붙여 CPU 를 4배 느리게 한 채로 잽니다
    (Chromium 의 CPU 느리게 하기는 워커에는 걸리지 않습니다). 그래서 계산 함수를 이름으로도 내놓습니다. */
-self.E5Model = { load: load, run: run, encode: encode, linear: linear, layerNorm: layerNorm, gelu: gelu,
+self.E5Model = { load: load, run: run, heldBytes: heldBytes, encode: encode, linear: linear, layerNorm: layerNorm, gelu: gelu,
                  dequantize: dequantize, half: half };
 
 if (IN_WORKER) onmessage = function (ev) {

@@ -250,7 +250,8 @@
         entry.status = "error";
         entry.reason = err.message;
       }).then(function () {
-        if (state.s === s && state.l === l && dotBox) renderDot();
+        // 다음 작업에서 그립니다: 벡터가 곧바로 있을 때(여러분의 문장)도 고른 것이 먼저 화면에 나오게
+        setTimeout(function () { if (state.s === s && state.l === l && dotBox) renderDot(); }, 0);
       });
       return entry;
     }
@@ -302,7 +303,9 @@
       "모든 헤드 (줄 = 층 1–" + L + ", 칸 = 헤드 1–" + H + "). 누르거나 화살표 키로 고릅니다."));
     var grid = el("div", { "class": "head-explorer__grid", role: "radiogroup", "aria-labelledby": uid + "-grid-label" });
     grid.style.setProperty("--heads", String(H));
-    grid.style.setProperty("--atlas-size", H * 100 + "% " + L * 100 + "%");
+    // 작은 히트맵은 격자 뒤의 캔버스 한 장에 그리고, 칸(단추)은 그 위에 투명하게 놓입니다 (아래 drawTiles)
+    var tiles = el("canvas", { "class": "head-explorer__tiles", "aria-hidden": "true" });
+    grid.appendChild(tiles);
     grid.appendChild(el("span", { "class": "head-explorer__corner", "aria-hidden": "true" }, "층"));
     for (var h0 = 0; h0 < H; h0++) grid.appendChild(el("span", { "class": "head-explorer__colnum", "aria-hidden": "true" }, String(h0 + 1)));
     var thumbs = [];
@@ -311,7 +314,6 @@
       for (var h1 = 0; h1 < H; h1++) {
         var b = el("button", { type: "button", role: "radio", "class": "head-explorer__thumb", "aria-checked": "false",
                                tabindex: "-1", "aria-label": "헤드 " + headName(l0, h1) + " (" + (l0 + 1) + "층 " + (h1 + 1) + "번)" });
-        b.style.backgroundPosition = (H > 1 ? 100 * h1 / (H - 1) : 0) + "% " + (L > 1 ? 100 * l0 / (L - 1) : 0) + "%";
         grid.appendChild(b);
         thumbs.push(b);
       }
@@ -411,17 +413,15 @@
         svg.appendChild(line);
         rowLines.push(line);
       }
-      showAtlas(state.s);
+      showAtlas();
     }
 
-    /* 작은 히트맵 L × H 개를 캔버스 하나에 타일로 그려 그림 한 장으로 만들고, 칸마다 그 그림의 제 타일을 배경으로
-       보여 줍니다 (스프라이트). 그림은 문장마다 한 번만 만들고(PNG 로 굽기는 toBlob 이 주 스레드 밖에서), 만드는
-       동안에는 칸을 비워 둡니다: 다른 문장의 그림이 잠깐이라도 남지 않게. */
-    function atlas(s, done) {
+    /* 작은 히트맵 L × H 개: 문장마다 한 번, 타일 L × H 개를 이어 붙인 그림(화소 하나 = 가중치 하나)을 만들어 두고,
+       격자 뒤의 캔버스에 칸마다 제 타일을 옮겨 그립니다. 칸은 그 위의 투명한 단추라서, 문장을 바꿀 때 단추 144개의
+       스타일을 다시 계산하거나 다시 칠하지 않습니다 (캔버스 한 장만 다시 그립니다). */
+    function atlas(s) {
       var p = prep(s);
-      if (p.atlas) return done(p.atlas);
-      if (p.waiting) return p.waiting.push(done);
-      p.waiting = [done];
+      if (p.atlas) return p.atlas;
       var sent = data.sentences[s], n = sent.tokens.length, nq = sent.queries[1] - sent.queries[0];
       var canvas = document.createElement("canvas");
       canvas.width = n * H;
@@ -443,21 +443,47 @@
         }
       }
       ctx.putImageData(img, 0, 0);
-      canvas.toBlob(function (blob) {
-        p.atlas = "url(" + URL.createObjectURL(blob) + ")";
-        p.waiting.forEach(function (f) { f(p.atlas); });
-        p.waiting = null;
-      });
+      return (p.atlas = canvas);
     }
 
-    function showAtlas(s) {
-      grid.style.setProperty("--atlas", "none");
-      grid.setAttribute("data-atlas", "drawing");
-      atlas(s, function (url) {
-        if (state.s !== s) return;
-        grid.style.setProperty("--atlas", url);
-        grid.setAttribute("data-atlas", "ok");
-      });
+    var rects = null;  // 칸마다 격자 안의 자리 (CSS px). 격자의 크기가 바뀌면 다시 잽니다
+    function drawTiles() {
+      var src = atlas(state.s), sent = sentence(), n = sent.tokens.length, nq = sent.queries[1] - sent.queries[0];
+      var ratio = window.devicePixelRatio || 1;
+      if (!rects) {
+        var g = grid.getBoundingClientRect();
+        rects = thumbs.map(function (b) {
+          var r = b.getBoundingClientRect();
+          return [r.left - g.left, r.top - g.top, r.width, r.height];
+        });
+        tiles.width = Math.round(g.width * ratio);
+        tiles.height = Math.round(g.height * ratio);
+        tiles.style.width = g.width + "px";
+        tiles.style.height = g.height + "px";
+      }
+      var ctx = tiles.getContext("2d");
+      ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+      ctx.clearRect(0, 0, tiles.width, tiles.height);
+      ctx.imageSmoothingEnabled = false;
+      for (var l = 0; l < L; l++) {
+        for (var h = 0; h < H; h++) {
+          var r = rects[l * H + h];
+          ctx.drawImage(src, h * n, l * nq, n, nq, r[0], r[1], r[2], r[3]);
+        }
+      }
+      grid.setAttribute("data-atlas", "ok");
+    }
+    if (window.ResizeObserver) {
+      var width = null;
+      new ResizeObserver(function (entries) {
+        var w = entries[0].contentRect.width;
+        if (width !== null && w !== width) { rects = null; drawTiles(); }
+        width = w;
+      }).observe(grid);
+    }
+
+    function showAtlas() {
+      drawTiles();
     }
 
     function render() {
@@ -693,7 +719,7 @@
     pickSentence(state.s);
     // 다른 문장의 가중치와 작은 히트맵은 브라우저가 한가할 때 미리 만들어 둡니다: 문장을 바꾸는 순간이 가볍게.
     var idle = window.requestIdleCallback || function (f) { return setTimeout(f, 200); };
-    data.sentences.forEach(function (_, s) { idle(function () { atlas(s, function () {}); }); });
+    data.sentences.forEach(function (_, s) { idle(function () { atlas(s); }); });
 
     /* 바깥(여러분의 문장으로)에서 문장·헤드·쿼리·키를 고릅니다. 쿼리만 주면 키는 그 행에서 가중치가 가장 큰 토큰. */
     return {

@@ -1,7 +1,7 @@
 # 두 명령으로 모든 준비를 끝냅니다 (README 참고).
 #   make serve   # 가상환경을 만들고 의존성을 설치한 뒤 http://127.0.0.1:8000 에서 사이트를 띄웁니다
 #   make test    # 같은 준비를 한 뒤 모든 테스트(스니펫, 코드 블록, 엄격 빌드, 브라우저)를 돌립니다
-# 기여자용: make check (빌드 없이 빠르게), make build, make bench, make lighthouse, make lock
+# 기여자용: make check (빌드 없이 빠르게), make build, make bench, make bench-browser, make lighthouse, make lock
 
 VENV := .venv
 BIN := $(VENV)/bin
@@ -26,7 +26,7 @@ export PYDEVD_DISABLE_FILE_VALIDATION := 1
 # 다른 컴퓨터는 같은 휠을 받아(설치하지 않고) 파일만 꺼내 가상환경에 둡니다 (tools/fetch_e5_weights.py).
 E5_STAMP := $(VENV)/.e5-weights
 
-.PHONY: serve test check lint build bench lighthouse lock clean snapshots
+.PHONY: serve test check lint build bench bench-browser lighthouse lock clean snapshots
 
 serve: $(STAMP) $(E5_STAMP)
 	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000 --livereload
@@ -55,6 +55,10 @@ build: $(STAMP) $(E5_STAMP)
 
 bench: $(STAMP) $(E5_STAMP)
 	$(BIN)/python .ci/bench_build.py
+
+# "여러분의 문장으로" 의 브라우저 모델만 (make bench 도 마지막에 이 표를 찍습니다): chromium 이 필요합니다
+bench-browser: $(STAMP) $(E5_STAMP)
+	$(BIN)/python .ci/bench_browser_model.py
 
 lighthouse: $(STAMP) $(E5_STAMP)
 	$(BIN)/python .ci/lighthouse/bench.py

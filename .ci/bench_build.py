@@ -13,6 +13,8 @@
 8. 문장 임베딩의 메모리: 길이가 섞인 글 1,000개(가장 긴 것 512 토큰)를 한 번에 임베딩한 프로세스의 최대 RSS 와,
    하나씩 임베딩한 결과와의 차이 (.ci/bench_memory.py).
 
+8. 브라우저 모델("여러분의 문장으로"): .ci/bench_browser_model.py 의 표 (make bench-browser 로 그것만).
+
 목표 (2코어 기계): 깨끗한 빌드 ≤ 30 초, 페이지 하나 고친 뒤 다시 빌드 ≤ 3 초, 모델 읽기+계산 < 1 초,
 numpy 인코더 ≤ transformers eager 의 3 배, 한국어 모델 읽기 ≤ 1 초, 읽은 뒤 32토큰 문장 하나 ≤ 0.1 초,
 글 1,000개 임베딩의 최대 RSS ≤ 1.5 GB (하나씩 계산한 것과 차이 ≤ 1e-6).
@@ -141,6 +143,8 @@ def main():
     subprocess.run([sys.executable, str(ROOT / ".ci" / "bench_encoder.py")], cwd=ROOT, env=ENV, check=True)
     print()
     subprocess.run([sys.executable, str(ROOT / ".ci" / "bench_memory.py")], cwd=ROOT, env=ENV, check=True)
+    print()
+    subprocess.run([sys.executable, str(ROOT / ".ci" / "bench_browser_model.py")], cwd=ROOT, env=ENV, check=True)
 
 
 if __name__ == "__main__":

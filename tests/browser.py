@@ -56,8 +56,9 @@ def browser():
         b.close()
 
 
-# 데이터를 받아 그리는 대화형 도구들 (assets/explorer.js, assets/head-explorer.js). 다 그리면 data-ready="yes".
-EXPLORERS = ".attention-explorer, .head-explorer"
+# 데이터를 받아 그리는 대화형 도구들 (assets/explorer.js, assets/head-explorer.js, 여러분의 문장으로의 assets/own-sentence.js).
+# 다 그리면 data-ready="yes".
+EXPLORERS = ".attention-explorer, .head-explorer, .own-sentence"
 
 
 class Tab:
@@ -112,7 +113,7 @@ class Tab:
               await frame();
             }""")
         else:
-            for explorer in page.locator(".head-explorer").all():
+            for explorer in page.locator(".head-explorer, .own-sentence").all():
                 explorer.evaluate("e => e.scrollIntoView({block: 'center'})")
         page.wait_for_function(
             "sel => [...document.querySelectorAll(sel)].every(e => e.getAttribute('data-ready') === 'yes')",

@@ -29,38 +29,42 @@ def shown(x, digits):
 @functools.cache
 def reference(which):
     """which = "minilm" 이나 "e5" → 문장마다 dict(text, tokens, queries, 단계별 배열). 배열은 (층, 헤드, 쿼리, 키)."""
-    from attention import softmax
-    from bert_numpy import encode, load_model, tokenize
+    from bert_numpy import load_model
     from e5_numpy import PREFIX, load_e5
     from head_explorer import E5_SENTENCES, MINILM_SENTENCES
 
     model, sentences, prefix = ((load_model(), MINILM_SENTENCES, "") if which == "minilm"
                                 else (load_e5(), E5_SENTENCES, PREFIX))
+    return [compute(model, text, prefix) for text in sentences]
+
+
+def compute(model, text, prefix):
+    """문장 하나의 기준값 dict (reference 의 한 항목). 여러분의 문장으로 페이지의 테스트도 씁니다."""
+    from attention import softmax
+    from bert_numpy import encode, tokenize
+
     d_head = model.config["hidden_size"] // model.config["num_attention_heads"]
-    out = []
-    for text in sentences:
-        ids, tokens = tokenize(model, prefix + text)
-        _, weights, qk = encode(model, ids, return_qk=True)
-        n = len(tokens)
-        # e5: 쿼리는 문장 조각만 (<s> 와 접두어 "▁que ry :" 다음부터 </s> 앞까지)
-        q0, q1 = (len(tokenize(model, prefix.strip())[1]) - 1, n - 1) if prefix else (0, n)
-        s32 = np.stack([q[0][:, q0:q1] @ np.swapaxes(k[0], -1, -2) for q, k in qk])
-        full = np.stack([(q[0] @ np.swapaxes(k[0], -1, -2))[:, q0:q1] for q, k in qk])
-        assert s32.dtype == full.dtype == np.float32
-        scaled = s32.astype(np.float64) / np.sqrt(d_head)
-        row_max = scaled.max(axis=-1, keepdims=True)
-        shifted = scaled - row_max
-        exps = np.exp(shifted)
-        total = exps.sum(axis=-1, keepdims=True)
-        w = softmax(scaled, axis=-1)
-        np.testing.assert_allclose(w, exps / total, rtol=1e-12, atol=0)
-        out.append({"text": text, "tokens": tokens, "queries": (q0, q1), "d_head": d_head, "qk": s32, "qk_full": full,
-                    "scaled": scaled, "max": row_max[..., 0], "argmax": scaled.argmax(axis=-1),
-                    "shifted": shifted, "exp": exps, "sum": total[..., 0], "weight": w,
-                    "model_weights": np.stack([x[0][:, q0:q1] for x in weights]),
-                    # ① 을 풀어 볼 벡터: (층, 헤드, 쿼리, d_head) 와 (층, 헤드, 토큰, d_head), float32
-                    "q": np.stack([q[0][:, q0:q1] for q, _ in qk]), "k": np.stack([k[0] for _, k in qk])})
-    return out
+    ids, tokens = tokenize(model, prefix + text)
+    _, weights, qk = encode(model, ids, return_qk=True)
+    n = len(tokens)
+    # e5: 쿼리는 문장 조각만 (<s> 와 접두어 "▁que ry :" 다음부터 </s> 앞까지)
+    q0, q1 = (len(tokenize(model, prefix.strip())[1]) - 1, n - 1) if prefix else (0, n)
+    s32 = np.stack([q[0][:, q0:q1] @ np.swapaxes(k[0], -1, -2) for q, k in qk])
+    full = np.stack([(q[0] @ np.swapaxes(k[0], -1, -2))[:, q0:q1] for q, k in qk])
+    assert s32.dtype == full.dtype == np.float32
+    scaled = s32.astype(np.float64) / np.sqrt(d_head)
+    row_max = scaled.max(axis=-1, keepdims=True)
+    shifted = scaled - row_max
+    exps = np.exp(shifted)
+    total = exps.sum(axis=-1, keepdims=True)
+    w = softmax(scaled, axis=-1)
+    np.testing.assert_allclose(w, exps / total, rtol=1e-12, atol=0)
+    return {"text": text, "tokens": tokens, "queries": (q0, q1), "d_head": d_head, "qk": s32, "qk_full": full,
+            "ids": ids, "scaled": scaled, "max": row_max[..., 0], "argmax": scaled.argmax(axis=-1),
+            "shifted": shifted, "exp": exps, "sum": total[..., 0], "weight": w,
+            "model_weights": np.stack([x[0][:, q0:q1] for x in weights]),
+            # ① 을 풀어 볼 벡터: (층, 헤드, 쿼리, d_head) 와 (층, 헤드, 토큰, d_head), float32
+            "q": np.stack([q[0][:, q0:q1] for q, _ in qk]), "k": np.stack([k[0] for _, k in qk])}
 
 
 def expected_steps(ref, layer, head, query, key):

@@ -137,7 +137,7 @@ def test_presets_are_the_sentences_the_pages_discuss(data):
 def test_pages_carry_the_explorer_and_explain_it():
     for which, (page, _) in PAGES.items():
         text = (DOCS / page).read_text(encoding="utf-8")
-        assert f'<div class="head-explorer" data-src="../data/head_explorer-{which}.json"></div>' in text
+        assert f'<div class="head-explorer" data-src="../data/head_explorer-{which}.json"' in text
         assert "(four_steps.md)" in text.split('class="head-explorer"')[0].rsplit("\n## ", 1)[1]  # 2장으로 가는 링크
 
 

@@ -9,6 +9,9 @@
 - JavaScript 가 꺼져 있으면 탐색기는 비어서 숨고 정적 그림이 남습니다.
 """
 
+import io
+import re
+
 import numpy as np
 import pytest
 from browser import PHONE, Tab
@@ -100,7 +103,8 @@ def cases(which):
 
 # 문장·헤드·쿼리·키를 차례로 누르고(click) 화면에 적힌 숫자를 읽습니다. 누르는 방법 자체는 아래의 키보드·터치
 # 테스트가 확인하므로, 여기서는 한 번의 evaluate 로 눌러 브라우저와 주고받는 횟수를 줄입니다.
-# ②–④ 는 누르자마자 읽고(q·k 파일을 기다리지 않고 보인다는 것), ① 의 풀이는 그 층의 q·k 파일이 온 뒤에 읽습니다.
+# ②–④ 는 누르자마자 읽고(q·k 파일을 기다리지 않고 보인다는 것), ① 의 풀이는 그 층의 q·k 파일이 온 뒤에 읽습니다
+# (32줄 표는 펼쳐서 읽습니다).
 PICK_AND_READ_JS = """async ([s, t, i, j]) => {
   const root = document.querySelector('.head-explorer');
   root.querySelectorAll('.head-explorer__sentences input')[s].click();
@@ -113,6 +117,8 @@ PICK_AND_READ_JS = """async ([s, t, i, j]) => {
     await new Promise(r => setTimeout(r, 25));
   }
   const dot = root.querySelector('.head-explorer__dot');
+  const all = dot.querySelector('details');  // 32줄 표는 펼칠 때 만들어집니다
+  if (all && !all.open) { all.open = true; await new Promise(r => setTimeout(r, 0)); }
   return {state: root.dataset.state, steps, qk: dot.dataset.qk, dot: read('.head-explorer__dot [data-value]'),
           dims: [...dot.querySelectorAll('.head-explorer__dims li')].map(e => Number(e.dataset.dim)),
           rows: [...dot.querySelectorAll('tbody tr')].map(e => Number(e.dataset.dim)),
@@ -176,7 +182,8 @@ def focused(page):
 
 @pytest.mark.parametrize("which", ["minilm", "e5"])
 def test_keyboard_alone_reaches_every_control(desktop, which):
-    """Tab 네 번(문장, 헤드 격자, 쿼리, 키)으로 들어가고, 화살표 키로 모든 문장·쿼리·키와 헤드 격자의 모든 줄·칸을 고릅니다."""
+    """Tab 으로 문장, 헤드 격자, 층·헤드 단추, 쿼리, 키에 차례로 닿고, 화살표 키로 모든 문장·쿼리·키와 헤드 격자의
+    모든 줄·칸을 고릅니다."""
     page = desktop.open(PAGES[which])
     desktop.read_through(whole_page=False)
     ref = reference(which)
@@ -189,6 +196,9 @@ def test_keyboard_alone_reaches_every_control(desktop, which):
         page.keyboard.press("Tab")
         if focused(page)["inside"]:
             break
+    if which == "e5":  # 한국어 장의 탐색기는 맨 위에 "여러분의 문장으로" 링크가 있습니다
+        assert page.evaluate("() => document.activeElement.getAttribute('href')") == "../own_sentence/"
+        page.keyboard.press("Tab")
     f = focused(page)
     assert f["type"] == "radio" and f["checked"] == "true" and f["outline"] != "none"
 
@@ -219,8 +229,18 @@ def test_keyboard_alone_reaches_every_control(desktop, which):
     page.keyboard.press("End")
     assert [st[1:3] for st, _, _ in seen(page)] == [[layers - 1, 0], [layers - 2, heads - 1], [layers - 2, heads - 1]]
     assert page.eval_on_selector_all(".head-explorer__thumb[tabindex='0']", "els => els.length") == 1
-    # 쿼리: Tab 한 번, 아래 화살표로 모든 쿼리를
+    # 층·헤드를 하나씩 옮기는 단추: Tab 으로 닿고 Enter 로 누릅니다 (마지막 층·헤드에서는 "+" 가 꺼져 있어 건너뜁니다)
+    before = state(page)[1:3]
     page.keyboard.press("Tab")
+    f = page.evaluate("() => [document.activeElement.dataset.what, document.activeElement.dataset.step]")
+    assert f == ["layer", "-"], f
+    page.keyboard.press("Enter")
+    assert state(page)[1:3] == [before[0] - 1, before[1]]
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.dataset.what") in ("layer", "head")
+    while page.evaluate("() => document.activeElement.classList.contains('head-explorer__step')"):
+        page.keyboard.press("Tab")
+    # 쿼리: 단추를 지나 Tab 한 번, 아래 화살표로 모든 쿼리를
     f = focused(page)
     s = state(page)[0]
     q0, q1 = ref[s]["queries"]
@@ -441,3 +461,93 @@ def test_without_javascript_the_figures_stay_and_the_explorer_hides(browser, ser
             assert page.locator("article a.figure-link img").count() >= 8  # 정적 그림 (판 × 테마마다 한 장)
     finally:
         context.close()
+
+
+RING_JS = """() => { const t = document.querySelector('.head-explorer__thumb[aria-checked=true]');
+  t.scrollIntoView({block: 'center'}); const r = t.getBoundingClientRect(), s = getComputedStyle(document.body);
+  const probe = document.createElement('span'); t.parentNode.appendChild(probe);
+  const colour = v => { probe.style.color = `var(${v})`; return getComputedStyle(probe).color; };
+  const out = {x: r.x, y: r.y, w: r.width, h: r.height, bg: colour('--md-default-bg-color'),
+               fg: colour('--head-explorer-ring'), z: getComputedStyle(t).zIndex};
+  probe.remove(); return out; }"""
+
+
+def rgb(css):
+    return [int(float(v)) for v in re.findall(r"[\d.]+", css)[:3]]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_selected_tile_ring_is_painted_above_its_neighbours(touch, scheme):
+    """고른 칸의 두 겹 테두리(안쪽 바탕색, 바깥쪽 검정·하양)가 네 변 모두 이웃 칸 위에 그려집니다 (375 px, 두 팔레트).
+    어두운 칸 옆에서는 안쪽 한 겹이, 밝은 칸 옆에서는 바깥 한 겹이 뚜렷합니다."""
+    from PIL import Image
+
+    page = touch.open(PAGES["e5"], scheme=scheme)
+    touch.read_through(whole_page=False)
+    page.wait_for_selector(".head-explorer__grid[data-atlas=ok]")
+    for t in (6 * 12 + 10, 5 * 12 + 5, 0, 11 * 12 + 11):  # 처음 칸, 가운데, 모서리 둘
+        page.locator(".head-explorer__thumb").nth(t).tap()
+        page.wait_for_timeout(50)
+        r = page.evaluate(RING_JS)
+        assert r["z"] != "auto" and int(r["z"]) >= 1
+        shot = Image.open(io.BytesIO(page.screenshot(clip={"x": r["x"] - 8, "y": r["y"] - 8,
+                                                             "width": r["w"] + 16, "height": r["h"] + 16}))).convert("RGB")
+        sx, sy = shot.width / (r["w"] + 16), shot.height / (r["h"] + 16)
+        cx, cy = 8 + r["w"] / 2, 8 + r["h"] / 2
+        for name, d, want in (("안쪽", 1, rgb(r["bg"])), ("바깥", 3, rgb(r["fg"]))):
+            for px, py in ((cx, 8 - d), (cx, 8 + r["h"] + d - 0.01), (8 - d, cy), (8 + r["w"] + d - 0.01, cy)):
+                got = shot.getpixel((int(px * sx), int(py * sy)))
+                assert max(abs(a - b) for a, b in zip(got, want)) <= 40, (scheme, t, name, (px, py), got, want)
+    touch.assert_clean()
+
+
+def test_space_mark_stays_with_its_token_and_a_lone_mark_is_visible(touch):
+    """375 px: 제목과 "가장 큰 키" 목록의 토큰은 ▁ 와 글자(와 따옴표)가 한 줄에 붙어 있고, ▁ 하나뿐인 토큰은 진하게
+    그린 ▁ 와 "띄어쓰기" 글로 보입니다."""
+    page = touch.open(PAGES["e5"])
+    touch.read_through(whole_page=False)
+    ref = reference("e5")[0]
+    spaced = [i for i in range(*ref["queries"]) if ref["tokens"][i].startswith("\u2581") and len(ref["tokens"][i]) > 1]
+    alone = [j for j, t in enumerate(ref["tokens"]) if t == "\u2581"]
+    assert spaced and alone
+    for i in spaced:
+        page.locator(f"{QUERY}[data-token='{i}']").tap()
+        page.locator(f"{KEY}[data-token='{spaced[-1]}']").tap()
+        lines = page.evaluate("""() => [...document.querySelectorAll(
+            '.head-explorer__steps .head-explorer__heading .head-explorer__token, .head-explorer__top .head-explorer__token')]
+            .map(e => [e.textContent, e.getClientRects().length])""")
+        assert lines and all(n == 1 for _, n in lines), lines
+    label = page.locator(f"{KEY}[data-token='{alone[0]}']")
+    assert "띄어쓰기" in label.inner_text()
+    colours = page.evaluate("""j => { const b = document.querySelector(`.head-explorer__col--keys button[data-token='${j}']`);
+        const mark = b.querySelector('.head-explorer__space');
+        return [getComputedStyle(mark).color, getComputedStyle(b).color, mark.getBoundingClientRect().width]; }""", alone[0])
+    assert colours[0] == colours[1] and colours[2] > 4
+    touch.assert_clean()
+
+
+def test_touch_steppers_land_on_the_intended_head(touch):
+    """손가락으로: 층·헤드 단추(44 × 44 px 이상)로 한 칸씩 옮겨 원하는 헤드에 닿고, 끝에서는 그 방향 단추가 꺼집니다."""
+    page = touch.open(PAGES["e5"])
+    touch.read_through(whole_page=False)
+    step = {(w, d): page.locator(f".head-explorer__step[data-what={w}][data-step='{d}']")
+            for w in ("layer", "head") for d in "+-"}
+    for b in step.values():
+        box = b.bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44
+    _, l, h, _, _ = state(page)
+    assert (l, h) == (6, 10)
+    step["layer", "+"].tap()
+    step["head", "-"].tap()
+    step["head", "-"].tap()
+    assert state(page)[1:3] == [7, 8]
+    assert page.locator(".head-explorer__stepped").inner_text() == "8층 9번 헤드"
+    for _ in range(3):
+        step["head", "+"].tap()
+    assert state(page)[1:3] == [7, 11] and step["head", "+"].is_disabled()
+    for _ in range(4):
+        step["layer", "+"].tap()
+    assert state(page)[1:3] == [11, 11] and step["layer", "+"].is_disabled()
+    assert page.eval_on_selector_all(".head-explorer__thumb[aria-checked=true]", "els => els.length") == 1
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    touch.assert_clean()

@@ -66,28 +66,52 @@
     return /^-0\.?0*$/.test(s) ? s.slice(1) : s;
   }
 
+  /* 점수 한 행의 가중치만 (rowSteps 와 같은 float64 연산을 같은 차례로: 값이 비트까지 같습니다). 작은 히트맵과 선에
+     쓰고, 배열을 새로 만들지 않아 문장을 바꿀 때 빠릅니다. scores 의 at 부터 n 개 → out 의 at 부터 n 개. */
+  function rowWeights(scores, at, n, sqrtD, out) {
+    var max = -Infinity;
+    for (var j = 0; j < n; j++) { var v = scores[at + j] / sqrtD; if (v > max) max = v; }
+    var sum = 0;
+    for (var k = 0; k < n; k++) { var e = Math.exp(scores[at + k] / sqrtD - max); out[at + k] = e; sum += e; }
+    for (var m = 0; m < n; m++) out[at + m] = out[at + m] / sum;
+  }
+
   /* ---- 화면 조각 --------------------------------------------------------------------------------- */
 
   var viridis = window.attentionExplorers.viridis;  /* 공통 도구 (explorer-common.js) */
   var el = window.attentionExplorers.el;
+  var VIRIDIS_LUT = (function () {  /* 0..1 을 1,024 단계로 나눈 색표: 작은 히트맵을 칠할 때 칸마다 계산하지 않습니다 */
+    var lut = new Uint8ClampedArray(3 * 1024);
+    for (var i = 0; i < 1024; i++) lut.set(viridis(i / 1023), 3 * i);
+    return lut;
+  })();
 
   var SVG = "http://www.w3.org/2000/svg";
+  var SPACE = "\u2581";
 
-  /* 토큰 이름. SentencePiece 의 ▁ (여기서 띄어쓰기가 있었다는 표시)는 흐리게 그리고, 화면 읽기
-     프로그램에는 "띄어쓰기" 라고 읽힙니다. */
-  function tokenLabel(token) {
+  /* 토큰 이름. SentencePiece 의 ▁ (여기서 띄어쓰기가 있었다는 표시)는 흐리게 그리고, 화면 읽기 프로그램에는
+     "띄어쓰기" 라고 읽힙니다. ▁ 하나뿐인 토큰은 빈 줄처럼 보이지 않게 ▁ 를 진하게 그리고 "띄어쓰기" 를 글로 적습니다.
+     토큰 전체(quote 이면 따옴표까지)는 한 줄에 붙어 있습니다 (▁ 와 글자 사이에서 줄이 바뀌지 않게). */
+  function tokenLabel(token, quote) {
     var span = el("span", { "class": "head-explorer__token" });
-    if (token.charAt(0) === "\u2581") {
-      span.appendChild(el("span", { "class": "head-explorer__space", "aria-hidden": "true" }, "\u2581"));
-      span.appendChild(el("span", { "class": "head-explorer__sr" }, token.length > 1 ? "띄어쓰기 " : "띄어쓰기"));
-      token = token.slice(1);
+    if (quote) span.appendChild(document.createTextNode("'"));
+    if (token === SPACE) {
+      span.appendChild(el("span", { "class": "head-explorer__space is-alone", "aria-hidden": "true" }, SPACE));
+      span.appendChild(el("span", { "class": "head-explorer__alone" }, "띄어쓰기"));
+    } else {
+      if (token.charAt(0) === SPACE) {
+        span.appendChild(el("span", { "class": "head-explorer__space", "aria-hidden": "true" }, SPACE));
+        span.appendChild(el("span", { "class": "head-explorer__sr" }, "띄어쓰기 "));
+        token = token.slice(1);
+      }
+      span.appendChild(document.createTextNode(token));
     }
-    if (token) span.appendChild(document.createTextNode(token));
+    if (quote) span.appendChild(document.createTextNode("'"));
     return span;
   }
 
   function plain(token) {
-    return token.charAt(0) === "\u2581" ? "\u2581" + token.slice(1) : token;
+    return token === SPACE ? SPACE + "(띄어쓰기)" : token;
   }
 
   /* 숫자 하나: data-value 에 이름을 적어 두면 테스트가 numpy 의 값과 견줍니다. */
@@ -115,17 +139,30 @@
     });
   }
 
-  function check(buttons, index) {
-    buttons.forEach(function (b, i) {
-      b.setAttribute("aria-checked", String(i === index));
-      b.setAttribute("tabindex", i === index ? "0" : "-1");
-    });
+  /* 고른 단추 하나만 aria-checked="true", tabindex=0. 바뀐 단추의 속성만 고칩니다 (문장을 바꿀 때 칸 144개의
+     속성을 모두 다시 쓰면 브라우저가 그만큼 스타일을 다시 계산합니다). */
+  function check(group, index) {
+    if (group.index === index && group.buttons === group.checkedOn) return;
+    if (group.checkedOn === group.buttons && group.buttons[group.index]) {
+      group.buttons[group.index].setAttribute("aria-checked", "false");
+      group.buttons[group.index].setAttribute("tabindex", "-1");
+    } else {
+      group.buttons.forEach(function (b) { b.setAttribute("aria-checked", "false"); b.setAttribute("tabindex", "-1"); });
+    }
+    if (group.buttons[index]) {
+      group.buttons[index].setAttribute("aria-checked", "true");
+      group.buttons[index].setAttribute("tabindex", "0");
+    }
+    group.index = index;
+    group.checkedOn = group.buttons;
   }
 
   /* ---- 도구 ------------------------------------------------------------------------------------- */
 
-  /* 데이터가 약속과 다르면 무엇이 다른지 적은 오류를 냅니다 (탐색기 자리에 그 글이 나옵니다). */
-  function checkData(data) {
+  /* 데이터가 약속과 다르면 무엇이 다른지 적은 오류를 냅니다 (탐색기 자리에 그 글이 나옵니다).
+     점수는 base64 글자(빌드한 JSON)이거나 Float32Array(브라우저가 계산한 여러분의 문장)입니다. q·k 는 파일 이름 목록이거나,
+     options.vectors 가 주는 배열입니다. */
+  function checkData(data, options) {
     if (!data || data.format !== FORMAT) throw new Error("데이터 형식이 " + FORMAT + " 이 아닙니다: " + (data && data.format));
     ["layers", "heads", "d_head"].forEach(function (k) {
       if (!(Number.isInteger(data[k]) && data[k] > 0)) throw new Error(k + " 는 양의 정수여야 합니다: " + data[k]);
@@ -136,11 +173,13 @@
       if (!n || !(q[0] >= 0 && q[0] < q[1] && q[1] <= n)) throw new Error("문장 " + s + ": 토큰 " + n + "개에 쿼리 범위 " + q);
       var bytes = 4 * data.layers * data.heads * (q[1] - q[0]) * n;
       var length = 4 * Math.ceil(bytes / 3);  // base64 글자 수
-      if (!Array.isArray(sent.qk) || sent.qk.length !== data.layers ||
-          !sent.qk.every(function (f) { return typeof f === "string" && /^[\w-]+\.json$/.test(f); })) {
+      if (!options.vectors && (!Array.isArray(sent.qk) || sent.qk.length !== data.layers ||
+          !sent.qk.every(function (f) { return typeof f === "string" && /^[\w-]+\.json$/.test(f); }))) {
         throw new Error("문장 " + s + ": qk 는 층마다 하나씩 " + data.layers + "개의 파일 이름이어야 합니다");
       }
-      if (typeof sent.scores !== "string" || sent.scores.length !== length) {
+      if (sent.scores instanceof Float32Array) {
+        if (sent.scores.length !== bytes / 4) throw new Error("문장 " + s + ": 점수는 float32 " + bytes / 4 + "개여야 합니다");
+      } else if (typeof sent.scores !== "string" || sent.scores.length !== length) {
         throw new Error("문장 " + s + ": 점수는 float32 " + bytes / 4 + "개(base64 " + length + "자)여야 합니다: " +
                         (typeof sent.scores === "string" ? sent.scores.length + "자" : typeof sent.scores));
       }
@@ -160,45 +199,60 @@
     });
   }
 
-  function build(root, data) {
-    checkData(data);
-    var L = data.layers, H = data.heads, dHead = data.d_head;
+  /* 탐색기 하나를 root 에 그립니다. options.vectors(s, l) 가 있으면 q·k 를 파일 대신 거기서 얻습니다 ({q, k} 배열).
+     options.own 이 있으면 "여러분의 문장으로" 로 가는 링크를 답니다. 돌려주는 값으로 바깥에서 헤드와 쿼리를 고릅니다. */
+  function build(root, data, options) {
+    options = options || {};
+    checkData(data, options);
+    var L = data.layers, H = data.heads, dHead = data.d_head, sqrtD = Math.sqrt(dHead);
     var uid = "he-" + Math.random().toString(36).slice(2, 8);
-    var cache = {};  // 문장 번호 → 점수 (float64)
+    var prepared = {};  // 문장 번호 → {scores, weights (float64, (층, 헤드, 쿼리, 키)), atlas}
     var vecs = {};  // "문장,층" → {status: "loading" | "ok" | "error", q, k}: 한 번 받으면(실패도) 다시 받지 않습니다
-    var base = new URL(root.getAttribute("data-src"), document.baseURI);
+    var base = new URL(root.getAttribute("data-src") || ".", document.baseURI);
     var detailsOpen = false;  // "32개 곱 모두 보기" 를 펼쳐 두면 다른 키를 골라도 펼친 채로 둡니다
     var start = data.start || {};
     var state = { s: start.sentence || 0, l: start.layer || 0, h: start.head || 0, i: start.query, j: null };
 
     function sentence() { return data.sentences[state.s]; }
-    function scores(s) { return cache[s] || (cache[s] = decodeFloat32(data.sentences[s].scores)); }
     function headName(l, h) { return (l + 1) + "-" + (h + 1); }
 
-    /* 문장 s, 층 l 의 q·k 벡터. 처음이면 파일을 받기 시작하고 {status: "loading"} 을 돌려줍니다.
+    /* 문장 하나를 처음 볼 때 한 번: 점수를 float64 로 풀고 모든 층·헤드·쿼리의 가중치를 계산해 둡니다. */
+    function prep(s) {
+      if (prepared[s]) return prepared[s];
+      var sent = data.sentences[s], n = sent.tokens.length;
+      var scores = sent.scores instanceof Float32Array ? Float64Array.from(sent.scores) : decodeFloat32(sent.scores);
+      var weights = new Float64Array(scores.length);
+      for (var at = 0; at < scores.length; at += n) rowWeights(scores, at, n, sqrtD, weights);
+      return (prepared[s] = { scores: scores, weights: weights, atlas: null });
+    }
+
+    /* 문장 s, 층 l 의 q·k 벡터. 처음이면 받기 시작하고 {status: "loading"} 을 돌려줍니다.
        받고 나서 그 층을 보고 있으면 ① 의 풀이만 다시 그립니다. 실패는 콘솔이 아니라 ① 자리에 짧게 적습니다. */
     function vectors(s, l) {
       var id = s + "," + l;
       if (vecs[id]) return vecs[id];
       var entry = vecs[id] = { status: "loading" };
-      fetch(new URL(data.sentences[s].qk[l], base))
-        .then(function (r) {
-          if (!r.ok) throw new Error(r.status + " " + r.statusText);
-          return r.json();
-        })
-        .then(function (v) {
-          checkVectors(v, data, s, l);
-          entry.q = decodeFloat32(v.q);
-          entry.k = decodeFloat32(v.k);
-          entry.status = "ok";
-        })
-        .catch(function (err) {
-          entry.status = "error";
-          entry.reason = err.message;
-        })
-        .then(function () {
-          if (state.s === s && state.l === l && dotBox) renderDot();
-        });
+      var got = options.vectors ? Promise.resolve(options.vectors(s, l)) :
+        fetch(new URL(data.sentences[s].qk[l], base))
+          .then(function (r) {
+            if (!r.ok) throw new Error(r.status + " " + r.statusText);
+            return r.json();
+          })
+          .then(function (v) {
+            checkVectors(v, data, s, l);
+            return { q: decodeFloat32(v.q), k: decodeFloat32(v.k) };
+          });
+      got.then(function (v) {
+        entry.q = v.q;
+        entry.k = v.k;
+        entry.status = "ok";
+      }).catch(function (err) {
+        entry.status = "error";
+        entry.reason = err.message;
+      }).then(function () {
+        // 다음 작업에서 그립니다: 벡터가 곧바로 있을 때(여러분의 문장)도 고른 것이 먼저 화면에 나오게
+        setTimeout(function () { if (state.s === s && state.l === l && dotBox) renderDot(); }, 0);
+      });
       return entry;
     }
 
@@ -209,16 +263,26 @@
       return { q: Array.prototype.slice.call(entry.q, qa, qa + dHead), k: Array.prototype.slice.call(entry.k, ka, ka + dHead) };
     }
 
-    /* 문장 s, 층 l, 헤드 h 의 점수 한 행 (쿼리 토큰 i 가 모든 키에 준 q·k) */
-    function scoreRow(s, l, h, i) {
+    /* 문장 s, 층 l, 헤드 h 의 한 행 (쿼리 토큰 i 가 모든 키에 준 q·k) 이 시작하는 자리 */
+    function rowAt(s, l, h, i) {
       var sent = data.sentences[s], n = sent.tokens.length, nq = sent.queries[1] - sent.queries[0];
-      var at = ((l * H + h) * nq + (i - sent.queries[0])) * n;
-      return Array.prototype.slice.call(scores(s), at, at + n);
+      return ((l * H + h) * nq + (i - sent.queries[0])) * n;
+    }
+
+    function scoreRow(s, l, h, i) {
+      var at = rowAt(s, l, h, i);
+      return Array.prototype.slice.call(prep(s).scores, at, at + data.sentences[s].tokens.length);
     }
 
     root.textContent = "";
     root.appendChild(el("p", { "class": "head-explorer__title" },
       data.model + ": " + L + "층 × " + H + "헤드 = 헤드 " + L * H + "개, d_head = " + dHead));
+    if (options.own) {
+      var own = el("p", { "class": "head-explorer__own" });
+      own.appendChild(el("a", { href: options.own }, "여러분의 문장으로 해 보기"));
+      own.appendChild(document.createTextNode(": 한국어 문장을 넣으면 이 브라우저에서 모델을 돌려 같은 도구로 보여 줍니다."));
+      root.appendChild(own);
+    }
 
     // 1) 문장 고르기 (라디오 단추: Tab 한 번, 화살표로 옮깁니다)
     var picker = el("fieldset", { "class": "head-explorer__sentences" });
@@ -239,21 +303,39 @@
       "모든 헤드 (줄 = 층 1–" + L + ", 칸 = 헤드 1–" + H + "). 누르거나 화살표 키로 고릅니다."));
     var grid = el("div", { "class": "head-explorer__grid", role: "radiogroup", "aria-labelledby": uid + "-grid-label" });
     grid.style.setProperty("--heads", String(H));
+    // 작은 히트맵은 격자 뒤의 캔버스 한 장에 그리고, 칸(단추)은 그 위에 투명하게 놓입니다 (아래 drawTiles)
+    var tiles = el("canvas", { "class": "head-explorer__tiles", "aria-hidden": "true" });
+    grid.appendChild(tiles);
     grid.appendChild(el("span", { "class": "head-explorer__corner", "aria-hidden": "true" }, "층"));
     for (var h0 = 0; h0 < H; h0++) grid.appendChild(el("span", { "class": "head-explorer__colnum", "aria-hidden": "true" }, String(h0 + 1)));
     var thumbs = [];
     for (var l0 = 0; l0 < L; l0++) {
       grid.appendChild(el("span", { "class": "head-explorer__rownum", "aria-hidden": "true" }, String(l0 + 1)));
       for (var h1 = 0; h1 < H; h1++) {
-        var b = el("button", { type: "button", role: "radio", "class": "head-explorer__thumb",
-                               "aria-label": "헤드 " + headName(l0, h1) + " (" + (l0 + 1) + "층 " + (h1 + 1) + "번)" });
-        b.style.backgroundPosition = (H > 1 ? 100 * h1 / (H - 1) : 0) + "% " + (L > 1 ? 100 * l0 / (L - 1) : 0) + "%";
+        var b = el("button", { type: "button", role: "radio", "class": "head-explorer__thumb", "aria-checked": "false",
+                               tabindex: "-1", "aria-label": "헤드 " + headName(l0, h1) + " (" + (l0 + 1) + "층 " + (h1 + 1) + "번)" });
         grid.appendChild(b);
         thumbs.push(b);
       }
     }
+    var thumbGroup = { buttons: thumbs };
     roving(thumbs, function (k) { pickHead(Math.floor(k / H), k % H); }, H);
     root.appendChild(grid);
+
+    // 손가락으로 작은 칸을 맞히기 어려울 때: 층과 헤드를 하나씩 옮기는 단추 (키보드로도 씁니다)
+    var steppers = el("div", { "class": "head-explorer__steppers", role: "group", "aria-label": "층과 헤드를 하나씩 옮기기" });
+    var stepLabel = el("span", { "class": "head-explorer__stepped", "aria-live": "polite" });
+    [["층", -1, 0, "이전 층"], ["층", 1, 0, "다음 층"], ["헤드", 0, -1, "이전 헤드"], ["헤드", 0, 1, "다음 헤드"]].forEach(function (s, k) {
+      var btn = el("button", { type: "button", "class": "head-explorer__step", "data-step": (s[1] || s[2]) > 0 ? "+" : "-",
+                               "data-what": s[1] ? "layer" : "head", "aria-label": s[3] }, s[0] + ((s[1] || s[2]) > 0 ? " +" : " −"));
+      btn.addEventListener("click", function () {
+        var l = Math.min(L - 1, Math.max(0, state.l + s[1])), h = Math.min(H - 1, Math.max(0, state.h + s[2]));
+        if (l !== state.l || h !== state.h) pickHead(l, h);
+      });
+      if (k === 2) steppers.appendChild(stepLabel);
+      steppers.appendChild(btn);
+    });
+    root.appendChild(steppers);
 
     // 3) 헤드 하나: 왼쪽 쿼리, 오른쪽 키, 사이의 선 (진할수록 큰 가중치)
     var headTitle = el("p", { "class": "head-explorer__heading", id: uid + "-head-label" });
@@ -282,7 +364,8 @@
     var live = el("p", { "class": "head-explorer__sr", "aria-live": "polite" });
     root.appendChild(live);
 
-    var qButtons = [], kButtons = [], lines = [];
+    var qGroup = { buttons: [] }, kGroup = { buttons: [] };
+    var faint = [], rowLines = [];  // 흐린 선(다른 쿼리 행, 진하기 단계마다 path 하나)과 고른 행의 선
     var dotBox = null;  // ① 의 풀이가 들어갈 자리 (renderSteps 가 만들고 renderDot 이 채웁니다)
 
     /* 문장이 바뀌면 토큰 줄과 선, 작은 히트맵을 다시 만듭니다. */
@@ -293,9 +376,7 @@
       kCol.textContent = "";
       while (svg.firstChild) svg.removeChild(svg.firstChild);
       svg.setAttribute("viewBox", "0 0 100 " + n);
-      qButtons = [];
-      kButtons = [];
-      lines = [];
+      var qButtons = [], kButtons = [];
       tokens.forEach(function (t, i) {
         if (i >= q0 && i < q1) {
           var qb = el("button", { type: "button", role: "radio", "class": "head-explorer__tok", "data-token": String(i) });
@@ -312,69 +393,134 @@
         kCol.appendChild(kb);
         kButtons.push(kb);
       });
+      qGroup = { buttons: qButtons };
+      kGroup = { buttons: kButtons };
       roving(qButtons, function (k) { pickQuery(q0 + k); });
       roving(kButtons, function (j) { pickKey(j); });
-      for (var i = q0; i < q1; i++) {
-        for (var j = 0; j < n; j++) {
-          var line = document.createElementNS(SVG, "line");
-          line.setAttribute("x1", "0");
-          line.setAttribute("x2", "100");
-          line.setAttribute("y1", String(i + 0.5));
-          line.setAttribute("y2", String(j + 0.5));
-          svg.appendChild(line);
-          lines.push({ i: i, j: j, node: line });
-        }
+      faint = [];
+      for (var f = 0; f < 10; f++) {
+        var path = document.createElementNS(SVG, "path");
+        path.setAttribute("stroke-opacity", (0.02 * (f + 1)).toFixed(2));
+        svg.appendChild(path);
+        faint.push(path);
       }
-      drawThumbs();
+      rowLines = [];
+      for (var j = 0; j < n; j++) {
+        var line = document.createElementNS(SVG, "line");
+        line.setAttribute("x1", "0");
+        line.setAttribute("x2", "100");
+        line.setAttribute("y2", String(j + 0.5));
+        svg.appendChild(line);
+        rowLines.push(line);
+      }
+      showAtlas();
     }
 
-    /* 작은 히트맵 L × H 개를 캔버스 하나에 타일로 그려 그림 한 장으로 만들고, 칸마다 그 그림의 제 타일을
-       배경으로 보여 줍니다 (스프라이트). 캔버스를 칸마다 만들면 느린 휴대전화에서 그것만으로 수백 ms 가 걸립니다. */
-    function drawThumbs() {
-      var sent = sentence(), n = sent.tokens.length, q0 = sent.queries[0], q1 = sent.queries[1], nq = q1 - q0;
+    /* 작은 히트맵 L × H 개: 문장마다 한 번, 타일 L × H 개를 이어 붙인 그림(화소 하나 = 가중치 하나)을 만들어 두고,
+       격자 뒤의 캔버스에 칸마다 제 타일을 옮겨 그립니다. 칸은 그 위의 투명한 단추라서, 문장을 바꿀 때 단추 144개의
+       스타일을 다시 계산하거나 다시 칠하지 않습니다 (캔버스 한 장만 다시 그립니다). */
+    function atlas(s) {
+      var p = prep(s);
+      if (p.atlas) return p.atlas;
+      var sent = data.sentences[s], n = sent.tokens.length, nq = sent.queries[1] - sent.queries[0];
       var canvas = document.createElement("canvas");
       canvas.width = n * H;
       canvas.height = nq * L;
       var ctx = canvas.getContext("2d");
-      var img = ctx.createImageData(canvas.width, canvas.height);
+      var img = ctx.createImageData(canvas.width, canvas.height), px = img.data, w = p.weights;
       for (var l = 0; l < L; l++) {
         for (var h = 0; h < H; h++) {
-          for (var i = q0; i < q1; i++) {
-            var w = rowSteps(scoreRow(state.s, l, h, i), dHead).weights;
+          for (var r = 0; r < nq; r++) {
+            var at = ((l * H + h) * nq + r) * n, row = (l * nq + r) * canvas.width + h * n;
             for (var j = 0; j < n; j++) {
-              var rgb = viridis(w[j]), p = 4 * ((l * nq + i - q0) * canvas.width + h * n + j);
-              img.data[p] = rgb[0];
-              img.data[p + 1] = rgb[1];
-              img.data[p + 2] = rgb[2];
-              img.data[p + 3] = 255;
+              var c = 3 * Math.round(Math.min(Math.max(w[at + j], 0), 1) * 1023), o = 4 * (row + j);
+              px[o] = VIRIDIS_LUT[c];
+              px[o + 1] = VIRIDIS_LUT[c + 1];
+              px[o + 2] = VIRIDIS_LUT[c + 2];
+              px[o + 3] = 255;
             }
           }
         }
       }
       ctx.putImageData(img, 0, 0);
-      grid.style.setProperty("--atlas", "url(" + canvas.toDataURL() + ")");
-      grid.style.setProperty("--atlas-size", H * 100 + "% " + L * 100 + "%");
+      return (p.atlas = canvas);
+    }
+
+    var rects = null;  // 칸마다 격자 안의 자리 (CSS px). 격자의 크기가 바뀌면 다시 잽니다
+    function drawTiles() {
+      var src = atlas(state.s), sent = sentence(), n = sent.tokens.length, nq = sent.queries[1] - sent.queries[0];
+      var ratio = window.devicePixelRatio || 1;
+      if (!rects) {
+        var g = grid.getBoundingClientRect();
+        rects = thumbs.map(function (b) {
+          var r = b.getBoundingClientRect();
+          return [r.left - g.left, r.top - g.top, r.width, r.height];
+        });
+        tiles.width = Math.round(g.width * ratio);
+        tiles.height = Math.round(g.height * ratio);
+        tiles.style.width = g.width + "px";
+        tiles.style.height = g.height + "px";
+      }
+      var ctx = tiles.getContext("2d");
+      ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+      ctx.clearRect(0, 0, tiles.width, tiles.height);
+      ctx.imageSmoothingEnabled = false;
+      for (var l = 0; l < L; l++) {
+        for (var h = 0; h < H; h++) {
+          var r = rects[l * H + h];
+          ctx.drawImage(src, h * n, l * nq, n, nq, r[0], r[1], r[2], r[3]);
+        }
+      }
+      grid.setAttribute("data-atlas", "ok");
+    }
+    if (window.ResizeObserver) {
+      var width = null;
+      new ResizeObserver(function (entries) {
+        var w = entries[0].contentRect.width;
+        if (width !== null && w !== width) { rects = null; drawTiles(); }
+        width = w;
+      }).observe(grid);
+    }
+
+    function showAtlas() {
+      drawTiles();
     }
 
     function render() {
-      var sent = sentence(), tokens = sent.tokens, q0 = sent.queries[0];
+      var sent = sentence(), tokens = sent.tokens, q0 = sent.queries[0], n = tokens.length;
       var l = state.l, h = state.h, i = state.i, j = state.j;
-      var name = headName(l, h);
+      var name = headName(l, h), p = prep(state.s);
       radios.forEach(function (r, s) { r.checked = s === state.s; });
-      check(thumbs, l * H + h);
-      check(qButtons, i - q0);
-      check(kButtons, j);
+      check(thumbGroup, l * H + h);
+      check(qGroup, i - q0);
+      check(kGroup, j);
+      stepLabel.textContent = (l + 1) + "층 " + (h + 1) + "번 헤드";
+      steppers.querySelectorAll("button").forEach(function (btn) {
+        var what = btn.getAttribute("data-what"), up = btn.getAttribute("data-step") === "+";
+        var value = what === "layer" ? l : h, last = what === "layer" ? L - 1 : H - 1;
+        btn.disabled = up ? value >= last : value <= 0;
+      });
       headTitle.textContent = "헤드 " + name + ": 왼쪽 쿼리를 누르면 그 행만 진하게, 오른쪽 키를 누르면 아래에 그 점수를 풀어 봅니다.";
       note.textContent = data.rows_note || "";
       note.hidden = !data.rows_note;
 
-      // 선: 고른 행은 강조색으로 가중치만큼 진하게, 다른 행은 흐리게. 고른 키로 가는 선은 굵게.
-      var rows = {};
-      lines.forEach(function (ln) {
-        var w = (rows[ln.i] || (rows[ln.i] = rowSteps(scoreRow(state.s, l, h, ln.i), dHead).weights))[ln.j];
-        var mine = ln.i === i;
-        ln.node.setAttribute("class", mine ? (ln.j === j ? "is-row is-key" : "is-row") : "");
-        ln.node.setAttribute("stroke-opacity", (mine ? w : 0.2 * w).toFixed(3));
+      // 선: 고른 행은 강조색으로 가중치만큼 진하게 (고른 키로 가는 선은 굵게), 다른 행은 흐리게.
+      // 흐린 선은 진하기를 열 단계로 묶어 단계마다 path 하나로 그립니다 (토큰 64개면 선이 4,000개 가까이 됩니다).
+      var d = faint.map(function () { return []; });
+      for (var qi = q0; qi < sent.queries[1]; qi++) {
+        if (qi === i) continue;
+        var at0 = rowAt(state.s, l, h, qi);
+        for (var kj = 0; kj < n; kj++) {
+          var level = Math.round(10 * p.weights[at0 + kj]) - 1;  // 0.2 × 가중치 를 0.02 단위로
+          if (level >= 0) d[level].push("M0 " + (qi + 0.5) + "L100 " + (kj + 0.5));
+        }
+      }
+      faint.forEach(function (path, f) { path.setAttribute("d", d[f].join("")); });
+      var at = rowAt(state.s, l, h, i);
+      rowLines.forEach(function (line, k) {
+        line.setAttribute("y1", String(i + 0.5));
+        line.setAttribute("class", k === j ? "is-row is-key" : "is-row");
+        line.setAttribute("stroke-opacity", p.weights[at + k].toFixed(3));
       });
 
       var st = rowSteps(scoreRow(state.s, l, h, i), dHead);
@@ -383,9 +529,9 @@
         .sort(function (a, b) { return st.weights[b] - st.weights[a] || a - b; }).slice(0, TOP);
       top.textContent = "";
       var topTitle = el("p", {});
-      topTitle.appendChild(document.createTextNode("쿼리 '"));
-      topTitle.appendChild(tokenLabel(tokens[i]));
-      topTitle.appendChild(document.createTextNode("'의 행에서 가중치가 가장 큰 키 " + TOP + "개:"));
+      topTitle.appendChild(document.createTextNode("쿼리 "));
+      topTitle.appendChild(tokenLabel(tokens[i], true));
+      topTitle.appendChild(document.createTextNode("의 행에서 가중치가 가장 큰 키 " + TOP + "개:"));
       top.appendChild(topTitle);
       var list = el("ol", {});
       order.forEach(function (k) {
@@ -406,11 +552,10 @@
     function renderSteps(st, tokens, i, j, name) {
       stepsBox.textContent = "";
       var head = el("p", { "class": "head-explorer__heading" });
-      head.appendChild(document.createTextNode("점수 하나를 네 단계로 (헤드 " + name + "): 쿼리 '"));
-      head.appendChild(tokenLabel(tokens[i]));
-      head.appendChild(document.createTextNode("' → 키 '"));
-      head.appendChild(tokenLabel(tokens[j]));
-      head.appendChild(document.createTextNode("'"));
+      head.appendChild(document.createTextNode("점수 하나를 네 단계로 (헤드 " + name + "): 쿼리 "));
+      head.appendChild(tokenLabel(tokens[i], true));
+      head.appendChild(document.createTextNode(" → 키 "));
+      head.appendChild(tokenLabel(tokens[j], true));
       stepsBox.appendChild(head);
       var ol = el("ol", {});
 
@@ -428,8 +573,8 @@
       ol.lastChild.appendChild(dotBox);
       item("√d_k로 나누기:", [num("qk", st.qk[j], 2), " ÷ √" + dHead + " (", num("sqrt-d", st.sqrtD, 3), ") = ",
         num("scaled", st.scaled[j], 3)]);
-      item("행의 소프트맥스:", ["이 쿼리 행에서 가장 큰 값 ", num("max", st.max, 3), " (키 '", tokenLabel(tokens[st.argmax]),
-        "')을 빼고 지수를 취하면 e^(", num("shifted", st.shifted[j], 3), ") = ", num("exp", st.exps[j], 4),
+      item("행의 소프트맥스:", ["이 쿼리 행에서 가장 큰 값 ", num("max", st.max, 3), " (키 ", tokenLabel(tokens[st.argmax], true),
+        ")을 빼고 지수를 취하면 e^(", num("shifted", st.shifted[j], 3), ") = ", num("exp", st.exps[j], 4),
         ". 행의 키 " + tokens.length + "개에서 나온 이 값을 모두 더하면 Σ = ", num("sum", st.sum, 3)]);
       item("가중치:", [num("exp", st.exps[j], 4), " ÷ ", num("sum", st.sum, 3), " = ", num("weight", st.weights[j], 3)]);
       stepsBox.appendChild(ol);
@@ -485,28 +630,38 @@
         "반올림한 수끼리 더하면 끝자리가 반올림한 합과 다를 수 있습니다."));
       dotBox.appendChild(sumP);
 
+      // 32줄 표는 펼칠 때 만듭니다 (접혀 있는 동안에는 필요 없는 요소가 130개 남짓이라, 키를 고를 때마다 만들면 느립니다)
       var details = el("details", { "class": "head-explorer__all" });
-      if (detailsOpen) details.open = true;
-      details.addEventListener("toggle", function () { detailsOpen = details.open; });
       details.appendChild(el("summary", {}, dHead + "개 곱 모두 보기"));
-      var table = el("table", { "class": "head-explorer__table" });
-      var head = el("tr", {});
-      ["차원", "q", "k", "q×k"].forEach(function (t) { head.appendChild(el("th", { scope: "col" }, t)); });
-      table.appendChild(el("thead", {})).appendChild(head);
-      var body = el("tbody", {});
-      prods.forEach(function (x, d) {
-        var tr = el("tr", { "data-dim": String(d + 1) });
-        if (order.indexOf(d) >= 0) tr.setAttribute("class", "is-top");
-        tr.appendChild(el("th", { scope: "row" }, String(d + 1)));
-        [["q", q[d]], ["k", k[d]], ["prod", x]].forEach(function (c) {
-          var td = el("td", {});
-          td.appendChild(num(c[0], c[1], 2));
-          tr.appendChild(td);
+      function fill() {
+        if (details.querySelector("table")) return;
+        var table = el("table", { "class": "head-explorer__table" });
+        var head = el("tr", {});
+        ["차원", "q", "k", "q×k"].forEach(function (t) { head.appendChild(el("th", { scope: "col" }, t)); });
+        table.appendChild(el("thead", {})).appendChild(head);
+        var body = el("tbody", {});
+        prods.forEach(function (x, d) {
+          var tr = el("tr", { "data-dim": String(d + 1) });
+          if (order.indexOf(d) >= 0) tr.setAttribute("class", "is-top");
+          tr.appendChild(el("th", { scope: "row" }, String(d + 1)));
+          [["q", q[d]], ["k", k[d]], ["prod", x]].forEach(function (c) {
+            var td = el("td", {});
+            td.appendChild(num(c[0], c[1], 2));
+            tr.appendChild(td);
+          });
+          body.appendChild(tr);
         });
-        body.appendChild(tr);
+        table.appendChild(body);
+        details.appendChild(table);
+      }
+      if (detailsOpen) {
+        fill();
+        details.open = true;
+      }
+      details.addEventListener("toggle", function () {
+        detailsOpen = details.open;
+        if (details.open) fill();
       });
-      table.appendChild(body);
-      details.appendChild(table);
       dotBox.appendChild(details);
     }
 
@@ -529,14 +684,16 @@
     }
 
     function topKey(i) {
-      var w = rowSteps(scoreRow(state.s, state.l, state.h, i), dHead).weights;
-      return w.indexOf(Math.max.apply(null, w));
+      var p = prep(state.s), at = rowAt(state.s, state.l, state.h, i), n = sentence().tokens.length, best = 0;
+      for (var k = 1; k < n; k++) if (p.weights[at + k] > p.weights[at + best]) best = k;
+      return best;
     }
 
-    function pickSentence(s) {
+    function pickSentence(s, query) {
       state.s = s;
       var sent = sentence();
-      state.i = s === (start.sentence || 0) && start.query !== undefined ? start.query : sent.queries[0];
+      state.i = query !== undefined ? query
+        : s === (start.sentence || 0) && start.query !== undefined ? start.query : sent.queries[0];
       layoutSentence();
       state.j = topKey(state.i);
       render();
@@ -560,6 +717,22 @@
     }
 
     pickSentence(state.s);
+    // 다른 문장의 가중치와 작은 히트맵은 브라우저가 한가할 때 미리 만들어 둡니다: 문장을 바꾸는 순간이 가볍게.
+    var idle = window.requestIdleCallback || function (f) { return setTimeout(f, 200); };
+    data.sentences.forEach(function (_, s) { idle(function () { atlas(s); }); });
+
+    /* 바깥(여러분의 문장으로)에서 문장·헤드·쿼리·키를 고릅니다. 쿼리만 주면 키는 그 행에서 가중치가 가장 큰 토큰. */
+    return {
+      pick: function (want) {
+        if (want.sentence !== undefined && want.sentence !== state.s) pickSentence(want.sentence, want.query);
+        if (want.layer !== undefined) { state.l = want.layer; state.h = want.head; }
+        if (want.query !== undefined) { state.i = want.query; state.j = topKey(want.query); }
+        if (want.key !== undefined) state.j = want.key;
+        render();
+      },
+      weight: function (s, l, h, i, j) { return prep(s).weights[rowAt(s, l, h, i) + j]; },
+      state: function () { return { sentence: state.s, layer: state.l, head: state.h, query: state.i, key: state.j }; }
+    };
   }
 
   function load(root) {
@@ -571,7 +744,7 @@
       })
       .then(function (data) {
         var t0 = performance.now();
-        build(root, data);
+        build(root, data, { own: root.getAttribute("data-own") });
         root.setAttribute("data-ready", "yes");
         // 그리는 데 걸린 시간 (개발자 도구의 Performance 패널에서 볼 수 있습니다)
         performance.measure("head-explorer build", { start: t0, end: performance.now() });
@@ -582,7 +755,8 @@
       });
   }
 
-  /* 페이지(overrides/main.html)는 독자가 탐색기 가까이 내려올 때 이 스크립트를 붙입니다. 그래서 여기서는 바로 받습니다. */
+  /* 페이지(overrides/main.html)는 독자가 탐색기 가까이 내려올 때 이 스크립트를 붙입니다. 그래서 여기서는 바로 받습니다.
+     data-src 가 없는 탐색기(여러분의 문장으로)는 그 페이지의 스크립트가 mount 로 그립니다. */
   function init() {
     document.querySelectorAll(".head-explorer[data-src]").forEach(function (root) {
       var ready = root.getAttribute("data-ready");
@@ -592,7 +766,8 @@
     });
   }
 
-  window.headExplorer = { decodeFloat32: decodeFloat32, rowSteps: rowSteps, fixed: fixed };
+  window.headExplorer = { decodeFloat32: decodeFloat32, rowSteps: rowSteps, fixed: fixed, tokenLabel: tokenLabel,
+                          mount: build, FORMAT: FORMAT };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();
 })();

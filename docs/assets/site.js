@@ -1,18 +1,20 @@
 /* 모든 페이지의 작은 스크립트 (overrides/main.html 이 Material 의 번들 다음에 붙입니다). 프레임워크 없이, 세 가지 일:
    1. 가로로 넘치는 상자를 키보드로 스크롤할 수 있는 이름 붙은 영역으로 (넘치지 않게 되면 되돌립니다).
    2. Material 의 코드 도구 막대와 검색 결과를 조금 고칩니다.
-   3. 헤드 탐색기가 있는 페이지에서는, 독자가 탐색기 가까이 내려올 때 그 스크립트를 붙입니다 (data-loads).
+   3. 헤드 탐색기나 "여러분의 문장으로" 가 있는 페이지에서는, 독자가 그 도구 가까이 내려올 때 스크립트를 붙입니다 (data-loads).
    document$ 는 Material 이 페이지마다 알려 주는 관찰 대상입니다 (추가 JavaScript 를 붙이는 문서화된 방법).
    이 스크립트가 기대는 Material 의 동작은 tests/test_contracts.py 가 확인합니다. */
 (function () {
   "use strict";
 
-  /* 3. 헤드 탐색기(실제 모델 두 장): 스크립트와 데이터(100–300 KB)는 독자가 탐색기 가까이(한 화면 앞) 내려올 때
-     받습니다. 페이지를 여는 동안에는 아무것도 더 받지 않고, 탐색기까지 내려오지 않는 독자는 받지 않습니다.
+  /* 3. 헤드 탐색기(실제 모델 두 장)와 "여러분의 문장으로": 스크립트와 데이터(100–300 KB)는 독자가 도구(data-boxes)
+     가까이(한 화면 앞) 내려올 때 받습니다. 페이지를 여는 동안에는 아무것도 더 받지 않고, 도구까지 내려오지 않는
+     독자는 받지 않습니다.
      받을 파일은 이 스크립트 태그의 data-loads(공백으로 나눔, 적힌 순서대로 실행)에 있고, 페이지 무게
      (tests/support/pageweight.py)가 그것을 셉니다. 빈 상자는 CSS 가 숨기므로(JavaScript 가 꺼진 독자) 안내 글을 넣어
      화면에 닿는지 볼 수 있게 합니다. */
-  var loads = document.currentScript && document.currentScript.getAttribute("data-loads");
+  var me = document.currentScript;
+  var loads = me && me.getAttribute("data-loads");
   if (loads) {
     var srcs = loads.split(" ");
     var load = function () {
@@ -23,7 +25,7 @@
         document.head.appendChild(script);
       });
     };
-    var boxes = document.querySelectorAll(".head-explorer[data-src]");
+    var boxes = document.querySelectorAll(me.getAttribute("data-boxes"));
     if (!("IntersectionObserver" in window)) {
       load();
     } else {
@@ -34,7 +36,7 @@
       }, { rootMargin: "100% 0px" });
       boxes.forEach(function (box) {
         box.setAttribute("data-ready", "waiting");
-        box.textContent = "헤드 탐색기를 준비하고 있습니다…";
+        box.textContent = me.getAttribute("data-waiting");
         near.observe(box);
       });
     }

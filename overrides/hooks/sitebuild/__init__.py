@@ -45,6 +45,7 @@
 - mathml         TeX → MathML (Python-Markdown 트리 처리기)
 - mathfont       STIX Two Math 에서 쓰는 글자만 잘라 낸 woff2
 - datafiles      data_* 함수 → JSON, datafiles_* 함수 → 조각마다 JSON
+- modelfiles     브라우저용 모델 파일 (snippets/browser_model.py) → models/e5-ko/
 - notebooks      노트북 원본(.md) → .ipynb
 - notebook_pages mkdocs-jupyter 의 노트북 페이지 HTML → 가벼운 본문
 - searchindex    검색 색인을 UTF-8 글자 그대로 다시 쓰기 (한글 한 글자가 6바이트 이스케이프로 부풀지 않게)

@@ -13,7 +13,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
 from . import (cache, codeblocks, codestyle, datafiles, fences, figure_markup, figures, mathfont, mathml,
-               notebook_pages, notebooks, searchindex, snippets)
+               modelfiles, notebook_pages, notebooks, searchindex, snippets)
 from .outputs import PageOutputs
 
 
@@ -73,6 +73,14 @@ class SiteBuild:
 
         for path in data:
             add(f"data/{path.name}", path)
+        try:  # 브라우저용 모델 파일 (여러분의 문장으로): 읽는 사람이 단추를 누를 때만 받습니다
+            models = modelfiles.build_model_files(self.snippets_dir, self.cache_dir / "models" / "e5-ko",
+                                                  self.environment)
+        except modelfiles.ModelFilesError as exc:
+            self.figures.close()
+            raise PluginError(str(exc)) from exc
+        for dest, path in models:
+            add(dest, path)
         self.math_font = mathfont.build_math_font(self.cache_dir / "fonts", self.environment)
         add(f"assets/fonts/{self.math_font.name}", self.math_font)
         for paths in self.figures.paths.values():

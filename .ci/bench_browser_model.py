@@ -1,0 +1,300 @@
+"""브라우저 모델 벤치마크 (테스트가 아니라 재는 도구입니다): `make bench-browser`, 또는 `make bench` 의 마지막 표.
+
+"여러분의 문장으로" 페이지를 이 기계의 Debian chromium 으로 열어 잽니다 (Playwright, 네트워크는 사이트만).
+
+1. 받는 양: 첫 묶음(한글)과 둘째 묶음(영어 글자)의 바이트, gzip 으로 보낼 때의 바이트. 목표: 첫 묶음 gzip ≤ 16 MB.
+2. 토큰 16개와 64개(<s>, 접두어, </s> 포함)의 계산 시간, CPU 를 4배 느리게 한 chromium 에서. 목표 ≤ 1.0 초, ≤ 3 초.
+   Chromium 의 CPU 느리게 하기(CDP Emulation.setCPUThrottlingRate)는 페이지의 주 스레드에만 걸리고 워커에는
+   걸리지 않습니다 ("Operation is only supported for pages, not workers"). 그래서 같은 코드(e5-worker.js)를 주 스레드에
+   붙여 4배 느리게 한 채로 재고, 실제 페이지가 쓰는 워커의 시간(느리게 하지 않음)도 함께 적습니다.
+3. JS 힙의 최댓값: 모델을 받아 64토큰을 계산하는 동안 페이지와 워커의 V8 힙 + 워커의 ArrayBuffer(가중치) 바이트.
+   목표 ≤ 150 MB.
+4. 워커가 64토큰을 계산하는 동안 주 스레드의 가장 긴 작업 (페이지는 4배 느리게). 목표 ≤ 50 ms.
+   그 뒤 결과를 헤드 탐색기로 그리는 작업은 따로 적습니다.
+5. 다른 출처로 간 요청 수. 목표 0.
+6. 헤드 탐색기에서 문장 바꾸기 (누른 때부터 다음 화면까지, 4배 느리게, 375 px): 한국어 장의 두 문장, 여러분의 문장 셋(64토큰 포함).
+   목표 ≤ 100 ms (INP 의 200 ms 한계의 절반).
+
+같은 기계를 다른 일이 함께 쓰면 시간이 크게 흔들립니다. 그래서 시간은 여러 번 재어 가장 빠른 값과 가운데 값을 적고,
+잰 동안의 부하(load average)도 적습니다.
+
+    python .ci/bench_browser_model.py [--site 빌드된_사이트_폴더]
+"""
+
+import argparse
+import functools
+import http.server
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "snippets"), str(ROOT / "tests")]
+
+LONG = ("할머니께서 시장에서 사과 두 봉지를 사 오셨다 서울에서 부산까지 기차로 세 시간쯤 걸립니다 오늘 기온은 영하 5도까지 "
+        "내려간대요 엄마가 아기에게 동화책을 읽어 주었다 작은 새 한 마리가 창가에 앉아 노래를 불렀다 시험이 끝나면 다 같이 "
+        "영화를 보러 가자 아버지가 부엌에서 된장찌개를 끓이고 계신다")
+
+
+def text_with_tokens(n):
+    """토큰이 정확히 n 개(<s>, 접두어 조각 셋, </s> 포함)인 글: LONG 의 앞에서부터 글자를 늘려 찾습니다."""
+    from e5_numpy import PREFIX, load_e5
+
+    tok = load_e5().tokenizer
+    for end in range(1, len(LONG) + 1):
+        text = LONG[:end].rstrip()
+        if len(tok.encode(PREFIX + text).ids) == n:
+            return text
+    raise ValueError(f"토큰 {n}개인 글을 찾지 못했습니다")
+
+
+class Quiet(http.server.SimpleHTTPRequestHandler):
+    protocol_version = "HTTP/1.0"
+
+    def log_message(self, *args):
+        pass
+
+
+def serve(site):
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
+    httpd.daemon_threads = True
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return httpd, f"http://127.0.0.1:{httpd.server_address[1]}/"
+
+
+class WorkerChannel:
+    """워커 대상에 CDP 명령을 보냅니다 (Target.sendMessageToTarget; Playwright 의 CDP 세션은 자식 세션을 직접 못 씁니다)."""
+
+    def __init__(self, cdp, page):
+        self.cdp, self.page, self.sessions, self.replies, self.next = cdp, page, [], {}, 1000
+        cdp.on("Target.attachedToTarget",
+               lambda e: e["targetInfo"]["type"] == "worker" and self.sessions.append(e["sessionId"]))
+        cdp.on("Target.receivedMessageFromTarget", self._got)
+        cdp.send("Target.setAutoAttach", {"autoAttach": True, "waitForDebuggerOnStart": False, "flatten": False})
+
+    def _got(self, e):
+        msg = json.loads(e["message"])
+        if "id" in msg:
+            self.replies[msg["id"]] = msg
+
+    def send(self, method, params=None, timeout=5.0):
+        out = []
+        for session in self.sessions:
+            self.next += 1
+            i = self.next
+            self.cdp.send("Target.sendMessageToTarget",
+                          {"sessionId": session, "message": json.dumps({"id": i, "method": method, "params": params or {}})})
+            deadline = time.time() + timeout
+            while i not in self.replies and time.time() < deadline:
+                self.page.wait_for_timeout(10)  # Playwright 가 받은 이벤트를 이때 넘겨줍니다 (time.sleep 으로는 오지 않습니다)
+            out.append(self.replies.pop(i, {}).get("result", {}))
+        return out
+
+
+def heap(cdp, workers):
+    """(페이지 V8 힙, 워커 하나의 V8 힙) — 지금 쓰는 양. 워커가 여럿이면 가장 큰 것 (도구의 워커와 잴 때 띄운 워커는 같은 일을 합니다)."""
+    page = cdp.send("Runtime.getHeapUsage")["usedSize"]
+    w = workers.send("Runtime.getHeapUsage")
+    return page, max([x.get("usedSize", 0) for x in w] or [0])
+
+
+MAIN_THREAD_JS = """async ([texts, runs]) => {
+  const manifest = await (await fetch('../models/e5-ko/manifest.json')).json();
+  await E5Model.load({manifest, base: new URL('../models/e5-ko/', location.href).href, packs: ['ko'],
+                      cache: 'attention-e5-ko', onProgress: () => {}});
+  E5Model.run({id: 0, text: texts[0]});  // 처음 한 번: JIT 준비
+  return true; }"""
+
+TIME_MAIN_JS = """([text, runs]) => { const t = [];
+  for (let r = 0; r < runs; r++) { const s = performance.now(); const out = E5Model.run({id: r, text});
+    if (out.error) throw new Error(out.error.message); t.push(performance.now() - s); }
+  return t; }"""
+
+TIME_WORKER_JS = """async ([text, runs]) => { const t = [], w = window.__w;
+  for (let r = 0; r < runs; r++) { const s = performance.now();
+    const out = await new Promise(res => { w.onmessage = e => res(e.data); w.postMessage({type: 'run', id: 1, text}); });
+    if (out.error) throw new Error(out.error.message); t.push(out.ms); window.__held = out.peakHeld; }
+  return t; }"""
+
+LONGTASK_JS = """async (text) => {
+  // 계산하는 동안 주 스레드에서 50 ms 를 넘은 작업 (Long Tasks API). 재는 쪽이 주 스레드에서 아무것도 돌리지 않아야
+  // 합니다: requestAnimationFrame 으로 프레임을 세면 CPU 를 4배 느리게 한 주 스레드에서는 그 프레임 자체가 긴 작업이 됩니다.
+  const tasks = [];
+  const obs = new PerformanceObserver(l => l.getEntries().forEach(e => tasks.push(e.duration)));
+  obs.observe({type: 'longtask', buffered: false});
+  const w = window.__w, s = performance.now();
+  const out = await new Promise(res => { w.onmessage = e => res(e.data); w.postMessage({type: 'run', id: 1, text}); });
+  const during = performance.now() - s;
+  await new Promise(r => setTimeout(r, 100));
+  obs.disconnect();
+  return {during, longest: tasks.length ? Math.max(...tasks) : 0, count: tasks.length, ms: out.ms}; }"""
+
+SWITCH_JS = """async (k) => { const root = document.querySelector(k[0]);
+  const inputs = root.querySelectorAll('.head-explorer__sentences input');
+  const t0 = performance.now(); inputs[k[1] % inputs.length].click();
+  await new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
+  return performance.now() - t0; }"""
+
+
+def measure(site):
+    from playwright.sync_api import sync_playwright
+
+    from browser import ARGS, CHROMIUM
+
+    manifest = json.loads((site / "models" / "e5-ko" / "manifest.json").read_text(encoding="utf-8"))
+    sizes = {p: (sum(manifest["files"][f]["bytes"] for f in files), sum(manifest["files"][f]["gzip_bytes"] for f in files))
+             for p, files in manifest["packs"].items()}
+    t16, t64 = text_with_tokens(16), text_with_tokens(64)
+    httpd, origin = serve(site)
+    rows, foreign = [], []
+    load_before = os.getloadavg()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        ctx = browser.new_context(viewport={"width": 375, "height": 812})
+
+        def route(r):
+            if r.request.url.startswith(origin):
+                r.continue_()
+            else:
+                foreign.append(r.request.url)
+                r.abort()
+
+        ctx.route("**/*", route)
+        page = ctx.new_page()
+        cdp = ctx.new_cdp_session(page)
+        page.goto(origin + "own_sentence/")
+        workers = WorkerChannel(cdp, page)  # 문서가 바뀐 뒤에 켜야 새 문서의 워커에 붙습니다
+        page.locator(".own-sentence").scroll_into_view_if_needed()
+        page.wait_for_selector(".own-sentence[data-ready=yes]")
+        t0 = time.perf_counter()
+        page.locator(".own-sentence__get[data-pack=ko]").click()
+        peak = [0, 0]
+        while not page.locator(".own-sentence[data-result=ok]").count():
+            if time.perf_counter() - t0 > 300:
+                raise TimeoutError("모델을 받아 계산하지 못했습니다")
+            peak = [max(a, b) for a, b in zip(peak, heap(cdp, workers))]
+            time.sleep(0.1)
+        first_open = time.perf_counter() - t0
+
+        # 워커(페이지가 실제로 쓰는 것)의 시간과 메모리: 워커를 하나 더 띄워 다시 받습니다 (화면의 도구와 같은 파일)
+        page.evaluate("""async () => { const manifest = await (await fetch('../models/e5-ko/manifest.json')).json();
+            window.__w = new Worker('../assets/e5-worker.js');
+            await new Promise(res => { window.__w.onmessage = e => { if (e.data.type === 'ready') res(); };
+              window.__w.postMessage({type: 'load', manifest, base: new URL('../models/e5-ko/', location.href).href,
+                                      packs: ['ko'], cache: null}); }); }""")  # 저장소 없이: 받는 동안의 최댓값까지 재려고
+        worker16 = page.evaluate(TIME_WORKER_JS, [t16, 5])
+        worker64 = page.evaluate(TIME_WORKER_JS, [t64, 3])
+        for _ in range(5):
+            peak = [max(a, b) for a, b in zip(peak, heap(cdp, workers))]
+        held = page.evaluate("window.__held")
+        attached = len(workers.sessions)
+
+        # 주 스레드의 긴 작업: 페이지를 4배 느리게 하고 워커가 64토큰을 계산하는 동안
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+        long_tasks = [page.evaluate(LONGTASK_JS, t64) for _ in range(3)]
+        # 결과를 탐색기로 그리는 시간 (64토큰, 4배): 도구의 "계산하기"
+        page.fill(".own-sentence input", t64)
+        t1 = time.perf_counter()
+        page.locator(".own-sentence__run").click()
+        page.wait_for_function("() => document.querySelector('.own-sentence .head-explorer[data-state]') && "
+                               "document.querySelector('.own-sentence').dataset.state === 'ready'", timeout=120_000)
+        draw_64 = time.perf_counter() - t1
+        # 문장 바꾸기: 여러분의 문장 셋 (64토큰, 16토큰, 그 앞 문장)
+        for text in (t16,):
+            page.fill(".own-sentence input", text)
+            page.locator(".own-sentence__run").click()
+            page.wait_for_function("() => document.querySelector('.own-sentence').dataset.state === 'ready'", timeout=120_000)
+        page.wait_for_timeout(1500)  # 다른 문장의 작은 히트맵을 한가할 때 미리 만듭니다
+        own_switch = [page.evaluate(SWITCH_JS, [".own-sentence .head-explorer", k + 1]) for k in range(6)]
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
+
+        # 같은 코드를 주 스레드에서 4배 느리게
+        bench = ctx.new_page()
+        bench.goto(origin + "glossary/")  # 도구가 없는 페이지 (저장본으로 저절로 열리는 워커가 끼지 않게)
+        for src in ("assets/e5-tokenizer.js", "assets/e5-worker.js"):
+            bench.add_script_tag(url=origin + src)
+        bench.evaluate(MAIN_THREAD_JS, [[t16], 1])
+        bcdp = ctx.new_cdp_session(bench)
+        bcdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+        main16 = bench.evaluate(TIME_MAIN_JS, [t16, 5])
+        main64 = bench.evaluate(TIME_MAIN_JS, [t64, 3])
+        bcdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
+        bench.close()
+
+        # 두 번째 방문: 저장본으로 여는 데 걸린 시간
+        again = ctx.new_page()
+        t2 = time.perf_counter()
+        again.goto(origin + "own_sentence/")
+        again.locator(".own-sentence").scroll_into_view_if_needed()
+        again.wait_for_selector(".own-sentence[data-result=ok]", timeout=120_000)
+        second_open = time.perf_counter() - t2
+        source = again.locator(".own-sentence").get_attribute("data-source")
+        again.close()
+
+        # 한국어 장의 탐색기: 문장 바꾸기
+        ko = ctx.new_page()
+        kcdp = ctx.new_cdp_session(ko)
+        ko.goto(origin + "korean_model/")
+        ko.locator(".head-explorer").scroll_into_view_if_needed()
+        ko.wait_for_selector(".head-explorer[data-ready=yes]")
+        ko.wait_for_timeout(1500)
+        kcdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+        ko_switch = [ko.evaluate(SWITCH_JS, [".head-explorer", k + 1]) for k in range(8)]
+        browser.close()
+    httpd.shutdown()
+    load_after = os.getloadavg()
+
+    def t(values):
+        return f"가장 빠름 {min(values) / 1000:.2f}, 가운데 {statistics.median(values) / 1000:.2f}"
+
+    def ms(values):
+        return f"가장 빠름 {min(values):.0f}, 가운데 {statistics.median(values):.0f}"
+
+    rows = [
+        ("첫 묶음 (한글) 받는 양", f"{sizes['ko'][0] / 1e6:.1f} MB, gzip {sizes['ko'][1] / 1e6:.1f} MB", "gzip ≤ 16 MB"),
+        ("둘째 묶음 (영어 글자, 따로 받음)", f"{sizes['latin'][0] / 1e6:.1f} MB, gzip {sizes['latin'][1] / 1e6:.1f} MB", ""),
+        ("처음: 단추 → 받기·풀기·계산·그리기 (같은 기계의 서버)", f"{first_open:.2f} 초", ""),
+        (f"다시 방문: 저장본({source})으로 열고 계산·그리기", f"{second_open:.2f} 초", ""),
+        ("16토큰, 주 스레드, CPU 4배 느리게 (초)", t(main16), "≤ 1.0"),
+        ("64토큰, 주 스레드, CPU 4배 느리게 (초)", t(main64), "≤ 3.0"),
+        ("16토큰, 워커 (느리게 할 수 없음) (초)", t(worker16), ""),
+        ("64토큰, 워커 (느리게 할 수 없음) (초)", t(worker64), ""),
+        ("JS 힙 최댓값: 페이지 V8 + 워커 V8 + 워커 ArrayBuffer",
+         f"{(sum(peak) + held) / 1e6:.0f} MB ({peak[0] / 1e6:.0f} + {peak[1] / 1e6:.1f} + {held / 1e6:.0f}; 워커 {attached}개)",
+         "≤ 150 MB"),
+        ("워커가 64토큰을 계산하는 동안 주 스레드의 가장 긴 작업 (4배)",
+         ", ".join(f"{x['longest']:.0f} ms ({x['count']}개)" for x in long_tasks), "≤ 50 ms"),
+        ("64토큰 결과: 계산하기 → 탐색기까지 (4배, 주 스레드 포함)", f"{draw_64:.2f} 초", ""),
+        ("문장 바꾸기, 한국어 장 (4배, ms)", ms(ko_switch), "≤ 100"),
+        ("문장 바꾸기, 여러분의 문장 16·64토큰 (4배, ms)", ms(own_switch), "≤ 100"),
+        ("다른 출처로 간 요청", str(len(foreign)), "0"),
+    ]
+    width = max(len(r[0]) for r in rows) + 2
+    print(f"브라우저 모델 (chromium {CHROMIUM}, 375 px). 부하(1분 평균): 시작 {load_before[0]:.1f}, 끝 {load_after[0]:.1f}, "
+          f"코어 {os.cpu_count()}개")
+    print(f"{'측정':<{width}}{'값':<44}목표")
+    for name, value, goal in rows:
+        print(f"{name:<{width}}{value:<44}{goal}")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--site", type=Path, help="빌드된 사이트 폴더 (없으면 새로 빌드합니다)")
+    args = parser.parse_args()
+    if args.site:
+        measure(args.site)
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "OPENBLAS_NUM_THREADS": os.environ.get("OPENBLAS_NUM_THREADS", "1")}
+        subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", tmp], cwd=ROOT, env=env, check=True)
+        measure(Path(tmp))
+
+
+if __name__ == "__main__":
+    main()

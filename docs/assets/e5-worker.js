@@ -1,0 +1,392 @@
+/* multilingual-e5-small 을 웹 워커 안에서: 모델 파일 받기(브라우저에 저장), 4비트 가중치 풀기, 토큰 나누기, 12층 계산.
+ *
+ * 계산은 snippets/bert_numpy.py 의 encode 를 그대로 옮긴 것입니다. 2장의 네 단계가 attention() 안에 차례로 있습니다.
+ *   임베딩: 단어 + 위치 + 종류 0, 그리고 층 정규화
+ *   층마다: Q, K, V = x W + b → 헤드마다 ① Q·Kᵀ ② ÷ √d_k ③ 소프트맥스 ④ × V → 헤드를 이어 붙여 W_O
+ *           → 더하고 층 정규화 → GELU FFN → 더하고 층 정규화
+ * 모든 값은 Float32Array 에 두고, 곱과 합은 JavaScript 의 수(float64)로 계산합니다. numpy(float32 행렬 곱)와는
+ * 반올림만큼 다릅니다: 가중치는 1e-4 안, 은닉 상태는 코사인 0.99999 이상 (tests/test_own_sentence_browser.py).
+ *
+ * 빠르게 하려고 한 일은 하나뿐입니다: 행렬 곱(linear)에서 가중치 두 행을 읽을 때 토큰 네 개에 함께 씁니다.
+ * 가중치 행렬(층마다 7 MB)이 CPU 캐시에 들어가지 않으므로, 같은 행을 토큰마다 다시 읽는 것이 가장 비쌉니다.
+ *
+ * 페이지와 주고받는 말 (postMessage)
+ *   → {type: "load", manifest, base, packs, cache}   ← {type: "progress", loaded, total} … {type: "ready", packs, cached}
+ *                                                     또는 {type: "load-error", kind, message}
+ *   → {type: "run", id, text}                         ← {type: "result", id, tokens, ids, queries, scores, q, k,
+ *                                                         weights, hidden, ms} 또는 {type: "result", id, error}
+ */
+/* global E5Tokenizer */
+"use strict";
+
+var IN_WORKER = typeof WorkerGlobalScope !== "undefined" && self instanceof WorkerGlobalScope;
+if (IN_WORKER && typeof E5Tokenizer === "undefined") importScripts("e5-tokenizer.js");
+
+var model = null;  // {config, tensors: {이름: Float32Array}, embed: [{rows, index}], tokenizer}
+var files = {};  // 받은 파일 이름 → ArrayBuffer (묶음을 더할 때 다시 받지 않도록)
+var peakHeld = 0;  // 들고 있던 ArrayBuffer 바이트의 최댓값 (받는 동안 조각과 이어 붙인 파일이 잠깐 함께 있는 것까지)
+
+/* ---- 4비트 풀기 (e5_numpy.dequantize_q4_0 과 같은 값) ------------------------------------------------ */
+
+/* float16 (비트 16개) → 수. 모든 float16 은 float32 로 정확히 나타낼 수 있습니다. */
+function half(bits) {
+  var sign = bits & 0x8000 ? -1 : 1, exp = (bits >> 10) & 0x1f, frac = bits & 0x3ff;
+  if (exp === 0) return sign * frac * Math.pow(2, -24);  // 버금 정규수(subnormal)
+  if (exp === 31) return frac ? NaN : sign * Infinity;
+  return sign * (1024 + frac) * Math.pow(2, exp - 25);
+}
+
+/* Q4_0 블록 (18바이트: float16 배율 d, 4비트 정수 32개) 을 count 개 풀어 out[at..] 에 씁니다.
+   바이트 j 의 아래 4비트가 j번째, 위 4비트가 j+16번째 가중치이고, 값은 (정수 - 8) × d 입니다.
+   정수 × d 는 float32 에서도 반올림 없이 정확하므로 numpy 의 float32 값과 비트까지 같습니다. */
+function dequantize(bytes, offset, count, out, at) {
+  for (var b = 0; b < count; b++) {
+    var p = offset + 18 * b, d = half(bytes[p] | (bytes[p + 1] << 8)), o = at + 32 * b;
+    for (var j = 0; j < 16; j++) {
+      var v = bytes[p + 2 + j];
+      out[o + j] = ((v & 0x0f) - 8) * d;
+      out[o + j + 16] = ((v >> 4) - 8) * d;
+    }
+  }
+}
+
+function readTensors(buffer, table) {
+  var bytes = new Uint8Array(buffer), out = {};
+  table.forEach(function (t) {
+    var size = t.shape.reduce(function (a, b) { return a * b; }, 1);
+    if (t.kind === "f32") {
+      out[t.name] = new Float32Array(buffer.slice(t.offset, t.offset + t.bytes));
+    } else {
+      var w = new Float32Array(size);
+      dequantize(bytes, t.offset, size / 32, w, 0);
+      out[t.name] = w;
+    }
+    if (out[t.name].length !== size) throw new Error("텐서 " + t.name + " 의 크기가 목록과 다릅니다");
+  });
+  return out;
+}
+
+/* ---- 계산 블록 (bert_numpy 의 linear, layer_norm, gelu) --------------------------------------------- */
+
+/* y (n × out) = x (n × inp) Wᵀ + b. W 는 (출력, 입력) 순서로 저장돼 있어(torch 의 Linear 와 같게) 행 o 가 출력 o 의
+   가중치입니다. 가중치 두 행을 읽는 동안 토큰 네 개의 합 여덟 개를 함께 쌓습니다: 같은 가중치를 메모리에서 읽는
+   횟수가 토큰 수의 1/4 이 되고, 서로 기다리지 않는 덧셈이 여덟 줄이라 CPU 가 나란히 계산합니다.
+   토큰 수가 4의 배수가 아니면 마지막 묶음은 마지막 토큰을 되풀이해 계산하고 버립니다. out 은 짝수입니다. */
+function linear(x, n, inp, W, bias, out) {
+  var y = new Float32Array(n * out);
+  for (var t = 0; t < n; t += 4) {
+    var a0 = t * inp, a1 = Math.min(t + 1, n - 1) * inp, a2 = Math.min(t + 2, n - 1) * inp, a3 = Math.min(t + 3, n - 1) * inp;
+    for (var o = 0; o < out; o += 2) {
+      var w0 = o * inp, w1 = w0 + inp;
+      var s0 = 0, s1 = 0, s2 = 0, s3 = 0, r0 = 0, r1 = 0, r2 = 0, r3 = 0;  // s: 행 o, r: 행 o + 1
+      for (var i = 0; i < inp; i++) {
+        var u = W[w0 + i], v = W[w1 + i], x0 = x[a0 + i], x1 = x[a1 + i], x2 = x[a2 + i], x3 = x[a3 + i];
+        s0 += x0 * u; s1 += x1 * u; s2 += x2 * u; s3 += x3 * u;
+        r0 += x0 * v; r1 += x1 * v; r2 += x2 * v; r3 += x3 * v;
+      }
+      var b = bias[o], c = bias[o + 1], at = t * out + o;
+      y[at] = s0 + b; y[at + 1] = r0 + c;
+      if (t + 1 < n) { y[at + out] = s1 + b; y[at + out + 1] = r1 + c; }
+      if (t + 2 < n) { y[at + 2 * out] = s2 + b; y[at + 2 * out + 1] = r2 + c; }
+      if (t + 3 < n) { y[at + 3 * out] = s3 + b; y[at + 3 * out + 1] = r3 + c; }
+    }
+  }
+  return y;
+}
+
+/* 토큰마다 평균을 빼고 표준편차로 나눈 뒤 배율 g 를 곱하고 이동 b 를 더합니다 (분산은 n 으로 나눈 것). */
+function layerNorm(x, n, d, g, b, eps) {
+  var y = new Float32Array(n * d);
+  for (var t = 0; t < n; t++) {
+    var a = t * d, mean = 0, v = 0;
+    for (var i = 0; i < d; i++) mean += x[a + i];
+    mean /= d;
+    for (var j = 0; j < d; j++) { var c = x[a + j] - mean; v += c * c; }
+    var inv = 1 / Math.sqrt(v / d + eps);
+    for (var k = 0; k < d; k++) y[a + k] = (x[a + k] - mean) * inv * g[k] + b[k];
+  }
+  return y;
+}
+
+/* 정확한 GELU x·Φ(x). erfc 는 bert_numpy 와 같은 유리 근사 (Numerical Recipes erfcc, 상대 오차 1.2e-7 미만). */
+var ERFC = [0.17087277, -0.82215223, 1.48851587, -1.13520398, 0.27886807,
+            -0.18628806, 0.09678418, 0.37409196, 1.00002368, -1.26551223];
+function gelu(x) {
+  var z = Math.abs(x) / Math.SQRT2, t = 1 / (1 + 0.5 * z), p = ERFC[0];
+  for (var i = 1; i < ERFC.length; i++) p = p * t + ERFC[i];
+  var tail = 0.5 * t * Math.exp(p - z * z);  // Φ(-|x|)
+  return x >= 0 ? x - x * tail : -Math.abs(x) * tail;
+}
+
+/* ---- 어텐션: 2장의 네 단계 ------------------------------------------------------------------------- */
+
+/* q, k, v (n × d_model) → (헤드를 이어 붙인 출력 (n × d_model), 점수 q·kᵀ (헤드, n, n), 가중치 (헤드, n, n)).
+   헤드 h 는 열 h·d_head … (h+1)·d_head - 1 을 씁니다 (split_heads 와 같은 나누기). */
+function attention(q, k, v, n, dModel, heads) {
+  var dh = dModel / heads, scale = Math.sqrt(dh);
+  var out = new Float32Array(n * dModel), scores = new Float32Array(heads * n * n), weights = new Float32Array(heads * n * n);
+  var row = new Float64Array(n);
+  for (var h = 0; h < heads; h++) {
+    var c = h * dh;
+    for (var i = 0; i < n; i++) {
+      var qi = i * dModel + c, max = -Infinity, at = (h * n + i) * n;
+      for (var j = 0; j < n; j++) {  // ① 내적 q·k
+        var kj = j * dModel + c, s = 0;
+        for (var d = 0; d < dh; d++) s += q[qi + d] * k[kj + d];
+        scores[at + j] = s;
+        row[j] = Math.fround(s) / scale;  // ② √d_k 로 나누기
+        if (row[j] > max) max = row[j];
+      }
+      var sum = 0;
+      for (var j2 = 0; j2 < n; j2++) { row[j2] = Math.exp(row[j2] - max); sum += row[j2]; }  // ③ 소프트맥스
+      var o = i * dModel + c;
+      for (var j3 = 0; j3 < n; j3++) {
+        var w = row[j3] / sum;
+        weights[at + j3] = w;
+        var vj = j3 * dModel + c;
+        for (var d2 = 0; d2 < dh; d2++) out[o + d2] += w * v[vj + d2];  // ④ 가중치 × V
+      }
+    }
+  }
+  return { out: out, scores: scores, weights: weights };
+}
+
+function add(a, b) {
+  var y = new Float32Array(a.length);
+  for (var i = 0; i < a.length; i++) y[i] = a[i] + b[i];
+  return y;
+}
+
+/* ---- 인코더 (bert_numpy.encode) ------------------------------------------------------------------- */
+
+function embedRow(id, x, at) {
+  for (var e = 0; e < model.embed.length; e++) {
+    var pack = model.embed[e], r = pack.index.get(id);
+    if (r !== undefined) {
+      dequantize(pack.bytes, r * pack.rowBytes, pack.rowBytes / 18, x, at);
+      return;
+    }
+  }
+  throw new Error("단어 임베딩에 id " + id + " 가 없습니다");
+}
+
+function encode(ids) {
+  var cfg = model.config, T = model.tensors, n = ids.length, D = cfg.hidden_size, H = cfg.heads;
+  var F = cfg.intermediate_size, eps = cfg.layer_norm_eps;
+  var x = new Float32Array(n * D);
+  for (var t = 0; t < n; t++) {
+    embedRow(ids[t], x, t * D);
+    for (var i = 0; i < D; i++) x[t * D + i] += T["emb.pos"][t * D + i] + T["emb.type"][i];
+  }
+  x = layerNorm(x, n, D, T["emb.ln.w"], T["emb.ln.b"], eps);
+  var layers = [];
+  for (var l = 0; l < cfg.layers; l++) {
+    var p = "l" + l + ".";
+    var q = linear(x, n, D, T[p + "q.w"], T[p + "q.b"], D);
+    var k = linear(x, n, D, T[p + "k.w"], T[p + "k.b"], D);
+    var v = linear(x, n, D, T[p + "v.w"], T[p + "v.b"], D);
+    var a = attention(q, k, v, n, D, H);
+    var attn = linear(a.out, n, D, T[p + "ao.w"], T[p + "ao.b"], D);
+    x = layerNorm(add(x, attn), n, D, T[p + "aln.w"], T[p + "aln.b"], eps);
+    var inner = linear(x, n, D, T[p + "fi.w"], T[p + "fi.b"], F);
+    for (var g = 0; g < inner.length; g++) inner[g] = gelu(inner[g]);
+    var ffn = linear(inner, n, F, T[p + "fo.w"], T[p + "fo.b"], D);
+    x = layerNorm(add(x, ffn), n, D, T[p + "oln.w"], T[p + "oln.b"], eps);
+    layers.push({ q: q, k: k, scores: a.scores, weights: a.weights });
+  }
+  return { hidden: x, layers: layers };
+}
+
+/* 헤드 탐색기가 읽는 모양으로: 점수 (층, 헤드, 쿼리, 키), q (층, 헤드, 쿼리, d_head), k (층, 헤드, 키, d_head),
+   가중치 (층, 헤드, n, n). 쿼리는 문장의 조각만 (queries = [처음, 끝)). */
+function explorerArrays(res, n, queries) {
+  var cfg = model.config, L = cfg.layers, H = cfg.heads, D = cfg.hidden_size, dh = D / H;
+  var q0 = queries[0], nq = queries[1] - queries[0];
+  var scores = new Float32Array(L * H * nq * n), q = new Float32Array(L * H * nq * dh), k = new Float32Array(L * H * n * dh);
+  var weights = new Float32Array(L * H * n * n);
+  res.layers.forEach(function (layer, l) {
+    weights.set(layer.weights, l * H * n * n);
+    for (var h = 0; h < H; h++) {
+      for (var i = 0; i < nq; i++) {
+        scores.set(layer.scores.subarray((h * n + q0 + i) * n, (h * n + q0 + i + 1) * n), ((l * H + h) * nq + i) * n);
+        for (var d = 0; d < dh; d++) q[((l * H + h) * nq + i) * dh + d] = layer.q[(q0 + i) * D + h * dh + d];
+      }
+      for (var j = 0; j < n; j++) {
+        for (var d2 = 0; d2 < dh; d2++) k[((l * H + h) * n + j) * dh + d2] = layer.k[j * D + h * dh + d2];
+      }
+    }
+  });
+  return { scores: scores, q: q, k: k, weights: weights };
+}
+
+/* ---- 파일 받기와 저장 ----------------------------------------------------------------------------- */
+
+function LoadError(kind, message) {
+  this.kind = kind;
+  this.message = message;
+}
+
+function hexOf(buffer) {
+  return Array.from(new Uint8Array(buffer), function (b) { return b.toString(16).padStart(2, "0"); }).join("");
+}
+
+async function verified(name, buffer, entry) {
+  if (buffer.byteLength !== entry.bytes) return false;
+  if (!(self.crypto && crypto.subtle)) return true;  // 보안 출처(https, localhost)가 아니면 크기만 봅니다
+  return hexOf(await crypto.subtle.digest("SHA-256", buffer)) === entry.sha256;
+}
+
+/* 파일 하나: 저장소(Cache Storage)에 맞는 것이 있으면 그것을, 없으면 받아서 확인한 뒤 저장합니다. */
+async function getFile(name, entry, base, store, progress) {
+  var url = new URL(name, base).href;
+  if (store) {
+    var hit = await store.match(url);
+    if (hit) {
+      var saved = await hit.arrayBuffer();
+      if (await verified(name, saved, entry)) {
+        progress(entry.bytes, true);
+        return saved;
+      }
+    }
+  }
+  var response;
+  try {
+    response = await fetch(url, { cache: "no-cache" });
+  } catch (err) {
+    throw new LoadError("network", "모델 파일 " + name + " 을 받지 못했습니다. 네트워크에 연결돼 있는지 확인하고 다시 눌러 주세요.");
+  }
+  if (!response.ok) {
+    throw new LoadError("network", "모델 파일 " + name + " 을 받지 못했습니다 (서버 응답 " + response.status + "). 잠시 뒤 다시 눌러 주세요.");
+  }
+  var reader = response.body.getReader(), chunks = [], got = 0;
+  try {
+    for (;;) {
+      var part = await reader.read();
+      if (part.done) break;
+      chunks.push(part.value);
+      got += part.value.length;
+      progress(part.value.length, false);
+    }
+  } catch (err) {
+    throw new LoadError("cut", "모델 파일 " + name + " 을 받다가 연결이 끊겼습니다 (" + (got / 1e6).toFixed(1) + " / " +
+                        (entry.bytes / 1e6).toFixed(1) + " MB). 다시 누르면 처음부터 받습니다.");
+  }
+  var buffer = new Uint8Array(got), at = 0;
+  chunks.forEach(function (c) { buffer.set(c, at); at += c.length; });
+  peakHeld = Math.max(peakHeld, heldBytes() + 2 * got);
+  if (got !== entry.bytes) {
+    throw new LoadError("cut", "모델 파일 " + name + " 이 " + (got / 1e6).toFixed(1) + " MB 에서 끊겼습니다 (" +
+                        (entry.bytes / 1e6).toFixed(1) + " MB 여야 합니다). 다시 누르면 처음부터 받습니다.");
+  }
+  if (!(await verified(name, buffer.buffer, entry))) {
+    throw new LoadError("corrupt", "받은 모델 파일 " + name + " 이 이 사이트가 만든 파일과 다릅니다 (sha256). 다시 눌러 주세요.");
+  }
+  if (store) {
+    try {
+      await store.put(url, new Response(buffer.buffer, { headers: { "Content-Type": "application/octet-stream" } }));
+    } catch (err) { /* 저장할 자리가 없으면 저장만 건너뜁니다: 이번 계산에는 상관없습니다 */ }
+  }
+  return buffer.buffer;
+}
+
+async function load(msg) {
+  var manifest = msg.manifest, base = msg.base;
+  if (!manifest || manifest.format !== "e5-browser/1") throw new LoadError("corrupt", "모델 목록(manifest.json)의 형식이 다릅니다.");
+  var store = null;
+  if (msg.cache && self.caches) {
+    try { store = await caches.open(msg.cache); } catch (err) { store = null; }
+  }
+  var wanted = [];
+  msg.packs.forEach(function (pack) {
+    manifest.packs[pack].forEach(function (name) { if (!files[name] && wanted.indexOf(name) < 0) wanted.push(name); });
+  });
+  var total = wanted.reduce(function (s, name) { return s + manifest.files[name].bytes; }, 0), loaded = 0, fromCache = true;
+  var last = 0;
+  function progress(bytes, cached) {
+    loaded += bytes;
+    if (!cached) fromCache = false;
+    var now = Date.now();
+    if (now - last > 100 || loaded === total) {  // 열 번에 한 번쯤만 알립니다
+      last = now;
+      (msg.onProgress || postMessage)({ type: "progress", loaded: loaded, total: total });
+    }
+  }
+  for (var f = 0; f < wanted.length; f++) {
+    files[wanted[f]] = await getFile(wanted[f], manifest.files[wanted[f]], base, store, progress);
+  }
+  if (store) {
+    try {
+      await store.put(new URL("manifest.json", base).href,
+                      new Response(JSON.stringify(manifest), { headers: { "Content-Type": "application/json" } }));
+    } catch (err) { /* 위와 같이 건너뜁니다 */ }
+  }
+  var text = function (name) { return JSON.parse(new TextDecoder().decode(files[name])); };
+  if (!model) {
+    var tokenizer = new E5Tokenizer(text("tokenizer.json"), manifest.config.max_tokens);
+    model = { config: manifest.config, tensors: readTensors(files["encoder.bin"], manifest.tensors), embed: [],
+              tokenizer: tokenizer };
+    peakHeld = Math.max(peakHeld, heldBytes());
+    delete files["encoder.bin"];  // 풀어 둔 float32 만 남깁니다
+  }
+  msg.packs.forEach(function (pack) {
+    if (model.tokenizer.hasPack(pack)) return;
+    var vocab = text("vocab-" + pack + ".json"), index = new Map();
+    vocab.ids.forEach(function (id, r) { index.set(id, r); });
+    var bytes = new Uint8Array(files["embed-" + pack + ".bin"]), rowBytes = 18 * model.config.hidden_size / 32;
+    if (bytes.length !== rowBytes * vocab.count) throw new LoadError("corrupt", "단어 임베딩 파일의 크기가 어휘와 맞지 않습니다.");
+    model.tokenizer.addVocab(vocab);
+    model.embed.push({ bytes: bytes, rowBytes: rowBytes, index: index });
+  });
+  return { packs: model.tokenizer.packs.slice(), cached: fromCache };
+}
+
+/* 워커가 들고 있는 ArrayBuffer 바이트 (풀어 둔 가중치, 4비트 단어 임베딩, 아직 남은 받은 파일). 벤치마크가 JS 힙과 함께 적습니다. */
+function heldBytes() {
+  var total = 0;
+  if (model) {
+    Object.keys(model.tensors).forEach(function (k) { total += model.tensors[k].byteLength; });
+    model.embed.forEach(function (e) { total += e.bytes.byteLength; });
+  }
+  Object.keys(files).forEach(function (k) { if (files[k]) total += files[k].byteLength; });
+  return total;
+}
+
+function run(msg) {
+  var t0 = performance.now();
+  var enc = model.tokenizer.encode(msg.text, true);
+  if (enc.error) return { type: "result", id: msg.id, error: enc.error };
+  var res = encode(enc.ids);
+  var arrays = explorerArrays(res, enc.ids.length, enc.queries);
+  return { type: "result", id: msg.id, text: msg.text, tokens: enc.tokens, ids: enc.ids, queries: enc.queries,
+           scores: arrays.scores, q: arrays.q, k: arrays.k, weights: arrays.weights, hidden: res.hidden,
+           ms: performance.now() - t0, held: heldBytes(), peakHeld: Math.max(peakHeld, heldBytes()) };
+}
+
+/* 벤치마크(.ci/bench_browser_model.py)는 같은 코드를 페이지의 주 스레드에 붙여 CPU 를 4배 느리게 한 채로 잽니다
+   (Chromium 의 CPU 느리게 하기는 워커에는 걸리지 않습니다). 그래서 계산 함수를 이름으로도 내놓습니다. */
+self.E5Model = { load: load, run: run, heldBytes: heldBytes, encode: encode, linear: linear, layerNorm: layerNorm, gelu: gelu,
+                 dequantize: dequantize, half: half };
+
+if (IN_WORKER) onmessage = function (ev) {
+  var msg = ev.data;
+  if (msg.type === "load") {
+    load(msg).then(function (info) {
+      postMessage({ type: "ready", packs: info.packs, cached: info.cached });
+    }, function (err) {
+      postMessage({ type: "load-error", kind: err.kind || "error", message: err.message || String(err) });
+    });
+  } else if (msg.type === "run") {
+    if (!model) {
+      postMessage({ type: "result", id: msg.id, error: { kind: "not_ready", message: "모델을 아직 받지 않았습니다." } });
+      return;
+    }
+    var out;
+    try {
+      out = run(msg);
+    } catch (err) {
+      out = { type: "result", id: msg.id, error: { kind: "error", message: "계산하지 못했습니다: " + err.message } };
+    }
+    var transfer = out.error ? [] : [out.scores.buffer, out.q.buffer, out.k.buffer, out.weights.buffer, out.hidden.buffer];
+    postMessage(out, transfer);
+  }
+};

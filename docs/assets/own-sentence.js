@@ -1,0 +1,368 @@
+/* 여러분의 문장으로: 글 상자, "모델 받기" 단추, 받는 동안의 진행 막대, 그리고 계산한 문장을 헤드 탐색기와 조사 표로.
+ *
+ * 페이지에 <div class="own-sentence" data-src="../models/e5-ko/manifest.json" data-scripts="…"></div> 를 두면,
+ * 독자가 가까이 내려올 때(overrides/main.html) 이 스크립트가 붙어 목록(manifest.json, 17 KB)만 받고 단추를 그립니다.
+ * 모델 파일(14 MB 남짓)은 단추를 누를 때만 받습니다. 받기·확인·저장·계산은 모두 웹 워커(e5-worker.js)가 합니다:
+ * 페이지는 멈추지 않습니다.
+ *
+ * 저장: 워커가 받은 파일을 확인(sha256)한 뒤 브라우저의 Cache Storage 에 넣습니다. 다음에 오면 저장된 파일로 바로 열고,
+ * 네트워크가 없어도 됩니다. 페이지 자체도 네트워크 없이 열리도록, 모델을 한 번 연 뒤에는 이 페이지만 맡는 작은
+ * 서비스 워커(own-sentence-sw.js)를 등록하고 이 페이지가 쓰는 파일을 저장해 둡니다.
+ */
+(function () {
+  "use strict";
+
+  var MODEL_CACHE = "attention-e5-ko";  // 모델 파일 (워커가 씁니다)
+  var PAGE_CACHE = "attention-own-sentence-page";  // 이 페이지와 그 스크립트·스타일 (서비스 워커가 네트워크가 없을 때 씁니다)
+  var HISTORY = 3;  // 탐색기에 남겨 둘 문장 수
+  var el = window.attentionExplorers.el;
+
+  /* ---- 조사 찾기 (snippets/particles.py 의 find_particles 와 같은 규칙) ------------------------- */
+
+  var SPACE = "\u2581";
+  var PARTICLES = ["이", "가", "은", "는", "을", "를", "의", "에", "에서", "에게", "께서", "께", "한테", "으로", "로",
+                   "와", "과", "도", "만", "까지", "부터", "마다", "처럼", "보다", "이나", "이랑", "조차", "에는",
+                   "에서는", "으로는", "로는", "에도", "에서도", "와는", "과는", "에게는", "한테는", "까지는", "부터는"];
+  var PUNCTUATION = ".,!?;:\"'()[]{}…~-";
+  var HEAD = [6, 10];  // 헤드 7-11
+
+  function findParticles(tokens, first, last) {
+    var words = [], found = [];
+    for (var i = first; i < last; i++) {
+      if (tokens[i].charAt(0) === SPACE || !words.length) words.push([]);
+      words[words.length - 1].push(i);
+    }
+    words.forEach(function (word) {
+      var body = word.filter(function (t) { return !(tokens[t].length === 1 && PUNCTUATION.indexOf(tokens[t]) >= 0); });
+      if (body.length < 2 || body.some(function (t, k) { return t !== word[k]; })) return;
+      var p = body[body.length - 1];
+      var host = body.slice(0, -1).filter(function (t) { return tokens[t] !== SPACE; });
+      if (PARTICLES.indexOf(tokens[p]) >= 0 && host.length) found.push({ particle: p, host: host });
+    });
+    return found;
+  }
+
+  /* ---- 화면 ------------------------------------------------------------------------------------- */
+
+  function mb(bytes) { return (bytes / 1e6).toFixed(0); }
+
+  function packBytes(manifest, pack) {
+    return manifest.packs[pack].reduce(function (s, name) { return s + manifest.files[name].bytes; }, 0);
+  }
+
+  function build(root, manifest) {
+    var base = new URL(root.getAttribute("data-src"), document.baseURI);
+    var scripts = root.getAttribute("data-scripts").split(" ").map(function (s) { return new URL(s, document.baseURI).href; });
+    var uid = "os-" + Math.random().toString(36).slice(2, 8);
+    var worker = null, ready = false, busy = false, pending = null, runId = 0;
+    var history = [], explorer = null;
+
+    root.textContent = "";
+    var form = el("form", { "class": "own-sentence__form" });
+    form.appendChild(el("label", { "for": uid + "-text" }, "여러분의 문장"));
+    var input = el("input", { type: "text", id: uid + "-text", name: "text", autocomplete: "off", spellcheck: "false",
+                              value: root.getAttribute("data-example") || "" });
+    form.appendChild(input);
+    var run = el("button", { type: "submit", "class": "own-sentence__run" }, "계산하기");
+    form.appendChild(run);
+    root.appendChild(form);
+
+    var get = el("button", { type: "button", "class": "own-sentence__get", "data-pack": "ko" },
+                 "모델 받기 (약 " + mb(packBytes(manifest, "ko")) + " MB)");
+    var getLatin = el("button", { type: "button", "class": "own-sentence__get", "data-pack": "latin", hidden: "" },
+                      "영어 조각 받기 (약 " + mb(packBytes(manifest, "latin")) + " MB)");
+    var controls = el("div", { "class": "own-sentence__controls" });
+    controls.appendChild(get);
+    controls.appendChild(getLatin);
+    root.appendChild(controls);
+    var bar = el("progress", { "class": "own-sentence__progress", max: "1", value: "0", hidden: "", "aria-label": "모델 파일 받기" });
+    root.appendChild(bar);
+    var status = el("p", { "class": "own-sentence__status", role: "status" });
+    root.appendChild(status);
+    var problem = el("p", { "class": "own-sentence__error", role: "alert", hidden: "" });
+    root.appendChild(problem);
+    var result = el("div", { "class": "own-sentence__result" });
+    root.appendChild(result);
+
+    function say(text) { status.textContent = text; }
+    function fail(text, kind) {
+      problem.textContent = text;
+      problem.hidden = false;
+      root.setAttribute("data-error", kind || "error");
+    }
+    function clearProblem() {
+      problem.hidden = true;
+      problem.textContent = "";
+      root.removeAttribute("data-error");
+    }
+    function setState(s) { root.setAttribute("data-state", s); }
+
+    /* 워커: 토크나이저와 워커 스크립트를 받아 한 덩어리로 띄웁니다 (네트워크가 없을 때는 서비스 워커가 저장본을 줍니다). */
+    function startWorker() {
+      if (worker) return Promise.resolve(worker);
+      return Promise.all(scripts.map(function (src) {
+        return fetch(src).then(function (r) {
+          if (!r.ok) throw new Error(src + ": " + r.status);
+          return r.text();
+        }).then(function (text) { return text + "\n//# sourceURL=" + src + "\n"; });
+      })).then(function (texts) {
+        worker = new Worker(URL.createObjectURL(new Blob(texts, { type: "text/javascript" })));
+        worker.onmessage = onMessage;
+        return worker;
+      });
+    }
+
+    var loadingPacks = null;
+    function loadPacks(packs) {
+      clearProblem();
+      loadingPacks = packs;
+      get.disabled = getLatin.disabled = true;
+      bar.hidden = false;
+      bar.value = 0;
+      setState("loading");
+      say("모델 파일을 준비하고 있습니다…");
+      startWorker().then(function (w) {
+        w.postMessage({ type: "load", manifest: manifest, base: base.href, packs: packs, cache: MODEL_CACHE });
+      }, function () {
+        loadFailed("모델을 계산할 스크립트를 받지 못했습니다. 네트워크를 확인하고 다시 눌러 주세요.", "network");
+      });
+    }
+
+    function loadFailed(message, kind) {
+      bar.hidden = true;
+      get.disabled = getLatin.disabled = false;
+      setState(ready ? "ready" : "idle");
+      say("");
+      fail(message, kind);
+    }
+
+    function onMessage(ev) {
+      var m = ev.data;
+      if (m.type === "progress") {
+        bar.value = m.total ? m.loaded / m.total : 1;
+        say("받는 중: " + (m.loaded / 1e6).toFixed(1) + " / " + (m.total / 1e6).toFixed(1) + " MB");
+      } else if (m.type === "ready") {
+        ready = true;
+        bar.hidden = true;
+        get.hidden = true;
+        get.disabled = getLatin.disabled = false;
+        getLatin.hidden = m.packs.indexOf("latin") >= 0 || getLatin.hidden;
+        root.setAttribute("data-packs", m.packs.join(" "));
+        root.setAttribute("data-source", m.cached ? "cache" : "network");
+        setState("ready");
+        say(m.cached ? "이 브라우저에 저장된 모델을 열었습니다. 네트워크 없이도 계산합니다."
+                     : "모델을 받아 이 브라우저에 저장했습니다. 다음에는 받지 않고 바로 엽니다.");
+        keepPageOffline();
+        if (pending !== null || input.value.trim()) compute();
+      } else if (m.type === "load-error") {
+        loadFailed(m.message, m.kind);
+      } else if (m.type === "result") {
+        if (m.id !== runId) return;
+        busy = false;
+        run.disabled = false;
+        setState("ready");
+        if (m.error) {
+          showError(m.error);
+        } else {
+          clearProblem();
+          show(m);
+        }
+      }
+    }
+
+    function showError(err) {
+      // 잘못된 입력에는 아무것도 그리지 않습니다: 앞의 결과도 지웁니다
+      result.textContent = "";
+      explorer = null;
+      root.setAttribute("data-result", "none");
+      say("");
+      if (err.kind === "latin") {
+        getLatin.hidden = false;
+        fail(err.message + " 아래의 \"" + getLatin.textContent + "\" 를 누르세요.", err.kind);
+      } else {
+        fail(err.message, err.kind);
+      }
+    }
+
+    function compute() {
+      pending = null;
+      if (!ready) {
+        pending = input.value;
+        if (!worker) loadPacks(["ko"]);
+        return;
+      }
+      if (!input.value.trim()) {
+        showError({ kind: "empty", message: "문장을 입력해 주세요. 빈 글은 계산할 수 없습니다." });
+        return;
+      }
+      busy = true;
+      run.disabled = true;
+      runId += 1;
+      setState("running");
+      say("계산하는 중…");
+      worker.postMessage({ type: "run", id: runId, text: input.value });
+    }
+
+    form.addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      if (!busy) compute();
+    });
+    get.addEventListener("click", function () { loadPacks(["ko"]); });
+    getLatin.addEventListener("click", function () { loadPacks(["ko", "latin"]); });
+
+    /* 계산한 문장 하나 → 헤드 탐색기(최근 HISTORY 개의 문장)와 조사 표 */
+    function show(m) {
+      var n = m.ids.length, L = manifest.config.layers, H = manifest.config.heads, dh = manifest.config.hidden_size / H;
+      var nq = m.queries[1] - m.queries[0];
+      var found = findParticles(m.tokens, m.queries[0], m.queries[1]);
+      history = history.filter(function (h) { return h.text !== m.text; });
+      history.unshift({ text: m.text, tokens: m.tokens, queries: m.queries, scores: m.scores, q: m.q, k: m.k,
+                        weights: m.weights, particles: found, ms: m.ms });
+      history = history.slice(0, HISTORY);
+      result.textContent = "";
+      result.appendChild(el("p", { "class": "own-sentence__summary" },
+        "토큰 " + n + "개 (문장 조각 " + nq + "개). 이 브라우저에서 12층을 계산하는 데 " + (m.ms / 1000).toFixed(2) + "초 걸렸습니다."));
+      var first = history[0], query = found.length ? found[0].particle : first.queries[0];
+      var data = {
+        format: window.headExplorer.FORMAT, model: manifest.model, layers: L, heads: H, d_head: dh,
+        rows_note: "쿼리(왼쪽)는 문장의 조각만 고를 수 있습니다. <s>, 접두어 조각, </s>는 키로만 나옵니다.",
+        start: { sentence: 0, layer: HEAD[0], head: HEAD[1], query: query },
+        sentences: history.map(function (h) { return { text: h.text, tokens: h.tokens, queries: h.queries, scores: h.scores }; })
+      };
+      particleTable(first, found);
+      var box = el("div", { "class": "head-explorer" });
+      result.appendChild(box);
+      explorer = window.headExplorer.mount(box, data, {
+        vectors: function (s, l) {  // 층 l 의 q (헤드, 쿼리, d_head) 와 k (헤드, 토큰, d_head): 워커가 계산한 float32 그대로
+          var h = history[s], hn = h.tokens.length, hq = h.queries[1] - h.queries[0];
+          return { q: h.q.subarray(l * H * hq * dh, (l + 1) * H * hq * dh), k: h.k.subarray(l * H * hn * dh, (l + 1) * H * hn * dh) };
+        }
+      });
+      box.setAttribute("data-ready", "yes");
+      root.setAttribute("data-result", "ok");
+      say("계산했습니다. 아래에서 헤드 144개를 모두 골라 볼 수 있습니다.");
+    }
+
+    function particleTable(h, found) {
+      var section = el("div", { "class": "own-sentence__particles" });
+      section.appendChild(el("p", { "class": "own-sentence__heading" }, "조사와 붙은 말: 헤드 7-11 이 조사 조각에서 붙은 말에 준 가중치"));
+      if (!found.length) {
+        section.appendChild(el("p", {}, "이 문장에서는 따로 떨어진 조사 조각을 찾지 못했습니다 (\"위에\", \"나는\"처럼 조사가 앞 조각에 붙어 한 조각이 된 경우도 있습니다)."));
+        result.appendChild(section);
+        return;
+      }
+      var n = h.tokens.length, layer = HEAD[0], head = HEAD[1];
+      var table = el("table", { "class": "own-sentence__table" });
+      var tr = el("tr", {});
+      ["조사", "붙은 말", "가중치 (헤드 7-11)"].forEach(function (t) { tr.appendChild(el("th", { scope: "col" }, t)); });
+      tr.appendChild(el("th", { scope: "col" })).appendChild(el("span", { "class": "head-explorer__sr" }, "탐색기"));
+      table.appendChild(el("thead", {})).appendChild(tr);
+      var body = el("tbody", {});
+      var tok = window.headExplorer.tokenLabel, fixed = window.headExplorer.fixed;
+      found.forEach(function (f) {
+        // 탐색기와 같은 값: 워커가 계산한 점수 q·k 를 √d_k 로 나누고 소프트맥스 (float64) 한 가중치의 합
+        var at = ((layer * manifest.config.heads + head) * (h.queries[1] - h.queries[0]) + f.particle - h.queries[0]) * n;
+        var row = window.headExplorer.rowSteps(Array.prototype.slice.call(h.scores, at, at + n),
+                                               manifest.config.hidden_size / manifest.config.heads).weights;
+        var w = f.host.reduce(function (s, j) { return s + row[j]; }, 0);
+        var r = el("tr", { "data-particle": String(f.particle), "data-host": f.host.join(" ") });
+        var c1 = el("td", {}); c1.appendChild(tok(h.tokens[f.particle]));
+        var c2 = el("td", {}, f.host.map(function (j) { return h.tokens[j].replace(SPACE, ""); }).join(""));
+        var c3 = el("td", {}, "");
+        c3.appendChild(el("span", { "class": "head-explorer__num", "data-value": "host-weight" }, fixed(w, 3)));
+        var c4 = el("td", {});
+        var btn = el("button", { type: "button", "class": "own-sentence__show" }, "탐색기에서 보기");
+        btn.addEventListener("click", function () {
+          if (!explorer) return;
+          explorer.pick({ sentence: 0, layer: layer, head: head, query: f.particle });
+          var box = result.querySelector(".head-explorer__view");
+          if (box) box.scrollIntoView({ block: "nearest" });
+        });
+        c4.appendChild(btn);
+        [c1, c2, c3, c4].forEach(function (c) { r.appendChild(c); });
+        body.appendChild(r);
+      });
+      table.appendChild(body);
+      section.appendChild(table);
+      section.appendChild(el("p", { "class": "head-explorer__note" },
+        "조사는 조각의 모양으로 어림해 찾았습니다 (어절 끝에 따로 붙은, 목록에 있는 조각). 어미를 조사로 잘못 볼 때도 있습니다."));
+      result.appendChild(section);
+    }
+
+    /* 모델을 한 번 연 뒤: 이 페이지가 쓴 파일을 저장하고, 네트워크가 없을 때 그것을 주는 서비스 워커를 등록합니다. */
+    function keepPageOffline() {
+      if (!("serviceWorker" in navigator) || !window.caches) return;
+      var urls = [location.href.split("#")[0]].concat(scripts);
+      performance.getEntriesByType("resource").forEach(function (e) {
+        var u = new URL(e.name);
+        if (u.origin === location.origin && u.pathname.indexOf("/models/") < 0 && !/search_index|lunr|workers\//.test(u.pathname)) {
+          urls.push(u.href);
+        }
+      });
+      caches.open(PAGE_CACHE).then(function (c) {
+        return Promise.all(urls.filter(function (u, i) { return urls.indexOf(u) === i; }).map(function (u) {
+          return fetch(u).then(function (r) { if (r.ok) return c.put(u, r); }).catch(function () {});
+        }));
+      }).then(function () {
+        return navigator.serviceWorker.register(root.getAttribute("data-sw"), { scope: "./" });
+      }).then(function () {
+        root.setAttribute("data-offline", "yes");
+      }).catch(function () { /* 저장할 수 없는 브라우저(사생활 보호 창 등)에서는 온라인으로만 씁니다 */ });
+    }
+
+    /* 저장된 모델이 있으면 단추를 누르지 않아도 바로 엽니다 (받지 않으므로 페이지 무게 규칙과 상관없습니다). */
+    setState("idle");
+    say("모델 파일은 이 단추를 누를 때만 받습니다. 한 번 받으면 이 브라우저에 저장됩니다.");
+    if (window.caches) {
+      caches.open(MODEL_CACHE).then(function (c) {
+        return Promise.all(manifest.packs.ko.map(function (name) { return c.match(new URL(name, base).href); }));
+      }).then(function (hits) {
+        if (hits.every(Boolean) && !worker) {
+          var packs = ["ko"];
+          caches.open(MODEL_CACHE).then(function (c) {
+            return Promise.all(manifest.packs.latin.map(function (name) { return c.match(new URL(name, base).href); }));
+          }).then(function (latin) {
+            if (latin.every(Boolean)) packs.push("latin");
+            loadPacks(packs);
+          });
+        }
+      }).catch(function () {});
+    }
+  }
+
+  /* 목록: 네트워크에서, 안 되면 저장본에서 (네트워크 없이 다시 온 독자) */
+  function manifestOf(root) {
+    var url = new URL(root.getAttribute("data-src"), document.baseURI).href;
+    return fetch(url, { cache: "no-cache" }).then(function (r) {
+      if (!r.ok) throw new Error(r.status + " " + r.statusText);
+      return r.json();
+    }).catch(function (err) {
+      if (!window.caches) throw err;
+      return caches.match(url).then(function (hit) {
+        if (!hit) throw err;
+        return hit.json();
+      });
+    });
+  }
+
+  function init() {
+    document.querySelectorAll(".own-sentence[data-src]").forEach(function (root) {
+      var ready = root.getAttribute("data-ready");
+      if (ready && ready !== "waiting") return;
+      root.setAttribute("data-ready", "loading");
+      root.textContent = "여러분의 문장으로 계산할 도구를 준비하고 있습니다…";
+      manifestOf(root).then(function (manifest) {
+        if (!manifest || manifest.format !== "e5-browser/1") throw new Error("모델 목록의 형식이 다릅니다");
+        build(root, manifest);
+        root.setAttribute("data-ready", "yes");
+      }).catch(function (err) {
+        root.setAttribute("data-ready", "error");
+        root.textContent = "모델 목록을 받지 못했습니다 (" + err.message + "). 네트워크에 연결된 뒤 페이지를 다시 열어 주세요.";
+      });
+    });
+  }
+
+  window.ownSentence = { findParticles: findParticles, PARTICLES: PARTICLES };
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
+})();

@@ -1,0 +1,39 @@
+"""여러분의 문장으로: 브라우저가 받는 모델 파일의 크기와, 조사 어림이 손으로 표시한 조사와 얼마나 맞는지 (페이지의 출력)."""
+
+# --8<-- [start:sizes]
+import json
+
+from browser_model import model_files, pack_bytes
+from e5_numpy import read_e5_file, weights_path
+
+files = model_files()  # 빌드가 사이트의 models/e5-ko/ 에 쓰는 파일들 (이름 → 바이트)
+manifest = json.loads(files["manifest.json"])
+for pack, name in (("ko", "첫 묶음 (한글·숫자·문장부호)"), ("latin", "둘째 묶음 (영어 글자)")):
+    count = json.loads(files[f"vocab-{pack}.json"])["count"]
+    print(f"{name}: 조각 {count:,}개, {pack_bytes(manifest, pack) / 1e6:.1f} MB "
+          f"(gzip 으로 보내면 {pack_bytes(manifest, pack, 'gzip_bytes') / 1e6:.1f} MB)")
+_, pieces, _, _, _ = read_e5_file(weights_path())
+syllables = [chr(c) for c in range(0xAC00, 0xD7A4)]
+single = set(pieces)
+print(f"한글 음절 {len(syllables):,}개 가운데 한 글자 조각으로 있는 것: {sum(s in single for s in syllables):,}개")
+# --8<-- [end:sizes]
+
+# --8<-- [start:check]
+import contextlib
+import io
+
+from particles import find_particles
+
+with contextlib.redirect_stdout(io.StringIO()):  # 한국어 장의 스니펫은 import 할 때 분석 결과를 찍습니다
+    import korean_model as km
+
+found_marked = missed = wrong = 0
+for annotated, (tokens, _) in zip(km.ANNOTATED, km.results):
+    marked = {s for role, s, _ in km.attached(annotated, tokens) if role == "조사" and s is not None}
+    guessed = {i for i, _ in find_particles(tokens, km.START, len(tokens) - 1)}
+    found_marked += len(marked & guessed)
+    missed += len(marked - guessed)
+    wrong += len(guessed - marked)
+print(f"손으로 표시한 조사 조각 {found_marked + missed}개 가운데 {found_marked}개를 찾았고, "
+      f"조사가 아닌 조각 {wrong}개를 조사로 보았습니다")
+# --8<-- [end:check]

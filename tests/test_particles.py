@@ -1,0 +1,73 @@
+"""snippets/particles.py: 독자의 문장에서 조사를 어림하는 규칙. 손으로 표시한 조사와 견주고, 브라우저의 같은 규칙
+(docs/assets/own-sentence.js 의 findParticles)이 파이썬과 같은 답을 내는지 봅니다."""
+
+import contextlib
+import io
+
+import pytest
+from supported_strings import generated
+
+from particles import HEAD, PARTICLES, find_particles, particle_weights
+
+
+@pytest.fixture(scope="module")
+def km():
+    with contextlib.redirect_stdout(io.StringIO()):
+        import korean_model
+
+    return korean_model
+
+
+def test_finds_every_hand_marked_particle_and_few_others(km):
+    """28문장에서 손으로 표시한(따로 떨어진) 조사 조각을 모두 찾고, 잘못 찾는 것은 5개 이하 (조사 꼴의 어미, "사과"의 "과")."""
+    found = missed = wrong = 0
+    for annotated, (tokens, _) in zip(km.ANNOTATED, km.results):
+        marked = {(s, tuple(h)) for role, s, h in km.attached(annotated, tokens) if role == "조사" and s is not None}
+        guessed = {(i, tuple(h)) for i, h in find_particles(tokens, km.START, len(tokens) - 1)}
+        found += len(marked & guessed)
+        missed += len(marked - guessed)
+        wrong += len(guessed - marked)
+    assert (found, missed) == (52, 0)  # 붙은 말(앞 조각들)까지 손으로 표시한 것과 같습니다
+    assert wrong <= 5
+
+
+def test_rule_on_small_cases():
+    s = "\u2581"
+    tokens = ["<s>", f"{s}que", "ry", ":", f"{s}고양이", "가", f"{s}매", "트", f"{s}", "위에", f"{s}", "앉", "았다", "</s>"]
+    assert find_particles(tokens, 4, 13) == [(5, [4])]
+    tokens = ["<s>", f"{s}나", "는", f"{s}", "학교", "에", ".", "</s>"]
+    assert find_particles(tokens, 1, 7) == [(2, [1]), (5, [4])]  # ▁ 만 있는 조각은 붙은 말이 아니고, 끝의 마침표는 건넙니다
+    assert find_particles(["<s>", f"{s}가", "</s>"], 1, 2) == []  # 어절의 첫 조각은 조사가 아닙니다
+    assert find_particles(["<s>", f"{s}가", "는", "길", "</s>"], 1, 4) == []  # 어절 끝이 아니면 조사가 아닙니다
+    assert "가" in PARTICLES and "나" not in PARTICLES and HEAD == (6, 10)
+
+
+def test_particle_weights_sum_the_words_pieces():
+    import numpy as np
+
+    w = np.zeros((12, 12, 5, 5))
+    w[6, 10, 3, 1], w[6, 10, 3, 2], w[0, 0, 3, 1] = 0.25, 0.5, 0.9
+    assert particle_weights(w, [(3, [1, 2])]) == [0.75]
+
+
+FIND_JS = """cases => cases.map(([tokens, q0, q1]) => window.ownSentence.findParticles(tokens, q0, q1)
+  .map(f => [f.particle, f.host]))"""
+
+
+@pytest.mark.browser
+def test_browser_rule_equals_python(phone, km):
+    """같은 토큰에서 브라우저의 findParticles = 파이썬의 find_particles: 사이트의 문장 28개와 무작위 글 400개."""
+    from e5_numpy import PREFIX, load_e5
+
+    page = phone.open("own_sentence/")
+    phone.read_through(whole_page=False)
+    tok = load_e5().tokenizer
+    cases = [(tokens, km.START, len(tokens) - 1) for tokens, _ in km.results]
+    for text in generated("ko", 400, seed=11):
+        tokens = tok.encode(PREFIX + text).tokens
+        cases.append((tokens, km.START, len(tokens) - 1))
+    got = page.evaluate(FIND_JS, cases)
+    want = [[[i, host] for i, host in find_particles(*c)] for c in cases]
+    assert got == want
+    assert sum(len(w) for w in want) > 60  # 비교할 조사가 충분히 있습니다 (28문장에서만 55개)
+    phone.assert_clean()

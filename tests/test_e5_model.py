@@ -451,8 +451,9 @@ def test_missing_weights_is_a_clear_error(monkeypatch, tmp_path):
 
 
 def test_the_page_states_these_bounds(ref):
-    """한국어 장의 "사이트의 계산은 패키지의 엔진과 같은가요?" 가 말하는 숫자 = 이 파일의 허용 차이와 잰 값."""
-    page = (ROOT / "docs" / "korean_model.md").read_text(encoding="utf-8")
+    """부록 "한국어 모델을 읽어 오는 법" 의 "사이트의 계산은 패키지의 엔진과 같은가요?" 가 말하는 숫자 = 이 파일의
+    허용 차이와 잰 값."""
+    page = (ROOT / "docs" / "korean_loading.md").read_text(encoding="utf-8")
     assert f"엔진과 코사인 유사도 {1 - SITE_DIFFERS:.4f} 이상" in page
     assert f"numpy 계산은 {1 - BUILDS_DIFFER:.4f} 이상" in page
     builds = 1 - farthest(ref["wheel"], ref["portable"])

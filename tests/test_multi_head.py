@@ -56,3 +56,7 @@ def test_quiz_answers(mh):
     one, eight = mh.measured_cost(6, 64, 1), mh.measured_cost(6, 64, 8)
     assert eight["가중치 원소"] == 8 * one["가중치 원소"] == 288
     assert one["FLOP"] == eight["FLOP"] and one["파라미터"] == eight["파라미터"]
+    # 문제 4: 헤드들을 평균한 한 장은 행의 합이 1 이지만, 그것으로 섞은 출력은 멀티헤드 출력과 다릅니다
+    np.testing.assert_allclose(mh.mean_w.sum(-1), 1.0)
+    assert not np.allclose(mh.from_mean, mh.out) and round(mh.gap, 2) == 0.53
+

@@ -10,6 +10,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+import numpy as np
 import pytest
 from site_pages import expander
 from sitebuild import notebooks
@@ -226,11 +227,79 @@ def test_part2_exercise_solutions():
 def test_part3_exercise_solutions():
     import practice_part3 as p3
 
-    assert p3.n_params == 4 * 64 * 64
-    assert p3.w_try.shape == (1, 6, 6)
+    # 연습 1: 헤드 자리를 맞바꾸면 W_O 의 행도 함께 바꿀 때만 출력이 그대로입니다 (헤드 번호에는 뜻이 없음)
+    assert p3.solution_1 == {False: False, True: True}
+    np.testing.assert_allclose(p3.w_swapped[0], p3.weights[1])
+    np.testing.assert_allclose(p3.w_swapped[1], p3.weights[0])
     assert p3.solution_2[0.125] > 0.3 and p3.solution_2[0.02] < 0.03  # 작게 뽑으면 헤드가 구별되지 않음
     assert list(p3.np.flatnonzero(p3.changed_before)) == list(range(16, 24))
     assert p3.changed_after.all()
+
+
+def test_part1_learner_softmax_matches_the_core():
+    """파트 1 의 세 줄짜리 소프트맥스 = 코어의 softmax (검사와 dtype 규칙을 뺀 같은 계산)."""
+    from attention import scaled_dot_product_attention, softmax
+
+    import practice_part1 as p1
+
+    x = np.random.default_rng(3).standard_normal((4, 5, 7)) * 20
+    np.testing.assert_allclose(p1.plain_softmax(x), softmax(x, axis=-1), rtol=1e-13, atol=1e-300)
+    np.testing.assert_allclose(p1.plain_softmax(np.array([1000.0, 999.0])), [0.7310585786, 0.2689414214])
+    out, w = scaled_dot_product_attention(p1.Q, p1.K, p1.V)
+    np.testing.assert_allclose(p1.weights, w, rtol=1e-12)
+    np.testing.assert_allclose(p1.output, out, rtol=1e-12)
+
+
+def test_part2_and_part3_learner_functions_match_the_core():
+    """파트 2·3 이 직접 짠 어텐션, 헤드 나누기·잇기, 멀티헤드 = 코어의 함수들 (마스크, 무작위 모양 포함)."""
+    from attention import causal_mask, merge_heads, multi_head_attention, scaled_dot_product_attention, split_heads
+
+    import practice_part2 as p2
+    import practice_part3 as p3
+
+    rng = np.random.default_rng(11)
+    for shape_q, shape_k in [((5, 8), (7, 8)), ((3, 5, 8), (3, 5, 8)), ((2, 3, 4, 6), (2, 3, 9, 6))]:
+        Q, K = rng.standard_normal(shape_q), rng.standard_normal(shape_k)
+        V = rng.standard_normal(shape_k[:-1] + (3,))
+        for got, want in zip(p2.plain_attention(Q, K, V), scaled_dot_product_attention(Q, K, V)):
+            np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-15)
+        if shape_q[:-1] == shape_k[:-1]:
+            for got, want in zip(p3.plain_attention(Q, K, V), scaled_dot_product_attention(Q, K, V)):
+                np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-15)
+    Q, K, V = (rng.standard_normal((6, 4)) for _ in range(3))
+    for got, want in zip(p2.plain_attention(Q, K, V, causal_mask(6)), scaled_dot_product_attention(Q, K, V, causal_mask(6))):
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-15)
+    x = rng.standard_normal((6, 64))
+    np.testing.assert_array_equal(p3.to_heads(x, 8), split_heads(x, 8))
+    np.testing.assert_array_equal(p3.from_heads(p3.to_heads(x, 8)), x)
+    np.testing.assert_array_equal(p3.from_heads(split_heads(x, 8)), merge_heads(split_heads(x, 8)))
+    out, w = multi_head_attention(p3.X, p3.X, p3.params, 8)
+    np.testing.assert_allclose(p3.output, out, rtol=1e-10)
+    np.testing.assert_allclose(p3.weights, w, rtol=1e-10)
+
+
+def test_parts_2_and_3_put_the_lesson_first():
+    """issue 22: 첫 결과가 나오기 전에 배우는 것이 아닌 코드(예제 입력, 그림 도우미)는 30줄 이하이고,
+    코어(attention.py)는 노트북에 들어가지 않습니다. 파트 1 은 세 줄짜리 소프트맥스로 시작합니다."""
+    lesson = {"part2_heatmap": {"practice_part2.py:attention", "practice_part2.py:tokens"},
+              "part3_multi_head": {"practice_part3.py:attention", "practice_part3.py:split", "practice_part3.py:heads"}}
+    for name, lesson_sections in lesson.items():
+        src = (SNIPPETS / "notebooks" / f"{name}.md").read_text(encoding="utf-8")
+        includes = re.findall(r'^--8<-- "([^"]+)"', src, flags=re.M)
+        assert not [i for i in includes if i.startswith("attention.py")], f"{name}: 코어를 통째로 넣지 않습니다"
+        other = 0
+        for section in includes:
+            code = expander()(f'--8<-- "{section}"')
+            if section not in lesson_sections:
+                other += len([line for line in code.splitlines() if line.strip()])
+            if "print(" in code:  # 첫 결과
+                break
+        assert other <= 30, f"{name}: 첫 결과 앞에 배우는 것이 아닌 코드가 {other}줄"
+    part1 = (SNIPPETS / "notebooks" / "part1_numpy_attention.md").read_text(encoding="utf-8")
+    first = re.search(r'^--8<-- "([^"]+)"', part1, flags=re.M).group(1)
+    assert first == "practice_part1.py:softmax"
+    body = expander()('--8<-- "practice_part1.py:softmax"').split("def plain_softmax")[1].split("\n\n")[0]
+    assert len([line for line in body.splitlines()[1:] if line.strip() and not line.strip().startswith('"""')]) == 2
 
 
 def test_part4_learner_code_matches_the_core_and_the_exercises_start_wrong():

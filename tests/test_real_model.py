@@ -154,6 +154,11 @@ def test_random_heads_are_nearly_uniform(rm):
     uniform_entropy = np.mean([math.log(n) for n in lengths for _ in range(n)])
     assert abs(r["엔트로피"].mean() - uniform_entropy) < 0.05
     assert rm.random_js.max() < 0.1 < 0.3 < rm.js_layers.min()
+    # 초기값 0.02 의 크기 (멀티헤드 장과 다른 까닭): 폭 384 에서 1/√d_model 의 0.39배, 768 에서 0.55배.
+    # 점수의 퍼짐은 그 비의 제곱: 편향이 0 이라 W_Q, W_K 를 c 배 하면 점수는 c² 배입니다.
+    assert round(rm.ratio, 2) == 0.39 and round(0.02 * math.sqrt(768), 2) == 0.55
+    assert round(rm.init_spread, 2) == 0.16 and round(rm.init_spread / rm.ratio ** 2, 2) == 1.03
+    assert rm.init_spread == pytest.approx(rm.ratio ** 2, rel=0.15)  # 예상한 c² 와 잰 값이 맞습니다
 
 
 def test_cat_sat_is_a_next_token_head(rm):
@@ -169,6 +174,11 @@ def test_korean_is_split_into_jamo(rm):
     assert tokenize(rm.model, "고양이가 매트 위에 앉았다.")[1].count("[UNK]") == 3
 
 
+def test_init_scale_caveat_is_measured():
+    """본문의 "0.02 는 BERT 크기에서 아주 작지 않습니다": 출력이 1/√d 와 견준 배수와 점수의 표준편차를 찍습니다."""
+    out = page_output("real_model.md")
+    assert "표준편차 0.02 = 1/√384(0.051)의 0.39배, BERT-base 의 폭 768 에서는 1/√768(0.036)의 0.55배" in out
+    assert "1층 점수(÷√d_k)의 표준편차: 0.16, 같은 행렬을 1/√d_model 크기로 키우면 1.03" in out
 
 
 def test_layer1_alt_text_claims(rm):

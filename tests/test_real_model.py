@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from page_outputs import page_output
 from page_outputs import printed
 
 from conftest import background

@@ -189,3 +189,18 @@ def test_search_index_rewrite_keeps_every_value(tmp_path):
     before, after = searchindex.rewrite_utf8(tmp_path)
     assert after < before
     assert json.loads((tmp_path / "search" / "search_index.json").read_bytes()) == original
+
+
+def test_search_index_rewrite_drops_the_glue_word_joiners(tmp_path):
+    """줄바꿈 묶음(sitebuild/glue.py)이 긴 링크와 조사 사이에 넣은 WORD JOINER 는 색인에 남지 않습니다:
+    "어텐션(cross-attention)에서" 가 화면에서 보이는 그대로 찾아지고 미리보기에도 그대로 보입니다."""
+    import json
+
+    from sitebuild import glue, searchindex
+
+    doc = {"location": "a/#x", "title": "제목", "text": f"<p>크로스 어텐션(cross-attention){glue.JOINER}에서</p>"}
+    (tmp_path / "search").mkdir()
+    (tmp_path / "search" / "search_index.json").write_text(json.dumps({"config": {}, "docs": [doc]}))
+    searchindex.rewrite_utf8(tmp_path)
+    text = json.loads((tmp_path / "search" / "search_index.json").read_bytes())["docs"][0]["text"]
+    assert text == "<p>크로스 어텐션(cross-attention)에서</p>"

@@ -12,7 +12,7 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
-from . import (cache, codeblocks, codestyle, datafiles, fences, figure_markup, figures, mathfont, mathml,
+from . import (cache, codeblocks, codestyle, datafiles, fences, figure_markup, figures, glue, mathfont, mathml,
                modelfiles, notebook_pages, notebooks, searchindex, snippets)
 from .outputs import PageOutputs
 
@@ -51,6 +51,7 @@ class SiteBuild:
         codestyle.register(config["mdx_configs"])
         config["markdown_extensions"].append(figure_markup.FigureExtension(lambda: self.figures))
         config["markdown_extensions"].append(mathml.MathExtension(self.math_characters))
+        config["markdown_extensions"].append(glue.GlueExtension())
         return config
 
     # on_pre_build

@@ -12,11 +12,21 @@ import re
 
 import numpy as np
 import pytest
-from supported_strings import EDGE_CASES, generated
 
-from browser_model import KOREAN, LATIN, MAX_TOKENS, PACKS, PREFIX_CHUNK, model_files, pack_bytes, pack_ids, subset_tokenizer, \
-    unsupported
+from browser_model import (
+    KOREAN,
+    LATIN,
+    MAX_TOKENS,
+    PACKS,
+    PREFIX_CHUNK,
+    model_files,
+    pack_bytes,
+    pack_ids,
+    subset_tokenizer,
+    unsupported,
+)
 from e5_numpy import PREFIX, bert_weights, dequantize_q4_0, load_e5, read_e5_file, weights_path
+from supported_strings import EDGE_CASES, generated
 
 
 @pytest.fixture(scope="module")
@@ -162,7 +172,9 @@ def test_manifest_describes_every_file(files, manifest):
         assert entry["bytes"] == len(files[name])
         assert entry["sha256"] == hashlib.sha256(files[name]).hexdigest()
         assert 0 < entry["gzip_bytes"]
-    assert {n for pack in manifest["packs"].values() for n in pack} | set(manifest["licenses"]) == set(manifest["files"])
+    assert {n for pack in manifest["packs"].values() for n in pack} | set(manifest["licenses"]) == set(
+        manifest["files"]
+    )
     assert all("MIT" in files[name].decode() for name in manifest["licenses"])
     assert manifest["config"]["max_tokens"] == MAX_TOKENS
     tok = json.loads(files["tokenizer.json"])
@@ -175,7 +187,9 @@ def test_the_hangul_download_is_under_16_mb_as_served(manifest):
     ko, ko_gz = pack_bytes(manifest, "ko"), pack_bytes(manifest, "ko", "gzip_bytes")
     latin, latin_gz = pack_bytes(manifest, "latin"), pack_bytes(manifest, "latin", "gzip_bytes")
     assert ko_gz <= ko <= 16_000_000
-    print(f"한글 묶음 {ko / 1e6:.1f} MB (gzip {ko_gz / 1e6:.1f} MB), 영어 묶음 {latin / 1e6:.1f} MB (gzip {latin_gz / 1e6:.1f} MB)")
+    print(
+        f"한글 묶음 {ko / 1e6:.1f} MB (gzip {ko_gz / 1e6:.1f} MB), 영어 묶음 {latin / 1e6:.1f} MB (gzip {latin_gz / 1e6:.1f} MB)"
+    )
 
 
 def test_built_site_ships_the_files(built_site, files):

@@ -9,10 +9,10 @@ import functools
 import markdown
 import pytest
 from bs4 import BeautifulSoup
-from site_pages import DOCS, expander, markdown_pages, site_config
-from sitebuild import glue, mathml
 
 from conftest import SNIPPETS
+from site_pages import DOCS, expander, markdown_pages, site_config
+from sitebuild import glue, mathml
 
 
 @functools.cache
@@ -40,26 +40,32 @@ def glued(text):
     return out
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("토큰 [CLS]가 맨 앞에 옵니다.", ["S]가"]),
-    ("모양은 (3, 3)입니다.", ["3)입니다"]),
-    ("정확도는 90%보다 높습니다.", ["0%보다"]),
-    ("헤드 7-11은 조사를 봅니다.", ["7-11은"]),
-    ("2–5층에서 밝습니다.", ["2–5층에서"]),
-    ("코사인 0.98–0.99 사이", ["0.98–0.99"]),
-    ('모델이 "나는 본다"고 합니다.', ['다"고']),  # 여는 따옴표 뒤는 묶지 않고, 닫는 따옴표 뒤만
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("토큰 [CLS]가 맨 앞에 옵니다.", ["S]가"]),
+        ("모양은 (3, 3)입니다.", ["3)입니다"]),
+        ("정확도는 90%보다 높습니다.", ["0%보다"]),
+        ("헤드 7-11은 조사를 봅니다.", ["7-11은"]),
+        ("2–5층에서 밝습니다.", ["2–5층에서"]),
+        ("코사인 0.98–0.99 사이", ["0.98–0.99"]),
+        ('모델이 "나는 본다"고 합니다.', ['다"고']),  # 여는 따옴표 뒤는 묶지 않고, 닫는 따옴표 뒤만
+    ],
+)
 def test_attached_words_and_ranges_in_text_are_glued(text, expected):
     assert glued(text) == expected
 
 
-@pytest.mark.parametrize("text", [
-    "모델 all-MiniLM-L6-v2 와 e5-small 을 씁니다.",  # 숫자 범위가 아닌 하이픈
-    "허용 차이는 1e-6 입니다.",
-    "셀프(self) 어텐션",  # 닫는 괄호 뒤가 띄어쓰기
-    "인코더-디코더 구조",  # 한글 사이의 하이픈은 그대로 (거기서 바꿔도 됩니다)
-    "`split_heads`는 축을 나눕니다.",  # 글자로 끝나는 코드: keep-all 이 이미 붙여 둡니다
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "모델 all-MiniLM-L6-v2 와 e5-small 을 씁니다.",  # 숫자 범위가 아닌 하이픈
+        "허용 차이는 1e-6 입니다.",
+        "셀프(self) 어텐션",  # 닫는 괄호 뒤가 띄어쓰기
+        "인코더-디코더 구조",  # 한글 사이의 하이픈은 그대로 (거기서 바꿔도 됩니다)
+        "`split_heads`는 축을 나눕니다.",  # 글자로 끝나는 코드: keep-all 이 이미 붙여 둡니다
+    ],
+)
 def test_what_already_holds_together_is_left_alone(text):
     assert glued(text) == []
 

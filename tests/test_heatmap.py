@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+
 from page_outputs import page_output
 
 
@@ -30,8 +31,6 @@ def test_random_heatmaps_pick_a_random_favourite(hm):
     chi2 = ((counts - 200 / 6) ** 2 / (200 / 6)).sum()
     assert chi2 < 20.5
     assert 0.1 < hm.top_counts["sat"] / 200 < 0.25
-
-
 
 
 def test_alt_text_claims(hm):

@@ -4,6 +4,7 @@ import re
 
 import numpy as np
 import pytest
+
 from page_outputs import page_output
 
 
@@ -18,7 +19,7 @@ def test_prefix_and_positions(km):
     """접두어 "query: " 는 언제나 조각 셋이고, 문장은 4번 자리에서 시작합니다."""
     assert km.START == 4
     for tokens in km.all_tokens:
-        assert tokens[:km.START] == ["<s>", "▁que", "ry", ":"] and tokens[-1] == "</s>"
+        assert tokens[: km.START] == ["<s>", "▁que", "ry", ":"] and tokens[-1] == "</s>"
         assert tokens[km.START].startswith("▁")  # 접두어와 문장 첫 조각이 한 조각으로 붙지 않습니다
 
 
@@ -33,7 +34,7 @@ def test_annotations_match_the_sentences_and_the_pieces(km):
 
 
 def test_tokenizer_facts(km):
-    assert km.all_tokens[0][km.START:-1] == ["▁고양이", "가", "▁매", "트", "▁", "위에", "▁", "앉", "았다"]
+    assert km.all_tokens[0][km.START : -1] == ["▁고양이", "가", "▁매", "트", "▁", "위에", "▁", "앉", "았다"]
     roles = [m for m in km.marks]
     assert sum(r == "조사" for r, _, _ in roles) == 72 and sum(r == "조사" and s is not None for r, s, _ in roles) == 52
     assert sum(r == "어미" for r, _, _ in roles) == 22 and sum(r == "어미" and s is not None for r, s, _ in roles) == 21
@@ -51,8 +52,14 @@ def test_maps_are_the_same_as_one_sentence_at_a_time(km):
     text = km.PREFIX + km.SENTENCES[3]
     tokens, maps = attention_maps(text, model=km.model)
     assert tokens == km.results[3][0]
-    exact = Encoder({name: w if name.startswith("embeddings.word") else np.asarray(w, dtype=np.float64)
-                     for name, w in km.model.weights.items()}, km.model.config, km.model.tokenizer)
+    exact = Encoder(
+        {
+            name: w if name.startswith("embeddings.word") else np.asarray(w, dtype=np.float64)
+            for name, w in km.model.weights.items()
+        },
+        km.model.config,
+        km.model.tokenizer,
+    )
     maps64 = np.stack([w[0] for w in encode(exact, tokenize(exact, text)[0])[1]])
     assert maps64.dtype == np.float64
     rounding = np.abs(maps - maps64).max()
@@ -133,17 +140,25 @@ def test_s_and_end_s_merge_from_layer_6(km):
     assert round(float(km.merged[11].mean()), 2) == 0.47
 
 
-
-
 def test_page_text_quotes_the_measurements():
     """본문의 숫자는 페이지 출력에서 온 것입니다: 몇 문장을 골라, 본문에 있고 그 안의 소수가 모두 출력에 있는지 봅니다.
 
     (출력 전체는 tests/test_page_snapshots.py 의 스냅숏이 고정합니다.)"""
     text = open_page()
     out = page_output("korean_model.md")
-    for phrase in ["0.64–0.66", "0.59–0.71", "0.79를 주지만 어절 첫 조각에서는 0.22", "0.37 대 0.09, 0.12",
-                   "0.51을 주지만 어미와 다른 어절 안 조각에서는 0.31, 0.28", "0.097로 가까워지고", "가중치의 비가 1.004 안",
-                   "평균 0.98, 1.00", "조사 52개", "바로 앞 토큰(앞 어절의 끝)에 0.44", "더한 0.47"]:
+    for phrase in [
+        "0.64–0.66",
+        "0.59–0.71",
+        "0.79를 주지만 어절 첫 조각에서는 0.22",
+        "0.37 대 0.09, 0.12",
+        "0.51을 주지만 어미와 다른 어절 안 조각에서는 0.31, 0.28",
+        "0.097로 가까워지고",
+        "가중치의 비가 1.004 안",
+        "평균 0.98, 1.00",
+        "조사 52개",
+        "바로 앞 토큰(앞 어절의 끝)에 0.44",
+        "더한 0.47",
+    ]:
         assert phrase in text, phrase
         for number in re.findall(r"\d+\.\d+", phrase):
             assert re.search(rf"(?<![\d.]){re.escape(number)}(?!\d)", out), f"{phrase!r} 의 {number} 가 출력에 없습니다"
@@ -175,7 +190,10 @@ def test_english_comparison_quotes_the_real_model_page():
     sep = re.search(r"층별 평균 \[SEP\] 몫: \[([^\]]+)\]", out).group(1).split()
     assert all(float(v) < 0.15 for v in sep)
     text = open_page()
-    assert "| 이전 토큰에 50% 넘게 주는 헤드 | 1-3 하나 |" in text and "| 다음 토큰에 50% 넘게 주는 헤드 | 2-9 하나 |" in text
+    assert (
+        "| 이전 토큰에 50% 넘게 주는 헤드 | 1-3 하나 |" in text
+        and "| 다음 토큰에 50% 넘게 주는 헤드 | 2-9 하나 |" in text
+    )
 
 
 def test_quiz_section_format():
@@ -191,8 +209,8 @@ def test_quiz_answers(km):
     from e5_numpy import BLOCK, Q4_0
 
     tokens = km.all_tokens[0]
-    assert len(tokens) == 14 and len(tokens[km.START:-1]) == 9 and len(km.SENTENCES[0].split()) == 4
-    assert sum(t.startswith("▁") for t in tokens[km.START:-1]) == 4  # ▁ 로 시작하는 조각 수 = 어절 수
+    assert len(tokens) == 14 and len(tokens[km.START : -1]) == 9 and len(km.SENTENCES[0].split()) == 4
+    assert sum(t.startswith("▁") for t in tokens[km.START : -1]) == 4  # ▁ 로 시작하는 조각 수 = 어절 수
     assert round(float(km.observed["조사"][4, 3]), 2) == 0.69 and round(float(km.baseline["조사"][4, 3]), 2) == 0.42
     assert Q4_0.itemsize == 18 and Q4_0.itemsize * 8 / BLOCK == 4.5  # 부록의 "4.5비트"
     assert "▁앉" not in km.vocab and "앉" in km.vocab  # 본문: 사전에 "▁앉"이 없어서 ▁ 가 혼자 한 조각

@@ -31,6 +31,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from site_pages import nav_pages
 from support.pageweight import page_url
 
@@ -44,6 +45,7 @@ MIDWORD_JS = (Path(__file__).parent / "js" / "midword_breaks.js").read_text(enco
 
 
 # --- 검사들: 페이지에서 값을 읽어 돌려줍니다 (확인은 아래 테스트가) ------------------------------------
+
 
 def probe_loads(page, tab, doc, scheme):
     """lang, 수식 자리표시가 모두 MathML 이 되었는지, 본문에 TeX 가 남았는지, 보이는 그림이 모두 내려받아졌는지."""
@@ -137,8 +139,10 @@ def probe_axe(page, tab, doc, scheme):
         from axe_playwright_python.sync_playwright import Axe
 
         _AXE.axe = Axe()
-    return [{"id": v["id"], "impact": v["impact"], "nodes": [n["target"] for n in v["nodes"]]}
-            for v in _AXE.axe.run(page).response["violations"]]
+    return [
+        {"id": v["id"], "impact": v["impact"], "nodes": [n["target"] for n in v["nodes"]]}
+        for v in _AXE.axe.run(page).response["violations"]
+    ]
 
 
 FIGURES_JS = """async ([variant, scheme]) => {
@@ -180,13 +184,19 @@ def probe_explorer(page, tab, doc, scheme):
     src = page.locator(".attention-explorer").get_attribute("data-src")
     data = page.evaluate("async src => await (await fetch(src)).json()", src)
     factors = [1 / math.sqrt(data["d_k"]), 0.5, 1.0, 2.0]
-    out = {"data": data, "factors": factors,
-           "weights": [page.evaluate("([s, f]) => window.attentionExplorer.weights(s, f)", [data["scores"], f])
-                       for f in factors]}
+    out = {
+        "data": data,
+        "factors": factors,
+        "weights": [
+            page.evaluate("([s, f]) => window.attentionExplorer.weights(s, f)", [data["scores"], f]) for f in factors
+        ],
+    }
 
     def shown():
-        return page.evaluate("[...document.querySelectorAll('.attention-explorer__grid td[data-weight]')]"
-                             ".map(td => Number(td.dataset.weight))")
+        return page.evaluate(
+            "[...document.querySelectorAll('.attention-explorer__grid td[data-weight]')]"
+            ".map(td => Number(td.dataset.weight))"
+        )
 
     summary = page.locator(".attention-explorer__summary")
     out["first"] = shown()
@@ -233,11 +243,25 @@ def probe_small_text(page, tab, doc, scheme):
 # (화면, 팔레트) → 그 방문에서 하는 검사들, 차례대로 (페이지를 바꾸는 것은 뒤에). 검사마다 어느 페이지에서 할지.
 ALL = set(PAGES)
 PROBES = {
-    ("desktop", "light"): [(probe_loads, ALL), (probe_midword, ALL), (probe_scroll_boxes, ALL),
-                           (probe_figures, ALL), (probe_arrow_keys, ALL), (probe_explorer, set(EXPLORER_PAGES))],
+    ("desktop", "light"): [
+        (probe_loads, ALL),
+        (probe_midword, ALL),
+        (probe_scroll_boxes, ALL),
+        (probe_figures, ALL),
+        (probe_arrow_keys, ALL),
+        (probe_explorer, set(EXPLORER_PAGES)),
+    ],
     ("desktop", "dark"): [(probe_figures, set(FIGURE_PAGES))],
-    ("phone", "light"): [(probe_width, ALL), (probe_midword, ALL), (probe_scroll_boxes, ALL), (probe_targets, ALL),
-                         (probe_axe, ALL), (probe_figures, ALL), (probe_arrow_keys, ALL), (probe_small_text, ALL)],
+    ("phone", "light"): [
+        (probe_width, ALL),
+        (probe_midword, ALL),
+        (probe_scroll_boxes, ALL),
+        (probe_targets, ALL),
+        (probe_axe, ALL),
+        (probe_figures, ALL),
+        (probe_arrow_keys, ALL),
+        (probe_small_text, ALL),
+    ],
     ("phone", "dark"): [(probe_axe, ALL), (probe_figures, ALL)],
 }
 SETTLE = {("desktop", "light")}  # 이 방문은 네트워크가 조용해질 때까지(검색 색인까지) 기다리고 콘솔 오류를 봅니다
@@ -291,8 +315,9 @@ class Visitor(threading.Thread):
         self.start()
 
     def run(self):
-        from browser import ARGS, CHROMIUM, DESKTOP, PHONE, Tab
         from playwright.sync_api import sync_playwright
+
+        from browser import ARGS, CHROMIUM, DESKTOP, PHONE, Tab
 
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
@@ -310,16 +335,18 @@ class Visitor(threading.Thread):
 
 
 # 테스트 → 그 테스트가 쓰는 방문의 (화면, 팔레트). 인자(screen, scheme)로 받는 테스트는 그 값을 씁니다.
-FIXED = {"test_page_loads_cleanly_with_math_and_images": ("desktop", "light"),
-         "test_explorer_agrees_with_numpy": ("desktop", "light"),
-         "test_no_horizontal_scroll_on_a_phone": ("phone", "light"),
-         "test_every_control_is_big_enough_to_tap": ("phone", "light"),
-         "test_code_and_text_are_big_enough_to_read": ("phone", "light"),
-         "test_axe_finds_no_violations": ("phone", None),
-         "test_no_word_breaks_in_the_middle": (None, "light"),
-         "test_no_particle_starts_a_line_alone": (None, "light"),
-         "test_no_range_splits_at_the_dash": (None, "light"),
-         "test_every_scrollable_box_is_a_named_region_the_keyboard_can_scroll": (None, "light")}
+FIXED = {
+    "test_page_loads_cleanly_with_math_and_images": ("desktop", "light"),
+    "test_explorer_agrees_with_numpy": ("desktop", "light"),
+    "test_no_horizontal_scroll_on_a_phone": ("phone", "light"),
+    "test_every_control_is_big_enough_to_tap": ("phone", "light"),
+    "test_code_and_text_are_big_enough_to_read": ("phone", "light"),
+    "test_axe_finds_no_violations": ("phone", None),
+    "test_no_word_breaks_in_the_middle": (None, "light"),
+    "test_no_particle_starts_a_line_alone": (None, "light"),
+    "test_no_range_splits_at_the_dash": (None, "light"),
+    "test_every_scrollable_box_is_a_named_region_the_keyboard_can_scroll": (None, "light"),
+}
 
 
 def planned_visits(items):
@@ -391,6 +418,7 @@ def korean_font():
 
 # --- 데스크톱·밝은 -----------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("doc", PAGES)
 def test_page_loads_cleanly_with_math_and_images(visit, doc):
     v = visit(doc, "desktop", "light")
@@ -442,6 +470,7 @@ def test_explorer_agrees_with_numpy(visit, doc):
 
 # --- 그림: 판(넓은/좁은) × 팔레트 ---------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("screen", ["desktop", "phone"])
 @pytest.mark.parametrize("doc", FIGURE_PAGES)
@@ -469,6 +498,7 @@ def test_figures_follow_the_palette_and_the_screen(visit, doc, screen, scheme):
 
 # --- 휴대전화와 데스크톱에서 읽기 ----------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("doc", PAGES)
 def test_no_horizontal_scroll_on_a_phone(visit, doc):
     width = visit(doc, "phone", "light")[probe_width]  # 탐색기가 그린 뒤의 너비를 잽니다
@@ -476,8 +506,11 @@ def test_no_horizontal_scroll_on_a_phone(visit, doc):
 
 
 def _breaks(visit, doc, screen, kind):
-    return [f"{b['at']}  …{b['context']}… ({b['element']})" for b in visit(doc, screen, "light")[probe_midword]
-            if b["kind"] == kind]
+    return [
+        f"{b['at']}  …{b['context']}… ({b['element']})"
+        for b in visit(doc, screen, "light")[probe_midword]
+        if b["kind"] == kind
+    ]
 
 
 @pytest.mark.parametrize("screen", ["phone", "desktop"])
@@ -509,8 +542,10 @@ def test_no_range_splits_at_the_dash(visit, korean_font, doc, screen):
 @pytest.mark.parametrize("doc", PAGES)
 def test_axe_finds_no_violations(visit, doc, scheme):
     """axe-core(axe-playwright-python 에 고정된 판)가 위반을 하나도 찾지 않습니다 (휴대전화, 끝까지 읽은 뒤)."""
-    problems = [f"{v['id']} ({v['impact']}) {len(v['nodes'])}곳 {v['nodes'][:3]}"
-                for v in visit(doc, "phone", scheme)[probe_axe]]
+    problems = [
+        f"{v['id']} ({v['impact']}) {len(v['nodes'])}곳 {v['nodes'][:3]}"
+        for v in visit(doc, "phone", scheme)[probe_axe]
+    ]
     assert not problems, f"{doc} ({scheme}):\n" + "\n".join(problems)
 
 
@@ -523,8 +558,11 @@ def test_every_scrollable_box_is_a_named_region_the_keyboard_can_scroll(visit, d
     """
     v = visit(doc, screen, "light")
     got = v[probe_scroll_boxes]
-    problems = [f"<{b['tag']} class={b['cls']!r}> tabindex={b['tabindex']} role={b['role']} 이름={b['name']!r}"
-                for b in got["boxes"] if b["tabindex"] < 0 or b["role"] != "region" or not b["name"]]
+    problems = [
+        f"<{b['tag']} class={b['cls']!r}> tabindex={b['tabindex']} role={b['role']} 이름={b['name']!r}"
+        for b in got["boxes"]
+        if b["tabindex"] < 0 or b["role"] != "region" or not b["name"]
+    ]
     names = [r["name"] for r in got["regions"]]
     assert not problems, "\n".join(problems)
     assert len(names) == len(set(names)), f"이름이 같은 영역: {names}"
@@ -540,8 +578,10 @@ def test_phones_do_have_scrollable_boxes(visit):
 @pytest.mark.parametrize("doc", PAGES)
 def test_every_control_is_big_enough_to_tap(visit, doc):
     """375 px 화면에서 보이는 모든 조작 요소(단추, 슬라이더, 글 밖의 링크, 접힌 풀이 …)는 24 × 24 CSS px 이상입니다."""
-    small = [f"<{t['tag']} class={t['cls']!r}> {t['text']!r} {t['w']}×{t['h']}"
-             for t in visit(doc, "phone", "light")[probe_targets]]
+    small = [
+        f"<{t['tag']} class={t['cls']!r}> {t['text']!r} {t['w']}×{t['h']}"
+        for t in visit(doc, "phone", "light")[probe_targets]
+    ]
     assert not small, f"{doc}: {MIN_TARGET}px 보다 작은 조작 요소:\n" + "\n".join(small[:40])
 
 
@@ -551,10 +591,13 @@ def test_code_and_text_are_big_enough_to_read(visit, doc):
     12 px 이상입니다 (남는 것은 수식의 첨자와 각주 번호). Material 은 상자와 표의 글자를 줄이고 코드를 다시 그
     0.85배로 그려 10.9 px 이 되었습니다 (docs/assets/site.css 가 고칩니다)."""
     got = visit(doc, "phone", "light")[probe_small_text]
-    assert not got["code"] and got["share"] <= 0.01, f"{doc}: 12 px 보다 작은 글자 {got['share']:.1%}, 코드 {got['code']}"
+    assert not got["code"] and got["share"] <= 0.01, (
+        f"{doc}: 12 px 보다 작은 글자 {got['share']:.1%}, 코드 {got['code']}"
+    )
 
 
 # --- 화면 폭이 바뀔 때 (창 크기, 태블릿 회전) ----------------------------------------------------------
+
 
 def test_scroll_regions_follow_a_resize(browser, server):
     """데스크톱 페이지를 375 px 로 줄였다가 되돌리면 스크롤 영역이 처음과 같습니다: 더는 넘치지 않는 상자는 영역과 Tab
@@ -611,19 +654,22 @@ UNGLUED_JS = """([html, kind]) => {
   document.querySelector('article').prepend(p);
   for (let w = 40; w <= 320; w += 2) {
     p.style.width = w + 'px';
-    const found = (%s)().filter(b => b.kind === kind);
+    const found = (__MIDWORD_JS__)().filter(b => b.kind === kind);
     if (found.length) { p.remove(); return {width: w, at: found[0].at}; }
   }
   p.remove();
   return null;
-}""" % MIDWORD_JS
+}""".replace("__MIDWORD_JS__", MIDWORD_JS)
 
 
-@pytest.mark.parametrize(("html", "kind"), [
-    ("가나다라 마바사 토큰 [CLS]가 있는", "particle"),
-    ("가나다라 마바사 아자차 <code>f(x)</code>를 씁니다", "particle"),
-    ("가나다라 마바사 아자차 헤드 7-11은 봅니다", "range"),
-])
+@pytest.mark.parametrize(
+    ("html", "kind"),
+    [
+        ("가나다라 마바사 토큰 [CLS]가 있는", "particle"),
+        ("가나다라 마바사 아자차 <code>f(x)</code>를 씁니다", "particle"),
+        ("가나다라 마바사 아자차 헤드 7-11은 봅니다", "range"),
+    ],
+)
 def test_the_break_detector_sees_a_particle_alone_and_a_split_range(phone, korean_font, html, kind):
     """대조군: 묶지 않은 글은 어떤 폭에서 정말 갈라지고, 검출기가 그것을 찾아냅니다. 같은 글을 사이트의 묶음
     (.glue, sitebuild/glue.py 가 만드는 모양)으로 감싸면 어느 폭에서도 갈라지지 않습니다."""
@@ -634,7 +680,8 @@ def test_the_break_detector_sees_a_particle_alone_and_a_split_range(phone, korea
         fixed = html.replace("7-11은", '<span class="glue">7-11은</span>')
     else:
         fixed = html.replace("S]가", '<span class="glue">S]가</span>').replace(
-            "<code>f(x)</code>를", '<span class="glue"><code>f(x)</code>를</span>')
+            "<code>f(x)</code>를", '<span class="glue"><code>f(x)</code>를</span>'
+        )
     assert fixed != html
     assert page.evaluate(UNGLUED_JS, [fixed, kind]) is None
 

@@ -42,7 +42,10 @@ def test_main_path_and_targets_name_real_pages():
     assert set(reading_load.nav_docs()) == set(nav_pages())
     assert reading_load.TARGETS["본문의 길 합계"] == 20_000
     assert {d for d in reading_load.TARGETS if d.endswith(".md")} == set(reading_load.CHAPTERS) | {
-        "real_model.md", "korean_model.md", "efficient.md"}
+        "real_model.md",
+        "korean_model.md",
+        "efficient.md",
+    }
 
 
 def test_reading_load_targets_hold(built_site):
@@ -50,6 +53,7 @@ def test_reading_load_targets_hold(built_site):
     rows, over = reading_load.table(site, reading_load.nav_docs())
     print("\n" + reading_load.format_table(rows))
     assert not over, "읽을 분량의 목표를 넘었습니다: " + ", ".join(
-        f"{name} {vis:,}자 > {target:,}자" for name, vis, _, target in over)
+        f"{name} {vis:,}자 > {target:,}자" for name, vis, _, target in over
+    )
     main = dict((name, vis) for name, vis, _, _ in rows)["본문의 길 합계"]
     assert main > 10_000  # 재는 방법이 글을 통째로 놓치면 목표가 저절로 맞으니, 아래쪽도 봅니다

@@ -39,8 +39,6 @@ def test_beyond_nlp_token_counts(sm):
     assert sm.frames // 2 == 1500
 
 
-
-
 def test_quiz_answers(sm):
     assert sm.f4096 / sm.f1024 == 16 and sm.m1024 == 4.0 and sm.m4096 == 64.0
     assert sm.patches_384 + 1 == 577 and (sm.patches_384 + 1) ** 2 == 332_929

@@ -21,8 +21,17 @@ def m():
     import self_vs_cross
     import why_scale
 
-    return dict(la=library_analogy, fs=four_steps, ws=why_scale, hm=heatmap, sc=self_vs_cross,
-                mh=multi_head, p1=practice_part1, p2=practice_part2, p3=practice_part3)
+    return dict(
+        la=library_analogy,
+        fs=four_steps,
+        ws=why_scale,
+        hm=heatmap,
+        sc=self_vs_cross,
+        mh=multi_head,
+        p1=practice_part1,
+        p2=practice_part2,
+        p3=practice_part3,
+    )
 
 
 def test_korean_sentence_is_the_same_in_chapters_1_2_5_and_part_1(m):

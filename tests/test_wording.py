@@ -4,13 +4,25 @@
 import re
 
 import pytest
+
+from conftest import SNIPPETS
 from site_pages import DOCS
 from test_glossary import prose
 
-from conftest import SNIPPETS
-
-LEARNER_PAGES = ["index.md", "library_analogy.md", "four_steps.md", "why_scale.md", "heatmap.md", "self_vs_cross.md",
-                 "multi_head.md", "summary.md", "real_model.md", "korean_model.md", "korean_loading.md", "glossary.md"]
+LEARNER_PAGES = [
+    "index.md",
+    "library_analogy.md",
+    "four_steps.md",
+    "why_scale.md",
+    "heatmap.md",
+    "self_vs_cross.md",
+    "multi_head.md",
+    "summary.md",
+    "real_model.md",
+    "korean_model.md",
+    "korean_loading.md",
+    "glossary.md",
+]
 NOTEBOOKS = sorted((SNIPPETS / "notebooks").glob("*.md"))
 SOURCES = [DOCS / p for p in LEARNER_PAGES] + NOTEBOOKS
 
@@ -32,8 +44,19 @@ def test_printed_head_names_count_from_one():
             assert not re.search(r"헤드 0\b|헤드 \{(?:i|h|head)\}", line), f"{path.name}: {line.strip()}"
 
 
-INTERNALS = ["tests/", "테스트가", "테스트는", "CI", "fixtures", "npz", "data_minilm", "data_e5", "datafiles_",
-             "data_explorer", "이 작업 환경"]
+INTERNALS = [
+    "tests/",
+    "테스트가",
+    "테스트는",
+    "CI",
+    "fixtures",
+    "npz",
+    "data_minilm",
+    "data_e5",
+    "datafiles_",
+    "data_explorer",
+    "이 작업 환경",
+]
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
@@ -46,10 +69,17 @@ def test_no_project_internals_in_learner_prose(path):
 SPACING = [
     (r"\d (?:입니다|짜리)", "숫자와 '입니다'·'짜리' 는 붙여 씁니다 (64입니다, 8짜리)"),
     (r"[①②③④] [과와는을를이가의로](?![가-힣])", "①과 처럼 조사를 붙여 씁니다"),
-    (r"(?<!\.)\*\* [을를이가은는의와과도로만](?![가-힣])", "굵은 글씨 뒤 조사를 띄우지 않습니다 (문장을 바꿔 굵은 글씨가 구두점으로 끝나지 않게)"),
+    (
+        r"(?<!\.)\*\* [을를이가은는의와과도로만](?![가-힣])",
+        "굵은 글씨 뒤 조사를 띄우지 않습니다 (문장을 바꿔 굵은 글씨가 구두점으로 끝나지 않게)",
+    ),
 ]
-WORDS = {"넘게를": "'90% 넘게 몰아 준'", "유난": "'두드러지게 반응하는'", "여러 서열 정렬": "'다중 서열 정렬'",
-         "맞대어 보는 자": "'잣대'"}
+WORDS = {
+    "넘게를": "'90% 넘게 몰아 준'",
+    "유난": "'두드러지게 반응하는'",
+    "여러 서열 정렬": "'다중 서열 정렬'",
+    "맞대어 보는 자": "'잣대'",
+}
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
@@ -57,13 +87,13 @@ def test_korean_spacing_and_words(path):
     text = text_of(path)
     for pattern, why in SPACING:
         m = re.search(pattern, text)
-        assert not m, f"{path.name}: {why}: …{text[max(m.start() - 15, 0):m.end() + 10]!r}"
+        assert not m, f"{path.name}: {why}: …{text[max(m.start() - 15, 0) : m.end() + 10]!r}"
     for word, instead in WORDS.items():
         assert word not in text, f"{path.name}: '{word}' 대신 {instead}"
 
 
 def test_the_checks_can_fail():
     assert re.search(SPACING[0][0], "폭이 64 입니다") and re.search(SPACING[1][0], "① 과 ② 는")
-    assert re.search(SPACING[2][0], "**True가 \"볼 수 있음\"** 을 뜻합니다")
+    assert re.search(SPACING[2][0], '**True가 "볼 수 있음"** 을 뜻합니다')
     assert not re.search(SPACING[2][0], "**굵게** 가져옵니다")
     assert re.search(r"헤드 0(?![.\d])", "헤드 0의 쿼리") and not re.search(r"헤드 0(?![.\d])", "헤드 0.5")

@@ -22,15 +22,29 @@ from bs4 import BeautifulSoup
 CHARS_PER_MINUTE = 500
 
 # 본문의 길: 독자가 처음부터 끝까지 걷는 페이지들 (들어가며, 1–7장, 실습 1–3)
-MAIN_PATH = ["index.md", "library_analogy.md", "four_steps.md", "why_scale.md", "heatmap.md",
-             "self_vs_cross.md", "multi_head.md", "summary.md",
-             "practice/part1_numpy_attention.ipynb", "practice/part2_heatmap.ipynb",
-             "practice/part3_multi_head.ipynb"]
+MAIN_PATH = [
+    "index.md",
+    "library_analogy.md",
+    "four_steps.md",
+    "why_scale.md",
+    "heatmap.md",
+    "self_vs_cross.md",
+    "multi_head.md",
+    "summary.md",
+    "practice/part1_numpy_attention.ipynb",
+    "practice/part2_heatmap.ipynb",
+    "practice/part3_multi_head.ipynb",
+]
 CHAPTERS = MAIN_PATH[1:8]
 
 # 보이는 글자 수의 상한 (issue 22; 8장은 issue 24 의 목표)
-TARGETS = {"본문의 길 합계": 20_000, **{doc: 3_000 for doc in CHAPTERS},
-           "real_model.md": 5_500, "korean_model.md": 5_500, "efficient.md": 4_000}
+TARGETS = {
+    "본문의 길 합계": 20_000,
+    **{doc: 3_000 for doc in CHAPTERS},
+    "real_model.md": 5_500,
+    "korean_model.md": 5_500,
+    "efficient.md": 4_000,
+}
 
 # 세지 않는 요소: 코드, 실행 결과, 수식, 화면에 그리지 않는 글, ¶
 NOT_PROSE = "pre, div.cell-output, math, .search-only, a.headerlink, script, style, noscript"
@@ -55,8 +69,11 @@ def measure_html(html):
         node.decompose()
     collapsed = 0
     # 바깥쪽 접힌 블록만: 안쪽 블록은 바깥 블록과 함께 접혀 있습니다
-    outer = [d for d in article.find_all("details")
-             if not d.has_attr("open") and not any(not p.has_attr("open") for p in d.find_parents("details"))]
+    outer = [
+        d
+        for d in article.find_all("details")
+        if not d.has_attr("open") and not any(not p.has_attr("open") for p in d.find_parents("details"))
+    ]
     for d in outer:
         collapsed += _text_len(d)
         d.decompose()
@@ -98,8 +115,9 @@ def nav_docs():
 
     # mkdocs.yml 의 !!python/… 와 !relative 태그는 표에 필요 없으므로 None 으로 읽습니다
     Loader.add_multi_constructor("", lambda loader, suffix, node: None)
-    config = yaml.load((Path(__file__).resolve().parent.parent / "mkdocs.yml").read_text(encoding="utf-8"),
-                       Loader=Loader)
+    config = yaml.load(
+        (Path(__file__).resolve().parent.parent / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader
+    )
     out = []
 
     def walk(items):
@@ -122,7 +140,10 @@ def main(argv=None):
         parser.error(f"site={args.site!r}: 빌드된 사이트가 아닙니다 (index.html 이 없습니다). 먼저 make build")
     rows, over = table(args.site, nav_docs())
     print(format_table(rows))
-    print(f"\n한국어 글 1분에 {CHARS_PER_MINUTE}자. 코드, 실행 결과, 수식, 접힌 블록 안의 글은 '보이는 글' 에서 뺍니다.", flush=True)
+    print(
+        f"\n한국어 글 1분에 {CHARS_PER_MINUTE}자. 코드, 실행 결과, 수식, 접힌 블록 안의 글은 '보이는 글' 에서 뺍니다.",
+        flush=True,
+    )
     for name, vis, _, target in over:
         print(f"목표를 넘었습니다: {name} {vis:,}자 > {target:,}자", file=sys.stderr)
     return 1 if over else 0

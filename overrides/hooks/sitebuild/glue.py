@@ -72,6 +72,7 @@ def _skipped(el):
 class _Glue(Treeprocessor):
     def visible_text(self, el):
         """요소가 화면에 그리는 글자 (Markdown 이 맡아 둔 HTML, 예: 색칠한 인라인 코드는 그 글자로)."""
+
         def stashed(m):
             raw = self.md.htmlStash.rawHtmlBlocks[int(m.group(1))]
             return BeautifulSoup(str(raw), "html.parser").get_text()
@@ -145,7 +146,7 @@ class _Glue(Treeprocessor):
                 group = found[0]
                 start = index - len(group) + 1
                 span = etree.Element("span", {"class": GLUE_CLASS})
-                rest = child.tail[m.end():]
+                rest = child.tail[m.end() :]
                 child.tail = m.group()
                 for member in group:
                     el.remove(member)

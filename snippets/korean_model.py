@@ -298,6 +298,8 @@ def _sentence_heads(picks, narrow):
     """"고양이가 매트 위에 앉았다" 에서 헤드 둘: 행 = 문장 토큰(쿼리), 열 = 모든 토큰(키).
 
     넓은 판은 두 히트맵을 나란히, 좁은 판(휴대전화)은 위아래로 놓습니다.
+    키 이름은 눕히지 않고 가로로 씁니다: 90° 돌린 한글은 휴대전화에서 고개를 꺾어야 읽히고, 돌린 "▁" 는 조각에서
+    떨어진 막대처럼 보였습니다. 가로로 14개는 한 줄에 들어가지 않으므로 짝수 번째는 아래, 홀수 번째는 위에 씁니다.
     """
     import matplotlib.pyplot as plt
 
@@ -305,18 +307,24 @@ def _sentence_heads(picks, narrow):
 
     tokens, maps = results[0]
     rows = list(range(START, len(tokens) - 1))
-    shape, height = ((2, 1), 7.6) if narrow else ((1, 2), 4.3)
-    fig, axes = plt.subplots(*shape, figsize=(width(narrow), height), layout="constrained")
-    for ax, (pattern, (layer, head)) in zip(axes, picks):
+    shape, height = ((2, 1), 7.6) if narrow else ((1, 2), 4.9)
+    # 넓은 판: 두 히트맵이 쿼리 이름을 함께 써서(sharey), 오른쪽 히트맵의 열이 키 이름이 들어갈 만큼 넓어집니다.
+    fig, axes = plt.subplots(*shape, figsize=(width(narrow), height), layout="constrained", sharey=not narrow)
+    for k, (ax, (pattern, (layer, head))) in enumerate(zip(axes, picks)):
         im = ax.imshow(maps[layer, head][rows], vmin=0, vmax=1, cmap=plt.rcParams["image.cmap"], aspect="auto")
-        ax.set_xticks(range(len(tokens)), labels=tokens, rotation=90, fontfamily=TICK_FONT)
+        ax.set_xticks(range(0, len(tokens), 2), labels=tokens[::2], fontfamily=TICK_FONT)
+        top = ax.secondary_xaxis("top")
+        top.set_xticks(range(1, len(tokens), 2), labels=tokens[1::2], fontfamily=TICK_FONT)
         ax.set_yticks(range(len(rows)), labels=[tokens[i] for i in rows], fontfamily=TICK_FONT)
         value = stats[pattern] if pattern in stats else observed["조사"]  # 28문장 평균
         ax.set_title(f"헤드 {name(layer, head)}: {pattern}\n(평균 {value[layer, head]:.2f})")
         ax.set_xlabel("키 (보이는 쪽)")
-        ax.set_ylabel("쿼리 (보는 쪽)")
-    fig.colorbar(im, ax=axes, shrink=0.7, aspect=30, location="bottom" if narrow else "right",
-                 label="어텐션 가중치")
+        if narrow or k == 0:
+            ax.set_ylabel("쿼리 (보는 쪽)")
+        else:
+            ax.tick_params(labelleft=False)
+    # 색 막대는 두 판 모두 아래에: 옆에 두면 히트맵의 열이 좁아져 가로로 쓴 키 이름끼리 맞닿습니다.
+    fig.colorbar(im, ax=axes, shrink=0.7 if narrow else 0.5, aspect=30, location="bottom", label="어텐션 가중치")
     return fig
 
 

@@ -214,3 +214,37 @@ def test_quiz_answers(km):
     assert round(float(km.observed["조사"][4, 3]), 2) == 0.69 and round(float(km.baseline["조사"][4, 3]), 2) == 0.42
     assert Q4_0.itemsize == 18 and Q4_0.itemsize * 8 / BLOCK == 4.5  # 부록의 "4.5비트"
     assert "▁앉" not in km.vocab and "앉" in km.vocab  # 본문: 사전에 "▁앉"이 없어서 ▁ 가 혼자 한 조각
+
+
+@pytest.mark.parametrize("narrow", [True, False])
+@pytest.mark.parametrize("figure", ["figure_heads_position", "figure_heads_meaning"])
+def test_heatmap_token_labels_read_without_turning_the_phone(km, figure, narrow):
+    """문장 히트맵의 키·쿼리 이름은 가로로 쓰고(0°), "▁고양이" 는 ▁ 와 조각이 한 이름입니다. 키 이름 14개는 아래와 위에
+    번갈아 쓰며, 같은 쪽의 이름끼리 겹치지 않습니다 (예전 그림은 키 이름을 90° 돌려 "▁" 가 떨어진 막대처럼 보였습니다)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import plotting
+
+    assert plotting.use_korean_font()
+    tokens = km.results[0][0]
+    with plotting.theme("light", narrow=narrow):
+        fig = getattr(km, figure)(narrow=narrow)
+        try:
+            renderer = fig.canvas.get_renderer()
+            fig.draw(renderer)
+            for ax in fig.axes[:2]:
+                top = next(c for c in ax.child_axes)  # 위쪽 키 이름 (secondary_xaxis)
+                sides = [ax.get_xticklabels(), top.get_xticklabels()]
+                assert [t.get_text() for t in sides[0]] == tokens[::2]
+                assert [t.get_text() for t in sides[1]] == tokens[1::2]
+                assert "▁고양이" in [t.get_text() for t in sides[0] + sides[1]]
+                labels = sides[0] + sides[1] + ax.get_yticklabels()
+                assert {t.get_rotation() for t in labels if t.get_text()} == {0.0}
+                for side in sides:
+                    boxes = [t.get_window_extent(renderer) for t in side]
+                    for left, right in zip(boxes, boxes[1:]):
+                        assert left.x1 < right.x0, (figure, narrow, "키 이름이 맞닿습니다")
+        finally:
+            plt.close(fig)

@@ -223,10 +223,11 @@ accuracy = hits / n_pairs
 best_head = np.unravel_index(accuracy.argmax(), accuracy.shape)
 best_offset = max(set(offsets), key=offsets.count)
 baseline = offsets.count(best_offset) / n_pairs
-print(f"전치사 → 목적어 {n_pairs}쌍에서 가장 잘 맞히는 헤드: {name(*best_head)} ({accuracy[best_head]:.0%})")
-print(f"늘 {best_offset}칸 뒤 단어를 고르는 기준선: {baseline:.0%}")
+# 휴대전화의 좁은 출력 상자에서도 본문이 말하는 값이 줄 맨 앞에 보이게, 값을 먼저 찍고 설명을 뒤에 붙입니다.
+print(f"가장 잘 맞히는 헤드: {name(*best_head)} ({accuracy[best_head]:.0%}, 전치사 → 목적어 {n_pairs}쌍)")
+print(f"기준선(늘 {best_offset}칸 뒤 단어): {baseline:.0%}")
 on, mat = tokens.index("on"), tokens.index("mat")
-print(f"'The cat sat on the mat.' 에서 그 헤드의 on → mat 가중치: {maps[best_head][on, mat]:.2f}")
+print(f"그 헤드의 on → mat 가중치: {maps[best_head][on, mat]:.2f} ('The cat sat on the mat.')")
 # --8<-- [end:prep_object]
 
 

@@ -69,3 +69,36 @@ def test_serve_rebuilds_with_the_edited_build_code():
     proc = background("hook:serve-twice")
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert proc.stdout.split() == ["False", "None", "고친", "빌드", "코드"]
+
+
+def test_lines_wrap_each_line_and_reopen_spans_across_lines():
+    """sitebuild/lines.py: 줄마다 span.line(들여쓰기 칸 수는 --indent), 여러 줄에 걸친 토큰 span 은 줄 끝에서 닫고
+    다음 줄에서 다시 엽니다. 글(textContent)은 그대로입니다."""
+    import re
+
+    from sitebuild import lines
+
+    code = 'x = 1\n    <span class="s">"""a\nb"""</span>\n'
+    out = lines.wrap_lines(code)
+    assert out == (
+        '<span class="line" style="--indent:0ch">x = 1\n</span>'
+        '<span class="line" style="--indent:4ch">    <span class="s">"""a\n</span></span>'
+        '<span class="line" style="--indent:0ch"><span class="s">b"""</span>\n</span>'
+    )
+    assert re.sub(r"<[^>]+>", "", out) == re.sub(r"<[^>]+>", "", code)
+    page = f"<pre><code>{code}</code></pre><details><p>풀이</p><pre><span></span><code>{code}</code></pre></details>"
+    wrapped = lines.wrap_code_in_details(page)
+    assert wrapped.startswith(f"<pre><code>{code}</code></pre>")  # 본문의 코드는 그대로
+    assert wrapped.count('class="line"') == 3
+
+
+def test_card_tables_label_cells_with_their_column():
+    """sitebuild/tables.py: <div class="table-cards" markdown> 안의 표만 칸마다 열 이름(data-label)과 역할(role)."""
+    import markdown
+
+    from sitebuild import tables
+
+    text = '<div class="table-cards" markdown>\n\n| 용어 | **영어** |\n|---|---|\n| 키 | key |\n\n</div>\n\n| a | b |\n|---|---|\n| 1 | 2 |\n'
+    html = markdown.markdown(text, extensions=["tables", "md_in_html", tables.CardTablesExtension()])
+    assert '<td data-label="용어" role="cell">키</td>' in html and '<td data-label="영어" role="cell">key</td>' in html
+    assert '<table role="table">' in html and html.count("data-label") == 2  # 밖의 표는 그대로

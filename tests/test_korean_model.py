@@ -225,6 +225,7 @@ def test_heatmap_token_labels_read_without_turning_the_phone(km, figure, narrow)
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
     import plotting
 
     assert plotting.use_korean_font()

@@ -240,6 +240,55 @@ def probe_small_text(page, tab, doc, scheme):
     return page.evaluate(SMALL_TEXT_JS, 12)
 
 
+# 본문이 실행 결과에서 읽어 주는 줄: (페이지, 줄에 있는 글). 휴대전화에서 그 값이 줄의 첫 화면 줄에 한 덩어리로 보여야 합니다.
+KEY_OUTPUT_LINES = {"real_model.md": ["가장 잘 맞히는 헤드: 3-9 (100%"]}
+
+PHONE_READING_JS = """keys => {
+  const height = document.documentElement.scrollHeight;  // 접힌 풀이를 펼치기 전의 페이지 높이
+  document.querySelectorAll('article details').forEach(d => { d.open = true; });
+  const article = document.querySelector('article'), body = article.querySelector('p');
+  const px = el => parseFloat(getComputedStyle(el).fontSize);
+  const answers = [...article.querySelectorAll('details > p')].filter(p => p.getClientRects().length).map(px);
+  // 실행 결과와 접은 상자 속 코드: 넘치는 상자, 상자 오른쪽 밖으로 나간 줄
+  const boxes = [...article.querySelectorAll('.cell-output > pre, details pre > code')].filter(b => b.getClientRects().length);
+  const overflowing = [], cut = [];
+  for (const box of boxes) {
+    const right = box.getBoundingClientRect().left + box.clientWidth;
+    if (box.scrollWidth > box.clientWidth + 1) overflowing.push(box.textContent.slice(0, 40));
+    const range = document.createRange();
+    range.selectNodeContents(box);
+    if ([...range.getClientRects()].some(r => r.width && r.right > right + 1)) cut.push(box.textContent.slice(0, 40));
+  }
+  // 본문이 읽어 주는 줄: 그 글이 한 화면 줄 안에 있고, 그 출력 줄의 첫 화면 줄에 있습니다
+  const lines = [...article.querySelectorAll('.cell-output .line')];
+  const key = keys.map(text => {
+    const line = lines.find(l => l.textContent.includes(text));
+    if (!line) return {text, found: false};
+    const node = [...line.childNodes].find(n => n.nodeType === 3 && n.textContent.includes(text));
+    const range = document.createRange(), at = node.textContent.indexOf(text);
+    range.setStart(node, at); range.setEnd(node, at + text.length);
+    const rows = new Set([...range.getClientRects()].filter(r => r.width).map(r => Math.round(r.top)));
+    const start = document.createRange();  // 출력 줄의 첫 글자가 놓인 화면 줄
+    start.setStart(line.firstChild, 0); start.setEnd(line.firstChild, 1);
+    return {text, found: true, rows: rows.size, first: Math.round(start.getClientRects()[0].top) === [...rows][0]};
+  });
+  // 표 칸: 화면(375 px) 밖으로 나간 칸. 화면에서만 숨긴 머리글(카드 표)은 셀 수 없습니다.
+  const cells = [...article.querySelectorAll('table td, table th')].filter(c => {
+    const r = c.getBoundingClientRect(), head = c.closest('thead');
+    return r.width > 1 && r.height > 1 && !(head && head.getBoundingClientRect().height <= 1); });
+  const cutCells = cells.filter(c => { const r = c.getBoundingClientRect(); return r.right > innerWidth + 1 || r.left < -1; })
+    .map(c => c.textContent.trim().slice(0, 30));
+  return {height, screens: height / innerHeight, body: px(body), answers, boxes: boxes.length, overflowing, cut,
+          key, cells: cells.length, cutCells};
+}"""
+
+
+def probe_phone_reading(page, tab, doc, scheme):
+    """휴대전화에서 읽기: 풀이 글자 크기, 넘치는 실행 결과·풀이 코드, 잘린 줄, 본문이 읽어 주는 줄, 잘린 표 칸,
+    페이지 높이 (접힌 풀이를 펼칩니다: 페이지를 바꿉니다)."""
+    return page.evaluate(PHONE_READING_JS, KEY_OUTPUT_LINES.get(doc, []))
+
+
 # (화면, 팔레트) → 그 방문에서 하는 검사들, 차례대로 (페이지를 바꾸는 것은 뒤에). 검사마다 어느 페이지에서 할지.
 ALL = set(PAGES)
 PROBES = {
@@ -260,9 +309,10 @@ PROBES = {
         (probe_axe, ALL),
         (probe_figures, ALL),
         (probe_arrow_keys, ALL),
+        (probe_phone_reading, ALL),
         (probe_small_text, ALL),
     ],
-    ("phone", "dark"): [(probe_axe, ALL), (probe_figures, ALL)],
+    ("phone", "dark"): [(probe_axe, ALL), (probe_figures, ALL), (probe_phone_reading, ALL)],
 }
 SETTLE = {("desktop", "light")}  # 이 방문은 네트워크가 조용해질 때까지(검색 색인까지) 기다리고 콘솔 오류를 봅니다
 
@@ -341,6 +391,7 @@ FIXED = {
     "test_no_horizontal_scroll_on_a_phone": ("phone", "light"),
     "test_every_control_is_big_enough_to_tap": ("phone", "light"),
     "test_code_and_text_are_big_enough_to_read": ("phone", "light"),
+    "test_answers_outputs_and_tables_read_on_a_phone": ("phone", None),
     "test_axe_finds_no_violations": ("phone", None),
     "test_no_word_breaks_in_the_middle": (None, "light"),
     "test_no_particle_starts_a_line_alone": (None, "light"),
@@ -594,6 +645,34 @@ def test_code_and_text_are_big_enough_to_read(visit, doc):
     assert not got["code"] and got["share"] <= 0.01, (
         f"{doc}: 12 px 보다 작은 글자 {got['share']:.1%}, 코드 {got['code']}"
     )
+
+
+GLOSSARY_SCREENS = 12  # 용어집은 812 px 화면 12장 안 (표였을 때 15.4장: "뜻" 열이 다섯 글자 폭이었습니다)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("doc", PAGES)
+def test_answers_outputs_and_tables_read_on_a_phone(visit, doc, scheme):
+    """375 px 에서: 접은 풀이의 글은 본문과 같은 크기(16 px, Material 은 12.8 px)이고, 실행 결과와 풀이 속 코드는
+    가로로 넘치지 않으며 상자 밖으로 나간 줄이 없습니다 (줄을 내어쓰기로 접습니다, sitebuild/lines.py). 본문이 읽어 주는
+    출력 줄(KEY_OUTPUT_LINES)은 그 값이 한 화면 줄에, 출력 줄의 첫 화면 줄에 있습니다. 표의 칸은 화면 밖으로 나가지
+    않습니다 (넓은 표는 카드로, sitebuild/tables.py). 팔레트는 배치를 바꾸지 않아야 하므로 밝은·어두운 모두 잽니다."""
+    got = visit(doc, "phone", scheme)[probe_phone_reading]
+    assert got["body"] == 16 and set(got["answers"]) <= {16}, (got["body"], sorted(set(got["answers"])))
+    assert not got["overflowing"], f"{doc}: 가로로 넘치는 상자 {len(got['overflowing'])}개 {got['overflowing'][:5]}"
+    assert not got["cut"], f"{doc}: 줄이 상자 밖으로 나간 상자 {len(got['cut'])}개 {got['cut'][:5]}"
+    for key in got["key"]:
+        assert key["found"] and key["rows"] == 1 and key["first"], f"{doc}: 본문이 읽어 주는 줄이 갈라집니다: {key}"
+    assert len(got["key"]) == len(KEY_OUTPUT_LINES.get(doc, []))
+    assert not got["cutCells"], f"{doc}: 화면 밖으로 나간 표 칸 {len(got['cutCells'])}개 {got['cutCells'][:5]}"
+    if doc == "glossary.md":
+        assert got["cells"] > 200  # 카드도 칸은 그대로 셉니다 (검사가 헛돌지 않았다는 것)
+        assert got["screens"] <= GLOSSARY_SCREENS, f"용어집이 화면 {got['screens']:.1f}장입니다"
+
+
+def test_phones_do_have_outputs_and_answer_code_to_check(visit):
+    """대조군: 위 검사가 잰 상자가 정말 있습니다 (실행 결과와 풀이 속 코드가 수백 개)."""
+    assert sum(visit(doc, "phone", "light")[probe_phone_reading]["boxes"] for doc in PAGES) > 150
 
 
 # --- 화면 폭이 바뀔 때 (창 크기, 태블릿 회전) ----------------------------------------------------------

@@ -21,6 +21,7 @@ from . import (
     figure_markup,
     figures,
     glue,
+    lines,
     mathfont,
     mathml,
     modelfiles,
@@ -28,6 +29,7 @@ from . import (
     notebooks,
     searchindex,
     snippets,
+    tables,
 )
 from .outputs import PageOutputs
 
@@ -67,6 +69,7 @@ class SiteBuild:
         config["markdown_extensions"].append(figure_markup.FigureExtension(lambda: self.figures))
         config["markdown_extensions"].append(mathml.MathExtension(self.math_characters))
         config["markdown_extensions"].append(glue.GlueExtension())
+        config["markdown_extensions"].append(tables.CardTablesExtension())
         return config
 
     # on_pre_build
@@ -130,10 +133,10 @@ class SiteBuild:
         except codeblocks.CodeBlockError as exc:
             raise PluginError(str(exc)) from exc
 
-    # on_page_content: 노트북 페이지를 가볍게 바꿉니다.
+    # on_page_content: 접은 상자 속 코드를 줄마다 감싸고(lines.py), 노트북 페이지를 가볍게 바꿉니다.
     def page_content(self, html, page, config):
         if not page.file.src_uri.endswith(".ipynb"):
-            return html
+            return lines.wrap_code_in_details(html)
         try:
             return notebook_pages.slim_notebook_html(
                 html, page.file.abs_src_path, page.file.src_uri, self.figures, page.url

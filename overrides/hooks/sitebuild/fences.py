@@ -9,16 +9,17 @@ codeblocks.with_outputs 가 각 코드 블록 아래에 넣은 펜스를 superfe
 from html import escape
 
 from .codeblocks import OUTPUT_FENCE
+from .lines import wrap_lines
 
 TITLE = "실행 결과"
 
 
 def output_html(text, title=TITLE):
-    # 긴 줄이 가로로 넘치면 docs/assets/site.js 가 <pre> 에 tabindex 와 이름을 붙여
-    # 키보드로도 스크롤할 수 있게 합니다 (넘치지 않는 출력까지 Tab 으로 거치지 않게).
+    # 줄마다 span 으로 감싸, 좁은 화면에서 긴 줄이 내어쓰기로 접힙니다 (lines.py). 그래도 넘치는 상자(자를 곳이 없는
+    # 긴 낱말)는 docs/assets/site.js 가 <pre> 에 tabindex 와 이름을 붙여 키보드로도 스크롤할 수 있게 합니다.
     return (
         f'<div class="cell-output" data-search-exclude=""><span class="filename">{escape(title)}</span>'
-        f"<pre><samp>{escape(text)}</samp></pre></div>"
+        f"<pre><samp>{wrap_lines(escape(text))}</samp></pre></div>"
     )
 
 

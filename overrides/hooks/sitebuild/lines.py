@@ -1,0 +1,75 @@
+"""실행 결과와 접은 상자 속 코드를 줄마다 <span class="line"> 으로 감쌉니다: 좁은 화면에서 줄이 내어쓰기로 접히게.
+
+375 px 휴대전화의 실행 결과 상자에는 고정폭 글자가 40자 남짓 들어갑니다. 출력 줄은 대부분 그보다 길어서 가로로
+넘쳤고, 본문이 말하는 숫자가 상자 밖에 남았습니다("가장 잘 맞히는 헤드: 3-" 다음의 "9 (100%)"). 접은 풀이 속
+코드도 313 px 상자에서 352–870 px 로 넘쳤습니다. 그래서 이 상자들은 줄을 접습니다(site.css 의 white-space:
+break-spaces: 줄 끝의 공백도 상자 밖에 매달리지 않고 접힙니다). 그냥 접으면 접힌 뒷부분이 새 줄처럼 보이므로, 줄마다 span 을 두고 접힌 부분을 그 줄의 들여쓰기보다
+2칸 더 들여 씁니다(내어쓰기: padding-left 와 음수 text-indent). 들여쓰기 칸 수는 줄마다 달라 style 의 --indent 에 둡니다.
+
+줄 끝의 "\\n" 은 span 안에 남깁니다: textContent 가 그대로라 복사 단추와 복사한 글이 원래 코드와 같고, CSS 가 없는
+곳에서도 줄이 나뉩니다. Pygments 의 토큰 span 이 여러 줄에 걸치면(여러 줄 문자열) 줄 끝에서 닫고 다음 줄에서 다시
+엽니다. 확인: tests/test_hook.py (모양), tests/test_pages_in_browser.py (375 px 에서 잘린 줄 0).
+"""
+
+import re
+
+_TAG = re.compile(r"<(/?)span\b[^>]*>")
+_PRE_IN_DETAILS = re.compile(
+    r"<details\b|</details>|(<pre\b[^>]*>(?:<span></span>)?<code\b[^>]*>)(.*?)(</code></pre>)", re.S
+)
+
+
+def split_lines(fragment):
+    """HTML 조각(글과 <span> 만)을 줄마다의 HTML 로 나눕니다. 각 줄은 열린 span 을 닫고 끝나며 "\\n" 을 품습니다."""
+    lines, current, stack, pos = [], [], [], 0
+    for match in [*_TAG.finditer(fragment), None]:
+        end = match.start() if match else len(fragment)
+        pieces = fragment[pos:end].split("\n")
+        for k, piece in enumerate(pieces):
+            current.append(piece)
+            if k < len(pieces) - 1:  # 줄 끝: 열린 span 을 닫고, 다음 줄에서 다시 엽니다
+                current.append("\n" + "</span>" * len(stack))
+                lines.append("".join(current))
+                current = list(stack)
+        if match is None:
+            break
+        current.append(match.group(0))
+        if match.group(1):
+            stack.pop()
+        else:
+            stack.append(match.group(0))
+        pos = match.end()
+    rest = "".join(current)
+    if re.sub(r"<[^>]+>", "", rest):  # 마지막 줄에 "\n" 이 없을 때 (빈 span 만 남으면 버립니다)
+        lines.append(rest)
+    return lines
+
+
+def _indent(line_html):
+    text = re.sub(r"<[^>]+>", "", line_html)
+    return len(text) - len(text.lstrip(" "))
+
+
+def wrap_lines(fragment):
+    """줄마다 <span class="line" style="--indent:Nch"> 로 감싼 HTML."""
+    return "".join(
+        f'<span class="line" style="--indent:{_indent(line)}ch">{line}</span>' for line in split_lines(fragment)
+    )
+
+
+def wrap_code_in_details(html):
+    """<details> 안의 코드 블록(<pre><code>)만 줄마다 감쌉니다. 본문의 코드 블록은 그대로 가로로 스크롤합니다."""
+    if "<details" not in html:
+        return html
+    out, depth, pos = [], 0, 0
+    for match in _PRE_IN_DETAILS.finditer(html):
+        token = match.group(0)
+        if token.startswith("<details"):
+            depth += 1
+        elif token == "</details>":
+            depth = max(depth - 1, 0)
+        elif depth:
+            out.append(html[pos : match.start()] + match.group(1) + wrap_lines(match.group(2)) + match.group(3))
+            pos = match.end()
+    out.append(html[pos:])
+    return "".join(out)

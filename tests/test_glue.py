@@ -100,15 +100,20 @@ def test_code_blocks_and_inline_code_are_never_changed():
 SOURCES = [DOCS / p for p in markdown_pages()] + sorted((SNIPPETS / "notebooks").glob("*.md"))
 
 
+@functools.cache
+def rendered_page(path, with_glue=True):
+    """페이지 하나를 사이트의 마크다운 설정으로 (한 번만: 아래 두 테스트가 같은 결과를 봅니다)."""
+    return render(expander()(path.read_text(encoding="utf-8")), with_glue)
+
+
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
 def test_glue_never_changes_what_a_page_says(path):
     """모든 페이지와 노트북 원본: 묶은 뒤의 글자가 묶기 전과 같습니다 (WORD JOINER 만 더해짐)."""
-    source = expander()(path.read_text(encoding="utf-8"))
-    before, after = render(source, with_glue=False), render(source)
+    before, after = rendered_page(path, with_glue=False), rendered_page(path)
     assert after.get_text().replace(glue.JOINER, "") == before.get_text()
 
 
 def test_the_pages_have_what_the_glue_is_for():
     """대조군: 사이트의 글에는 묶을 자리가 실제로 많이 있습니다 (규칙이 헛돌지 않습니다)."""
-    count = sum(len(render(expander()(p.read_text(encoding="utf-8"))).select("span.glue")) for p in SOURCES)
+    count = sum(len(rendered_page(p).select("span.glue")) for p in SOURCES)
     assert count > 300

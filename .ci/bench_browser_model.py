@@ -37,9 +37,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "snippets"), str(ROOT / "tests")]
 
-LONG = ("할머니께서 시장에서 사과 두 봉지를 사 오셨다 서울에서 부산까지 기차로 세 시간쯤 걸립니다 오늘 기온은 영하 5도까지 "
-        "내려간대요 엄마가 아기에게 동화책을 읽어 주었다 작은 새 한 마리가 창가에 앉아 노래를 불렀다 시험이 끝나면 다 같이 "
-        "영화를 보러 가자 아버지가 부엌에서 된장찌개를 끓이고 계신다")
+LONG = (
+    "할머니께서 시장에서 사과 두 봉지를 사 오셨다 서울에서 부산까지 기차로 세 시간쯤 걸립니다 오늘 기온은 영하 5도까지 "
+    "내려간대요 엄마가 아기에게 동화책을 읽어 주었다 작은 새 한 마리가 창가에 앉아 노래를 불렀다 시험이 끝나면 다 같이 "
+    "영화를 보러 가자 아버지가 부엌에서 된장찌개를 끓이고 계신다"
+)
 
 
 def text_with_tokens(n):
@@ -73,8 +75,10 @@ class WorkerChannel:
 
     def __init__(self, cdp, page):
         self.cdp, self.page, self.sessions, self.replies, self.next = cdp, page, [], {}, 1000
-        cdp.on("Target.attachedToTarget",
-               lambda e: e["targetInfo"]["type"] == "worker" and self.sessions.append(e["sessionId"]))
+        cdp.on(
+            "Target.attachedToTarget",
+            lambda e: e["targetInfo"]["type"] == "worker" and self.sessions.append(e["sessionId"]),
+        )
         cdp.on("Target.receivedMessageFromTarget", self._got)
         cdp.send("Target.setAutoAttach", {"autoAttach": True, "waitForDebuggerOnStart": False, "flatten": False})
 
@@ -88,11 +92,15 @@ class WorkerChannel:
         for session in self.sessions:
             self.next += 1
             i = self.next
-            self.cdp.send("Target.sendMessageToTarget",
-                          {"sessionId": session, "message": json.dumps({"id": i, "method": method, "params": params or {}})})
+            self.cdp.send(
+                "Target.sendMessageToTarget",
+                {"sessionId": session, "message": json.dumps({"id": i, "method": method, "params": params or {}})},
+            )
             deadline = time.time() + timeout
             while i not in self.replies and time.time() < deadline:
-                self.page.wait_for_timeout(10)  # Playwright 가 받은 이벤트를 이때 넘겨줍니다 (time.sleep 으로는 오지 않습니다)
+                self.page.wait_for_timeout(
+                    10
+                )  # Playwright 가 받은 이벤트를 이때 넘겨줍니다 (time.sleep 으로는 오지 않습니다)
             out.append(self.replies.pop(i, {}).get("result", {}))
         return out
 
@@ -148,8 +156,10 @@ def measure(site):
     from browser import ARGS, CHROMIUM
 
     manifest = json.loads((site / "models" / "e5-ko" / "manifest.json").read_text(encoding="utf-8"))
-    sizes = {p: (sum(manifest["files"][f]["bytes"] for f in files), sum(manifest["files"][f]["gzip_bytes"] for f in files))
-             for p, files in manifest["packs"].items()}
+    sizes = {
+        p: (sum(manifest["files"][f]["bytes"] for f in files), sum(manifest["files"][f]["gzip_bytes"] for f in files))
+        for p, files in manifest["packs"].items()
+    }
     t16, t64 = text_with_tokens(16), text_with_tokens(64)
     httpd, origin = serve(site)
     rows, foreign = [], []
@@ -202,14 +212,19 @@ def measure(site):
         page.fill(".own-sentence input", t64)
         t1 = time.perf_counter()
         page.locator(".own-sentence__run").click()
-        page.wait_for_function("() => document.querySelector('.own-sentence .head-explorer[data-state]') && "
-                               "document.querySelector('.own-sentence').dataset.state === 'ready'", timeout=120_000)
+        page.wait_for_function(
+            "() => document.querySelector('.own-sentence .head-explorer[data-state]') && "
+            "document.querySelector('.own-sentence').dataset.state === 'ready'",
+            timeout=120_000,
+        )
         draw_64 = time.perf_counter() - t1
         # 문장 바꾸기: 여러분의 문장 셋 (64토큰, 16토큰, 그 앞 문장)
         for text in (t16,):
             page.fill(".own-sentence input", text)
             page.locator(".own-sentence__run").click()
-            page.wait_for_function("() => document.querySelector('.own-sentence').dataset.state === 'ready'", timeout=120_000)
+            page.wait_for_function(
+                "() => document.querySelector('.own-sentence').dataset.state === 'ready'", timeout=120_000
+            )
         page.wait_for_timeout(1500)  # 다른 문장의 작은 히트맵을 한가할 때 미리 만듭니다
         own_switch = [page.evaluate(SWITCH_JS, [".own-sentence .head-explorer", k + 1]) for k in range(6)]
         cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
@@ -257,27 +272,42 @@ def measure(site):
         return f"가장 빠름 {min(values):.0f}, 가운데 {statistics.median(values):.0f}"
 
     rows = [
-        ("첫 묶음 (한글) 받는 양", f"{sizes['ko'][0] / 1e6:.1f} MB, gzip {sizes['ko'][1] / 1e6:.1f} MB", "gzip ≤ 16 MB"),
-        ("둘째 묶음 (영어 글자, 따로 받음)", f"{sizes['latin'][0] / 1e6:.1f} MB, gzip {sizes['latin'][1] / 1e6:.1f} MB", ""),
+        (
+            "첫 묶음 (한글) 받는 양",
+            f"{sizes['ko'][0] / 1e6:.1f} MB, gzip {sizes['ko'][1] / 1e6:.1f} MB",
+            "gzip ≤ 16 MB",
+        ),
+        (
+            "둘째 묶음 (영어 글자, 따로 받음)",
+            f"{sizes['latin'][0] / 1e6:.1f} MB, gzip {sizes['latin'][1] / 1e6:.1f} MB",
+            "",
+        ),
         ("처음: 단추 → 받기·풀기·계산·그리기 (같은 기계의 서버)", f"{first_open:.2f} 초", ""),
         (f"다시 방문: 저장본({source})으로 열고 계산·그리기", f"{second_open:.2f} 초", ""),
         ("16토큰, 주 스레드, CPU 4배 느리게 (초)", t(main16), "≤ 1.0"),
         ("64토큰, 주 스레드, CPU 4배 느리게 (초)", t(main64), "≤ 3.0"),
         ("16토큰, 워커 (느리게 할 수 없음) (초)", t(worker16), ""),
         ("64토큰, 워커 (느리게 할 수 없음) (초)", t(worker64), ""),
-        ("JS 힙 최댓값: 페이지 V8 + 워커 V8 + 워커 ArrayBuffer",
-         f"{(sum(peak) + held) / 1e6:.0f} MB ({peak[0] / 1e6:.0f} + {peak[1] / 1e6:.1f} + {held / 1e6:.0f}; 워커 {attached}개)",
-         "≤ 150 MB"),
-        ("워커가 64토큰을 계산하는 동안 주 스레드의 가장 긴 작업 (4배)",
-         ", ".join(f"{x['longest']:.0f} ms ({x['count']}개)" for x in long_tasks), "≤ 50 ms"),
+        (
+            "JS 힙 최댓값: 페이지 V8 + 워커 V8 + 워커 ArrayBuffer",
+            f"{(sum(peak) + held) / 1e6:.0f} MB ({peak[0] / 1e6:.0f} + {peak[1] / 1e6:.1f} + {held / 1e6:.0f}; 워커 {attached}개)",
+            "≤ 150 MB",
+        ),
+        (
+            "워커가 64토큰을 계산하는 동안 주 스레드의 가장 긴 작업 (4배)",
+            ", ".join(f"{x['longest']:.0f} ms ({x['count']}개)" for x in long_tasks),
+            "≤ 50 ms",
+        ),
         ("64토큰 결과: 계산하기 → 탐색기까지 (4배, 주 스레드 포함)", f"{draw_64:.2f} 초", ""),
         ("문장 바꾸기, 한국어 장 (4배, ms)", ms(ko_switch), "≤ 100"),
         ("문장 바꾸기, 여러분의 문장 16·64토큰 (4배, ms)", ms(own_switch), "≤ 100"),
         ("다른 출처로 간 요청", str(len(foreign)), "0"),
     ]
     width = max(len(r[0]) for r in rows) + 2
-    print(f"브라우저 모델 (chromium {CHROMIUM}, 375 px). 부하(1분 평균): 시작 {load_before[0]:.1f}, 끝 {load_after[0]:.1f}, "
-          f"코어 {os.cpu_count()}개")
+    print(
+        f"브라우저 모델 (chromium {CHROMIUM}, 375 px). 부하(1분 평균): 시작 {load_before[0]:.1f}, 끝 {load_after[0]:.1f}, "
+        f"코어 {os.cpu_count()}개"
+    )
     print(f"{'측정':<{width}}{'값':<44}목표")
     for name, value, goal in rows:
         print(f"{name:<{width}}{value:<44}{goal}")
@@ -291,8 +321,14 @@ def main():
         measure(args.site)
         return
     with tempfile.TemporaryDirectory() as tmp:
-        env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "OPENBLAS_NUM_THREADS": os.environ.get("OPENBLAS_NUM_THREADS", "1")}
-        subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", tmp], cwd=ROOT, env=env, check=True)
+        env = {
+            **os.environ,
+            "NO_MKDOCS_2_WARNING": "1",
+            "OPENBLAS_NUM_THREADS": os.environ.get("OPENBLAS_NUM_THREADS", "1"),
+        }
+        subprocess.run(
+            [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", tmp], cwd=ROOT, env=env, check=True
+        )
         measure(Path(tmp))
 
 

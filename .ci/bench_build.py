@@ -43,8 +43,14 @@ def timed_build(site_dir):
 
 def serve_rebuild(touch_paths, port=8765):
     """serve 를 띄우고, 파일마다 수정 → 'Documentation built in' 이 찍힐 때까지의 시간을 잽니다."""
-    proc = subprocess.Popen([*MKDOCS, "serve", "--dev-addr", f"127.0.0.1:{port}", "--livereload"],
-                            cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        [*MKDOCS, "serve", "--dev-addr", f"127.0.0.1:{port}", "--livereload"],
+        cwd=ROOT,
+        env=ENV,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     lines = []
     threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True).start()
 
@@ -112,8 +118,14 @@ print(len(tokens), t1 - t0, min(times))
 
 def model_timing(script=MODEL_TIMING):
     """새 파이썬 프로세스에서 (import 포함) 모델 읽기와 문장 하나 계산에 걸린 시간."""
-    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT / "snippets", capture_output=True,
-                         text=True, check=True, env={**ENV, "PYTHONPATH": str(ROOT / "snippets")})
+    out = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT / "snippets",
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**ENV, "PYTHONPATH": str(ROOT / "snippets")},
+    )
     n, load, forward = out.stdout.split()
     return int(n), float(load), float(forward)
 

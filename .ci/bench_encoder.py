@@ -33,11 +33,13 @@ ROOT = Path(__file__).resolve().parent.parent
 N_TOKENS = 128
 # 15 번 번갈아, 한 번에 10 회씩 계산합니다 (BENCH_ROUNDS, BENCH_CALLS 로 바꿀 수 있습니다)
 ROUNDS, CALLS = int(os.environ.get("BENCH_ROUNDS", 15)), int(os.environ.get("BENCH_CALLS", 10))
-TEXT = ("Attention lets every token look at every other token and decide how much of each to take. "
-        "The weights come from a softmax over scaled dot products of queries and keys, and the output "
-        "is the weighted sum of the values. ")
+TEXT = (
+    "Attention lets every token look at every other token and decide how much of each to take. "
+    "The weights come from a softmax over scaled dot products of queries and keys, and the output "
+    "is the weighted sum of the values. "
+)
 
-WORKER = r'''
+WORKER = r"""
 import json, os, sys, time
 import numpy as np
 kind, ids_path, model_dir, threads = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
@@ -75,7 +77,7 @@ for line in sys.stdin:
     elif command == "dump":
         np.save(arg, forward())
         print("[]", flush=True)
-'''
+"""
 
 
 def torch_python():
@@ -86,16 +88,28 @@ def torch_python():
         if probe.returncode == 0:
             return python, None
     if os.environ.get("BENCH_TORCH_PYTHON"):
-        return None, f"BENCH_TORCH_PYTHON={os.environ['BENCH_TORCH_PYTHON']} 에서 torch/transformers 를 import 할 수 없습니다"
+        return (
+            None,
+            f"BENCH_TORCH_PYTHON={os.environ['BENCH_TORCH_PYTHON']} 에서 torch/transformers 를 import 할 수 없습니다",
+        )
     return None, "이 파이썬에는 torch 가 없고 BENCH_TORCH_PYTHON 도 정해지지 않았습니다"
 
 
 class Worker:
     def __init__(self, python, kind, ids_path, model_dir, threads):
-        env = {**os.environ, "PYTHONPATH": str(ROOT / "snippets"), "OPENBLAS_NUM_THREADS": str(threads),
-               "OMP_NUM_THREADS": str(threads)}
-        self.proc = subprocess.Popen([python, "-c", WORKER, kind, str(ids_path), str(model_dir), str(threads)],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
+        env = {
+            **os.environ,
+            "PYTHONPATH": str(ROOT / "snippets"),
+            "OPENBLAS_NUM_THREADS": str(threads),
+            "OMP_NUM_THREADS": str(threads),
+        }
+        self.proc = subprocess.Popen(
+            [python, "-c", WORKER, kind, str(ids_path), str(model_dir), str(threads)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
         self.info = json.loads(self._read())
         self.times = []
 
@@ -121,7 +135,7 @@ def main():
 
     model = bert_numpy.load_model()
     ids, _ = bert_numpy.tokenize(model, TEXT * 8)
-    ids = np.concatenate([ids[:N_TOKENS - 1], ids[-1:]])[None]  # [CLS] … [SEP], 정확히 128 토큰
+    ids = np.concatenate([ids[: N_TOKENS - 1], ids[-1:]])[None]  # [CLS] … [SEP], 정확히 128 토큰
     assert ids.shape == (1, N_TOKENS) and ids[0, -1] == 102
     threads = int(os.environ.get("BENCH_THREADS", os.cpu_count()))
     python, why_not = torch_python()
@@ -146,8 +160,10 @@ def main():
             for w in workers:
                 w.close()
 
-    print(f"인코더 속도: all-MiniLM-L6-v2, 토큰 {N_TOKENS}개 (배치 1), 스레드 {threads}, "
-          f"{ROUNDS}번 번갈아 {CALLS}회씩 = 구현마다 {ROUNDS * CALLS}회")
+    print(
+        f"인코더 속도: all-MiniLM-L6-v2, 토큰 {N_TOKENS}개 (배치 1), 스레드 {threads}, "
+        f"{ROUNDS}번 번갈아 {CALLS}회씩 = 구현마다 {ROUNDS * CALLS}회"
+    )
     print(f"{'구현':<34}{'최소 ms':>9}{'중앙값 ms':>11}   버전")
     for w in workers:
         t = np.array(w.times) * 1e3
@@ -158,8 +174,10 @@ def main():
         return
     ours, theirs = (np.array(w.times) for w in workers)
     ratio = np.median(ours) / np.median(theirs)
-    print(f"{'배율 numpy / transformers':<34}{ours.min() / theirs.min():>9.2f}{ratio:>11.2f}   "
-          f"목표 ≤ 3 ({'통과' if ratio <= 3 else '넘음'})")
+    print(
+        f"{'배율 numpy / transformers':<34}{ours.min() / theirs.min():>9.2f}{ratio:>11.2f}   "
+        f"목표 ≤ 3 ({'통과' if ratio <= 3 else '넘음'})"
+    )
     diff = np.abs(outputs[0] - outputs[1]).max()
     print(f"두 구현의 last_hidden_state 최대 차이: {diff:.1e} (기준 ≤ 1e-5)")
 

@@ -29,9 +29,11 @@ MAX_TOKENS = 512
 RSS_GOAL_GB = 1.5
 ATOL = 1e-6
 
-WORDS = ("고양이가 매트 위에 앉았다 나는 학교에 간다 어텐션은 쿼리와 키를 비교해 밸류를 섞습니다 "
-         "오늘은 비가 와서 우리는 집에서 영화를 보았다 The cat sat on the mat and the dog chased the ball "
-         "모델은 문장을 조각으로 나눈 뒤 조각마다 벡터를 만듭니다 2026년 12월 1일 오후 3시").split()
+WORDS = (
+    "고양이가 매트 위에 앉았다 나는 학교에 간다 어텐션은 쿼리와 키를 비교해 밸류를 섞습니다 "
+    "오늘은 비가 와서 우리는 집에서 영화를 보았다 The cat sat on the mat and the dog chased the ball "
+    "모델은 문장을 조각으로 나눈 뒤 조각마다 벡터를 만듭니다 2026년 12월 1일 오후 3시"
+).split()
 
 # 자식 프로세스: 글을 읽어 임베딩하고, 결과와 걸린 시간, 최대 RSS 를 남깁니다. one_by_one 이면 글마다 따로.
 CHILD = """
@@ -66,8 +68,11 @@ def make_texts():
     assert pieces["the"] == 1
     rng = np.random.default_rng(20)
     kinds = rng.choice(3, size=COUNT, p=[0.75, 0.22, 0.03])  # 문장, 문단, 긴 글
-    targets = np.where(kinds == 0, rng.integers(8, 48, COUNT),
-                       np.where(kinds == 1, rng.integers(48, 200, COUNT), rng.integers(200, MAX_TOKENS + 1, COUNT)))
+    targets = np.where(
+        kinds == 0,
+        rng.integers(8, 48, COUNT),
+        np.where(kinds == 1, rng.integers(48, 200, COUNT), rng.integers(200, MAX_TOKENS + 1, COUNT)),
+    )
     targets[rng.integers(COUNT)] = MAX_TOKENS
     texts = []
     for target in targets.tolist():
@@ -89,8 +94,13 @@ def make_texts():
 
 def run_child(texts_path, out_path, mode):
     env = {**os.environ, "PYTHONPATH": str(SNIPPETS), "OPENBLAS_NUM_THREADS": "1"}
-    proc = subprocess.run([sys.executable, "-c", CHILD, str(texts_path), str(out_path), mode],
-                          capture_output=True, text=True, env=env, check=True)
+    proc = subprocess.run(
+        [sys.executable, "-c", CHILD, str(texts_path), str(out_path), mode],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
     return json.loads(proc.stdout.splitlines()[-1])
 
 
@@ -108,8 +118,10 @@ def main():
     norms = np.linalg.norm(a, axis=-1)
     rss_gb = batched["max_rss_kb"] * 1024 / 1e9
     lengths = np.array(lengths)
-    print(f"글 {len(texts)}개: 토큰 수 최소 {lengths.min()}, 중앙값 {int(np.median(lengths))}, "
-          f"최대 {lengths.max()}, 합 {lengths.sum():,} (글 만들기 {made:.1f} 초)")
+    print(
+        f"글 {len(texts)}개: 토큰 수 최소 {lengths.min()}, 중앙값 {int(np.median(lengths))}, "
+        f"최대 {lengths.max()}, 합 {lengths.sum():,} (글 만들기 {made:.1f} 초)"
+    )
     print(f"{'측정':<40}{'값':>10}   목표")
     print(f"{'한 번에 임베딩: 최대 RSS (GB)':<36}{rss_gb:>10.2f}   ≤ {RSS_GOAL_GB}")
     print(f"{'한 번에 임베딩: 걸린 시간 (초)':<36}{batched['seconds']:>10.1f}")

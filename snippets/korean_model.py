@@ -6,12 +6,14 @@ import numpy as np
 from bert_numpy import encode, tokenize
 from e5_numpy import PREFIX, load_e5
 
-model = load_e5()  # 가중치 파일 읽기, 4비트 풀기, 토크나이저 만들기
+model = load_e5()  # 파라미터 파일 읽기, 4비트 풀기, 토크나이저 만들기
 print(f"어휘: 조각 {model.tokenizer.get_vocab_size():,}개 (단어 임베딩 표는 "
       f"{len(model.weights['embeddings.word_embeddings.weight']):,}행)")
 for text in ["고양이가 매트 위에 앉았다", "나는 학교에 간다", "선생님은 그 문제를 천천히 다시 설명하셨다."]:
     ids, tokens = tokenize(model, PREFIX + text)
     print(f"{len(tokens):2d}개:", " ".join(tokens))
+vocab = model.tokenizer.get_vocab()
+print("사전에 있는가?", {piece: piece in vocab for piece in ["▁고양이", "▁앉", "앉", "았다"]})
 # --8<-- [end:tokens]
 
 # --8<-- [start:sentences]
@@ -155,6 +157,36 @@ for pattern in ("<s>", "</s>", "접두어", "엔트로피"):
     print(f"층별 평균 {pattern}:", np.round(stats[pattern].mean(axis=1), 2))
 # --8<-- [end:layers]
 
+# --8<-- [start:merge]
+import dataclasses
+
+
+def hidden_into(layer, ids):
+    """layer 층(1부터)에 들어가는 은닉 상태, 곧 그 층이 키를 만드는 입력: 앞의 layer − 1 층까지만 돌린 출력."""
+    upto = dataclasses.replace(model, config={**model.config, "num_hidden_layers": layer - 1})
+    return encode(upto, ids)[0][0].astype(np.float64)
+
+
+def score_gap(tokens, maps):
+    """층마다 모든 헤드·쿼리에서 <s> 와 </s> 의 점수(q·k/√d_k) 차이의 최댓값.
+
+    두 키는 같은 행의 소프트맥스 안에 있으므로 점수 차이는 가중치의 비의 로그 ln(w<s> / w</s>) 입니다."""
+    return np.abs(np.log(maps[..., 0]) - np.log(maps[..., len(tokens) - 1])).max(axis=(1, 2))
+
+
+ids0 = tokenize(model, PREFIX + SENTENCES[0])[0]
+hidden_gap = np.array([np.linalg.norm(h[0] - h[-1]) / np.linalg.norm(h[0])
+                       for h in (hidden_into(layer, ids0) for layer in range(1, 13))])
+gap = np.max([score_gap(t, m) for t, m in results], axis=0)  # 28문장 전체에서 가장 큰 차이
+print("층 | 은닉 상태 차이 | 점수 차이 최대 | 가중치 비 최대")
+for layer in range(12):
+    ratio = np.exp(gap[layer])
+    print(f"{layer + 1:2d} | {hidden_gap[layer]:14.2g} | {gap[layer]:14.2g} | "
+          + (f"{ratio:.3f}" if ratio < 10 else f"{ratio:.0e}"))
+merged = stats["<s>"] + stats["</s>"]  # 한 자리가 둘로 세어진 것이므로 더해서 봅니다
+print("층별 평균 <s> + </s>:", np.round(merged.mean(axis=1), 2))
+# --8<-- [end:merge]
+
 # --8<-- [start:particles]
 import functools
 
@@ -221,29 +253,6 @@ print(f"바꿔 말한 한국어 문장 {sim[0, 1]:.3f}  관계없는 한국어 �
 print(f"같은 뜻의 영어 문장   {sim[0, 3]:.3f}  관계없는 영어 문장   {sim[0, 4]:.3f}")
 # --8<-- [end:similarity]
 
-# --8<-- [start:four_bits]
-import numpy as np
-
-from e5_numpy import dequantize_q4_0, read_e5_file, weights_path
-
-_, _, _, _, tensors = read_e5_file(weights_path())
-n_q4 = sum(t.size * 32 for t in tensors.values() if t.dtype.names)  # 4비트 블록 배열들
-n_f32 = sum(t.size for t in tensors.values() if not t.dtype.names)
-size, size_f32 = weights_path().stat().st_size, (n_q4 + n_f32) * 4
-print(f"4비트 가중치 {n_q4:,}개, float32 값 {n_f32:,}개 → 파일 {size / 1e6:.1f} MB "
-      f"(모두 float32 라면 {size_f32 / 1e6:.0f} MB, 그 {size / size_f32:.2f}배)")
-block = tensors["l0.q.w"][0]  # 1층 쿼리 행렬의 첫 블록 (가중치 32개)
-print(f"블록 하나: 배율 d = {float(block['d']):.5f}, 정수 q-8 =", (dequantize_q4_0(block[None]) / block["d"]).astype(int))
-
-# 층의 행렬들(단어 임베딩 빼고)의 블록 663,552개를 모두 풀어 봅니다
-layer_blocks = np.concatenate([t for key, t in tensors.items() if t.dtype.names and key != "emb.word"])
-levels = np.concatenate([layer_blocks["qs"] & 0x0F, layer_blocks["qs"] >> 4], axis=-1)
-print("-8·d 를 쓰는 블록의 비율:", float((levels == 0).any(axis=-1).mean()))
-w = dequantize_q4_0(layer_blocks[:, None])  # (블록, 1, 32)
-d = layer_blocks["d"].astype(np.float64)
-# 반올림 오차가 한 칸(|d|) 안에서 고르게 퍼진다고 보면 그 크기(제곱평균)는 |d|/√12 입니다.
-print(f"추정한 반올림 오차 / 가중치 크기 (제곱평균): {np.sqrt((d ** 2 / 12).mean() / np.mean(w * w, dtype=np.float64)):.3f}")
-# --8<-- [end:four_bits]
 
 
 # --8<-- [start:quiz_1]
@@ -265,11 +274,10 @@ print("접두어와 <s>:", tokens[:START], " 문장의 첫 조각:", tokens[STAR
 # --8<-- [end:quiz_3]
 
 # --8<-- [start:quiz_4]
-from e5_numpy import BLOCK, Q4_0
-
-print("블록 하나:", Q4_0.itemsize, "바이트 =", Q4_0["d"].itemsize, "바이트 배율 +", Q4_0["qs"].itemsize, "바이트 정수")
-bits = Q4_0.itemsize * 8 / BLOCK
-print("가중치 하나에", bits, f"비트: float32 의 32 비트의 {bits / 32:.2f}배")
+tokens, maps = results[0]
+ratio_12 = maps[11, :, :, 0] / maps[11, :, :, len(tokens) - 1]  # 12층, 모든 헤드·모든 쿼리
+print(f"12층의 w<s> / w</s>: 가장 작은 값 {ratio_12.min():.3f}, 가장 큰 값 {ratio_12.max():.3f}")
+print(f"12층 평균: <s> {stats['<s>'][11].mean():.2f}, </s> {stats['</s>'][11].mean():.2f}, 합 {merged[11].mean():.2f}")
 # --8<-- [end:quiz_4]
 
 
@@ -323,15 +331,16 @@ def figure_heads_meaning(narrow=False):
 
 
 def figure_stats(narrow=False):
-    """모든 헤드(12층 × 12헤드)가 이전 토큰, 다음 토큰, <s>, </s> 에 준 평균 가중치 (2 × 2)."""
+    """모든 헤드(12층 × 12헤드)가 이전 토큰, 다음 토큰, <s>, 그리고 <s> 와 </s> 를 합친 자리에 준 평균 가중치 (2 × 2)."""
     import matplotlib.pyplot as plt
 
     from plotting import width
 
     shape, height = ((2, 2), 5.8) if narrow else ((2, 2), 5.9)
     fig, axes = plt.subplots(*shape, figsize=(width(narrow), height), layout="constrained")
-    for ax, pattern in zip(axes.flat, ["이전 토큰", "다음 토큰", "<s>", "</s>"]):
-        im = ax.imshow(stats[pattern], vmin=0, vmax=1, cmap=plt.rcParams["image.cmap"])
+    panels = {"이전 토큰": stats["이전 토큰"], "다음 토큰": stats["다음 토큰"], "<s>": stats["<s>"], "<s> + </s>": merged}
+    for ax, (pattern, values) in zip(axes.flat, panels.items()):
+        im = ax.imshow(values, vmin=0, vmax=1, cmap=plt.rcParams["image.cmap"])
         ax.set_title(pattern)
         ax.set_xticks([0, 5, 11], labels=["1", "6", "12"])
         ax.set_yticks([0, 5, 11], labels=["1", "6", "12"])

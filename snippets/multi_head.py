@@ -120,19 +120,21 @@ print("split_heads:", xh.shape, " 가중치:", w_batch.shape, " 다시 합치면
 
 # --8<-- [start:quiz_3]
 naive = Q.reshape(h, len(tokens), d_head)  # 축을 바꾸지 않고 (6, 64) → (8, 6, 8) 로 바로 reshape
-print("잘못 나눈 헤드 0 의 여섯 행이 모두 첫 토큰(The)의 숫자인가?", np.array_equal(naive[0].ravel(), Q[0, :48]))
-print("제대로 나눈 헤드 0 의 여섯 행은 여섯 토큰의 열 0–7 인가?", np.array_equal(Qh[0], Q[:, :8]))
+print("잘못 나눈 헤드 1(naive[0])의 여섯 행이 모두 첫 토큰(The)의 숫자인가?", np.array_equal(naive[0].ravel(), Q[0, :48]))
+print("제대로 나눈 헤드 1(Qh[0])의 여섯 행은 여섯 토큰의 열 0–7 인가?", np.array_equal(Qh[0], Q[:, :8]))
 # --8<-- [end:quiz_3]
 
 # --8<-- [start:quiz_4]
-for heads in (8, 1):
-    m = measured_cost(len(tokens), d_model, heads)
-    print(f"헤드 {heads}개: 가중치 원소 {m['가중치 원소']}, FLOP {m['FLOP']:,}, 파라미터 {m['파라미터']:,}")
+mean_w = weights.mean(axis=0)  # 헤드 8개의 가중치를 평균한 (6, 6) 한 장
+print("평균한 한 장의 행 합:", mean_w.sum(axis=-1).round(6))
+from_mean = (mean_w @ (X @ params["W_V"])) @ params["W_O"]  # 그 한 장으로 모든 밸류 열을 섞으면
+gap = np.linalg.norm(from_mean - out) / np.linalg.norm(out)
+print("멀티헤드 출력과 같은가?", np.allclose(from_mean, out), f" 어긋난 크기: 출력의 {gap:.0%}")
 # --8<-- [end:quiz_4]
 
 # --8<-- [start:figure]
 def figure_heads(narrow=False):
-    """무작위로 초기화한 헤드 8개의 가중치: 헤드마다 다른 무늬가 나오지만 언어적 의미는 없습니다."""
+    """무작위 파라미터로 만든 헤드 8개의 어텐션 가중치: 헤드마다 다른 무늬가 나오지만 언어적 의미는 없습니다."""
     import matplotlib.pyplot as plt
 
     from plotting import heatmap, label_heatmap_grid, width

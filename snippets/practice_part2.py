@@ -1,19 +1,35 @@
-"""실습 파트 2: "The cat sat on the mat" 의 어텐션 가중치 히트맵 (무작위 가중치).
+"""실습 파트 2: "The cat sat on the mat" 의 어텐션 가중치 히트맵 (학습하지 않은 무작위 파라미터).
 
-4장(히트맵)과 같은 예제(toy_data.cat_sat_example)를 쓰므로 같은 그림이 나옵니다.
+4장(히트맵)과 같은 예제(toy_data.cat_sat_example)를 쓰므로 같은 가중치가 나옵니다. 어텐션은 파트 1 의 네 줄을
+함수 하나로 묶은 plain_attention 으로 계산하고(노트북은 저장소 밖에서도 돌아가야 하므로 코어를 import 하지
+않습니다), 그것이 코어의 scaled_dot_product_attention 과 같다는 것은 tests/test_notebooks.py 가 확인합니다.
 """
 
-from attention import scaled_dot_product_attention, softmax  # 노트북에는 코어의 절이 직접 들어갑니다
-from plotting import heatmap, use_korean_font  # 노트북에는 그림 도우미의 절이 직접 들어갑니다
+from plotting import use_korean_font  # 노트북에는 그림 도우미의 절이 직접 들어갑니다
 from toy_data import cat_sat_example  # 노트북에는 toy_data 의 절이 직접 들어갑니다
 
-# --8<-- [start:tokens]
+# --8<-- [start:attention]
 import numpy as np
 
-tokens, X, params = cat_sat_example(d_model=64)  # 4장과 같은 무작위 토큰 벡터와 투영
-d_k = 64
+
+def plain_softmax(scores):
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))  # 파트 1 의 소프트맥스
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def plain_attention(Q, K, V, mask=None):
+    """파트 1 의 네 줄. mask 를 주면 False 인 칸을 가립니다 (True = 볼 수 있음)."""
+    scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(K.shape[-1])  # ① 내적, ② √d_k 로 나누기
+    if mask is not None:
+        scores = np.where(mask, scores, -np.inf)  # 가린 칸은 exp(-inf) = 0 이 됩니다
+    weights = plain_softmax(scores)  # ③
+    return weights @ V, weights  # ④ 가중합, 그리고 히트맵으로 그릴 가중치
+# --8<-- [end:attention]
+
+# --8<-- [start:tokens]
+tokens, X, params = cat_sat_example(d_model=64)  # 4장과 같은 무작위 토큰 벡터와 투영 행렬
 Q, K, V = X @ params["W_Q"], X @ params["W_K"], X @ params["W_V"]
-_, weights = scaled_dot_product_attention(Q, K, V)
+_, weights = plain_attention(Q, K, V)
 print("가중치:", weights.shape, " 행의 합:", weights.sum(axis=-1).round(6))
 # --8<-- [end:tokens]
 
@@ -22,21 +38,31 @@ import matplotlib.pyplot as plt
 
 use_korean_font()
 fig, ax = plt.subplots(figsize=(5.6, 4.6), layout="constrained")
-im = heatmap(ax, weights, tokens, tokens, title="The cat sat on the mat (무작위 가중치)")
+im = ax.imshow(weights, vmin=0.0, vmax=1.0)  # 행 = 쿼리, 열 = 키, 밝을수록 큰 가중치
+ax.set_xticks(range(len(tokens)), labels=tokens, rotation=45, ha="right")
+ax.set_yticks(range(len(tokens)), labels=tokens)
+ax.set_xlabel("키 (보이는 쪽)")
+ax.set_ylabel("쿼리 (보는 쪽)")
+for i in range(len(tokens)):
+    for j in range(len(tokens)):  # 칸마다 값을 적습니다 (어두운 칸에는 흰 글씨)
+        ax.text(j, i, f"{weights[i, j]:.2f}", ha="center", va="center",
+                color="white" if weights[i, j] < 0.5 else "black")
+ax.set_title("The cat sat on the mat (무작위 파라미터)")
 fig.colorbar(im, ax=ax, label="어텐션 가중치")
 plt.show()
 # --8<-- [end:plot]
 
-def figure_weights(narrow=False):
-    """노트북의 그림 셀과 같은 히트맵을 사이트용으로: 밝은/어두운 테마와 좁은/넓은 판.
 
-    노트북 페이지는 그림 셀의 출력 대신 이 그림을 보여 줍니다 (같은 weights, 같은 heatmap 함수).
+def figure_weights(narrow=False):
+    """노트북의 그림 셀과 같은 가중치를 사이트용으로: 밝은/어두운 테마와 좁은/넓은 판.
+
+    노트북 페이지는 그림 셀의 출력 대신 이 그림을 보여 줍니다 (같은 weights 를 사이트의 heatmap 도우미로).
     내려받은 노트북은 위의 plot 절로 직접 그립니다.
     """
-    from plotting import width
+    from plotting import heatmap, width
 
     fig_, ax_ = plt.subplots(figsize=(width(narrow), 4.6 if narrow else 5.4), layout="constrained")
-    im_ = heatmap(ax_, weights, tokens, tokens, title="The cat sat on the mat (무작위 가중치)")
+    im_ = heatmap(ax_, weights, tokens, tokens, title="The cat sat on the mat (무작위 파라미터)")
     fig_.colorbar(im_, ax=ax_, label="어텐션 가중치", location="bottom" if narrow else "right")
     return fig_
 
@@ -48,24 +74,24 @@ for token, row in zip(tokens, weights):
 # --8<-- [end:rows]
 
 # --8<-- [start:exercise_1]
-# 연습 1: 인과 마스크. 코어의 약속은 True = 볼 수 있음, False = 가림입니다.
+# 연습 1: 인과 마스크. True = 볼 수 있음, False = 가림입니다.
 mask = np.tril(np.ones((6, 6), dtype=bool))  # 자기 자신과 앞쪽 토큰만 True
-_, masked = scaled_dot_product_attention(Q, K, V, mask)
+_, masked = plain_attention(Q, K, V, mask)
 print(masked.round(2))
 # --8<-- [end:exercise_1]
 
 # --8<-- [start:exercise_2]
 # 연습 2: 토큰 순서를 뒤섞어 넣습니다 (위치 정보는 더하지 않습니다). order 를 바꿔 보세요.
 order = [5, 4, 3, 2, 1, 0]  # "mat the on sat cat The"
-_, w_shuffled = scaled_dot_product_attention(Q[order], K[order], V[order])
+_, w_shuffled = plain_attention(Q[order], K[order], V[order])
 cat, sat = tokens.index("cat"), tokens.index("sat")
 i, j = order.index(cat), order.index(sat)  # 뒤섞은 문장에서 cat 과 sat 의 자리
 print(f"cat → sat  원래 순서: {weights[cat, sat]:.4f}, 뒤섞은 순서: {w_shuffled[i, j]:.4f}")
 # --8<-- [end:exercise_2]
 
 # --8<-- [start:exercise_3]
-# 연습 3: √d_k 로 나누지 않으면 몇 개의 행이 가중치의 90% 넘게를 한 토큰에 몰아 줄까요?
-unscaled = softmax(Q @ K.T, axis=-1)  # ③ 소프트맥스만: ② 를 건너뜁니다
+# 연습 3: √d_k 로 나누지 않으면 몇 개의 행이 한 토큰에 가중치를 90% 넘게 몰아 줄까요?
+unscaled = plain_softmax(Q @ K.T)  # ③ 소프트맥스만: ② 를 건너뜁니다
 print("행마다 가장 큰 가중치 (나누지 않음):", unscaled.max(axis=-1).round(3))
 # --8<-- [end:exercise_3]
 

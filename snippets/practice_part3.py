@@ -1,23 +1,53 @@
 """실습 파트 3: 헤드 8개를 한 번의 배열 연산으로 계산하고, 헤드들의 패턴이 얼마나 다른지 잽니다.
 
-6장(멀티헤드)과 같은 예제(toy_data.cat_sat_example)를 쓰므로 같은 헤드 8개가 나옵니다.
+6장(멀티헤드)과 같은 예제(toy_data.cat_sat_example)를 쓰므로 같은 헤드 8개가 나옵니다. 헤드를 나누고 잇는 함수와
+어텐션은 노트북 안에서 직접 짭니다(저장소 밖에서도 돌아가야 하므로 코어를 import 하지 않습니다). 그것이 코어의
+split_heads, merge_heads, multi_head_attention 과 같다는 것은 tests/test_notebooks.py 가 확인합니다.
 """
 
-from attention import merge_heads, scaled_dot_product_attention, split_heads  # 노트북에는 코어의 절이 직접
 from head_stats import js_distance, mean_pairwise_js  # 노트북에는 이 절들이 직접 들어갑니다
-from plotting import heatmap, use_korean_font  # 노트북에는 그림 도우미의 절이 직접 들어갑니다
+from plotting import use_korean_font  # 노트북에는 그림 도우미의 절이 직접 들어갑니다
 from toy_data import cat_sat_example  # 노트북에는 toy_data 의 절이 직접 들어갑니다
 
-# --8<-- [start:heads]
+# --8<-- [start:attention]
 import numpy as np
 
+
+def plain_attention(Q, K, V):
+    """파트 1 의 네 줄. 앞쪽 축(헤드)은 그대로 두고 마지막 두 축으로 계산합니다."""
+    scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(K.shape[-1])
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights = e / e.sum(axis=-1, keepdims=True)
+    return weights @ V, weights
+# --8<-- [end:attention]
+
+# --8<-- [start:split]
+def to_heads(x, h):
+    """(n, d_model) → (h, n, d_model / h): 열을 h 묶음으로 나눈 뒤 헤드 축을 맨 앞으로 옮깁니다."""
+    n, d_model = x.shape
+    return x.reshape(n, h, d_model // h).transpose(1, 0, 2)
+
+
+def from_heads(x):
+    """(h, n, d_head) → (n, h · d_head): 헤드별 결과를 다시 옆으로 이어 붙입니다."""
+    h, n, d_head = x.shape
+    return x.transpose(1, 0, 2).reshape(n, h * d_head)
+# --8<-- [end:split]
+
+# --8<-- [start:heads]
 tokens, X, params = cat_sat_example(d_model=64)  # 6장과 같은 토큰 벡터와 W_Q, W_K, W_V, W_O
 d_model, h = 64, 8
+d_head = d_model // h
 W_Q, W_K, W_V, W_O = params["W_Q"], params["W_K"], params["W_V"], params["W_O"]
 
-Qh, Kh, Vh = (split_heads(X @ W, h) for W in (W_Q, W_K, W_V))  # 각각 (8, 6, 8)
-heads_out, weights = scaled_dot_product_attention(Qh, Kh, Vh)  # 헤드 8개를 한 번에
-output = merge_heads(heads_out) @ W_O
+
+def plain_multi_head(X, W_Q, W_K, W_V, W_O, h):
+    Qh, Kh, Vh = (to_heads(X @ W, h) for W in (W_Q, W_K, W_V))  # 각각 (h, 6, d_model / h)
+    heads_out, weights = plain_attention(Qh, Kh, Vh)  # 헤드 h 개를 한 번에
+    return from_heads(heads_out) @ W_O, weights, heads_out
+
+
+output, weights, heads_out = plain_multi_head(X, W_Q, W_K, W_V, W_O, h)
 print("헤드별 가중치:", weights.shape, " 출력:", output.shape)
 # --8<-- [end:heads]
 
@@ -26,8 +56,11 @@ import matplotlib.pyplot as plt
 
 use_korean_font()
 fig, axes = plt.subplots(2, 4, figsize=(12, 6.4), layout="constrained")
-for i, ax in enumerate(axes.flat):
-    im = heatmap(ax, weights[i], tokens, tokens, title=f"헤드 {i + 1}", annotate=False)
+for i, ax in enumerate(axes.flat):  # 코드의 weights[0] 이 헤드 1 입니다
+    im = ax.imshow(weights[i], vmin=0.0, vmax=1.0)
+    ax.set_xticks(range(len(tokens)), labels=tokens, rotation=45, ha="right")
+    ax.set_yticks(range(len(tokens)), labels=tokens)
+    ax.set_title(f"헤드 {i + 1}")
 fig.colorbar(im, ax=axes, shrink=0.7, label="어텐션 가중치")
 plt.show()
 # --8<-- [end:plot]
@@ -42,11 +75,15 @@ print(f"헤드들과 균일 분포의 평균 거리: {np.mean([js_distance(w, un
 # --8<-- [end:compare]
 
 # --8<-- [start:exercise_1]
-# 연습 1: 헤드 수 h_try 를 1, 2, 16 으로 바꿔 보세요. 파라미터 수와 가중치 원소 수는 어떻게 변할까요?
-h_try = 1
-_, w_try = scaled_dot_product_attention(*(split_heads(X @ W, h_try) for W in (W_Q, W_K, W_V)))
-n_params = sum(W.size for W in (W_Q, W_K, W_V, W_O))
-print(f"헤드 {h_try}개: 파라미터 {n_params:,}개, 가중치 {w_try.shape} → 원소 {w_try.size}개")
+# 연습 1: 헤드 1 과 헤드 2 의 자리를 맞바꿉니다. W_Q, W_K, W_V 의 열은 헤드 묶음째로 바꾸고,
+# W_O 의 행은 swap_W_O 가 True 일 때만 바꿉니다. 출력이 그대로일까요? swap_W_O 를 True 로 바꿔 보세요.
+order = [1, 0, 2, 3, 4, 5, 6, 7]  # 새 헤드 i 는 원래 헤드 order[i]
+swap_W_O = False
+cols = np.concatenate([np.arange(o * d_head, (o + 1) * d_head) for o in order])  # 헤드 묶음째로 고른 열 번호
+out_swapped, w_swapped, _ = plain_multi_head(X, W_Q[:, cols], W_K[:, cols], W_V[:, cols],
+                                             W_O[cols] if swap_W_O else W_O, h)
+print("출력이 그대로인가?", np.allclose(out_swapped, output), " 새 헤드 1 = 원래 헤드 2?",
+      np.allclose(w_swapped[0], weights[1]))
 # --8<-- [end:exercise_1]
 
 # --8<-- [start:exercise_2]
@@ -54,7 +91,7 @@ print(f"헤드 {h_try}개: 파라미터 {n_params:,}개, 가중치 {w_try.shape}
 std = 1 / np.sqrt(d_model)  # 위의 W_Q, W_K 와 같은 크기 0.125 로 새로 뽑습니다 (시드 7 이라 위에서 잰 거리와 조금 다릅니다)
 r = np.random.default_rng(7)
 W_Q_s, W_K_s = (r.standard_normal((d_model, d_model)) * std for _ in range(2))
-_, w_std = scaled_dot_product_attention(split_heads(X @ W_Q_s, h), split_heads(X @ W_K_s, h), Vh)
+_, w_std, _ = plain_multi_head(X, W_Q_s, W_K_s, W_V, W_O, h)
 print(f"std = {std:.3f}: 헤드 사이 평균 JS 거리 {mean_pairwise_js(w_std):.3f}")
 # --8<-- [end:exercise_2]
 
@@ -62,27 +99,30 @@ print(f"std = {std:.3f}: 헤드 사이 평균 JS 거리 {mean_pairwise_js(w_std)
 # 연습 3: 세 번째 헤드의 밸류만 바꿉니다 (W_V 의 열 16–23). W_O 를 곱하기 전과 후에 출력의 어느 열이 바뀔까요?
 W_V_changed = W_V.copy()
 W_V_changed[:, 16:24] += 1.0
-heads_changed, _ = scaled_dot_product_attention(Qh, Kh, split_heads(X @ W_V_changed, h))
-changed_before = np.any(~np.isclose(merge_heads(heads_changed), merge_heads(heads_out)), axis=0)
+out_changed, _, heads_changed = plain_multi_head(X, W_Q, W_K, W_V_changed, W_O, h)
+changed_before = np.any(~np.isclose(from_heads(heads_changed), from_heads(heads_out)), axis=0)
 print("W_O 전에 바뀐 열:", np.flatnonzero(changed_before))
 # --8<-- [end:exercise_3]
 
 # --8<-- [start:solution_1]
-# 풀이 1: W_Q, W_K, W_V, W_O 는 헤드 수와 상관없이 (64, 64) 라서 파라미터 수는 그대로입니다.
-# 가중치 행렬은 헤드마다 6×6 하나씩이라서, 원소 수는 헤드 수에 비례합니다.
-for h_s in (1, 2, 8, 16):
-    _, w_s = scaled_dot_product_attention(*(split_heads(X @ W, h_s) for W in (W_Q, W_K, W_V)))
-    print(f"헤드 {h_s:2d}개: 파라미터 {n_params:,}개, 가중치 원소 {w_s.size}개")
+# 풀이 1: W_O 의 행까지 함께 바꾸면 출력은 그대로이고, 헤드의 번호만 바뀝니다. 헤드 i 의 결과는 W_O 의
+# 행 묶음 i 하고만 곱해지기 때문입니다. 그래서 "몇 번 헤드" 라는 번호 자체에는 뜻이 없습니다.
+# W_O 를 그대로 두면 헤드의 결과가 남의 행과 곱해져 출력이 달라집니다.
+solution_1 = {}
+for swap in (False, True):
+    out_s, _, _ = plain_multi_head(X, W_Q[:, cols], W_K[:, cols], W_V[:, cols], W_O[cols] if swap else W_O, h)
+    solution_1[swap] = np.allclose(out_s, output)
+    print(f"W_O 의 행도 바꾸면 {swap}: 출력이 그대로인가? {solution_1[swap]}")
 # --8<-- [end:solution_1]
 
 # --8<-- [start:solution_2]
 # 풀이 2: 값이 작으면 점수가 모두 0 근처라서, 모든 헤드가 거의 고르게 나눠 줍니다.
-# 그래서 헤드끼리 구별되지 않습니다. 학습 전 실제 모델(BERT 는 표준편차 0.02)이 이쪽에 가깝습니다.
+# 그래서 헤드끼리 구별되지 않습니다.
 solution_2 = {}
 for s in (1 / np.sqrt(d_model), 0.02):
     r = np.random.default_rng(7)
     W_Q_s, W_K_s = (r.standard_normal((d_model, d_model)) * s for _ in range(2))
-    _, w_s = scaled_dot_product_attention(split_heads(X @ W_Q_s, h), split_heads(X @ W_K_s, h), Vh)
+    _, w_s, _ = plain_multi_head(X, W_Q_s, W_K_s, W_V, W_O, h)
     solution_2[round(s, 3)] = mean_pairwise_js(w_s)
     print(f"std = {s:.3f}: 헤드 사이 평균 JS 거리 {solution_2[round(s, 3)]:.3f}, "
           f"가장 큰 가중치 {w_s.max():.3f} (고르게 나누면 {1 / len(tokens):.3f})")
@@ -91,6 +131,6 @@ for s in (1 / np.sqrt(d_model), 0.02):
 # --8<-- [start:solution_3]
 # 풀이 3: W_O 를 곱하기 전에는 세 번째 헤드의 몫인 열 16–23 만 바뀝니다. 이어 붙이기는 헤드를 섞지 않습니다.
 # W_O 를 곱한 뒤에는 모든 열이 바뀝니다. 헤드들의 정보를 한데 섞는 것이 W_O 의 일입니다.
-changed_after = np.any(~np.isclose(merge_heads(heads_changed) @ W_O, output), axis=0)
+changed_after = np.any(~np.isclose(out_changed, output), axis=0)
 print("W_O 전에 바뀐 열 수:", int(changed_before.sum()), " W_O 뒤에 바뀐 열 수:", int(changed_after.sum()))
 # --8<-- [end:solution_3]

@@ -103,7 +103,7 @@ print("층별 평균 엔트로피:", stats["엔트로피"].mean(axis=1))
 # --8<-- [end:clark_compare]
 
 # --8<-- [start:random_baseline]
-# 비교: 구조는 같고 가중치만 학습 전처럼 무작위인 모델 (BERT 의 초기화: 정규분포, 표준편차 0.02)
+# 비교: 구조는 같고 파라미터만 학습 전처럼 무작위인 모델 (BERT 의 초기화: 정규분포, 표준편차 0.02)
 rng = np.random.default_rng(0)
 random_weights = {k: (rng.standard_normal(v.shape) * 0.02).astype(np.float32)
                   if v.ndim == 2 else np.zeros_like(v) for k, v in model.weights.items()}
@@ -119,6 +119,15 @@ print(f"이전 토큰 몫의 최댓값: 학습됨 {stats['이전 토큰'].max():
 print(f"평균 엔트로피: 학습됨 {stats['엔트로피'].mean():.2f}, 무작위 {random_stats['엔트로피'].mean():.2f} 나트")
 print("층별 헤드 사이 평균 JS 거리 (학습됨):", js_layers)
 print("층별 헤드 사이 평균 JS 거리 (무작위):", random_js)
+# 0.02 는 이 폭에서 1/√d_model 보다 작습니다. 쿼리와 키가 한 번씩 곱해지므로 점수의 퍼짐은 그 비의 제곱으로 줄어듭니다.
+d_model = model.config["hidden_size"]
+ratio = 0.02 * np.sqrt(d_model)
+q0, k0 = encode(random_model, tokenize(model, SENTENCES[0])[0], return_qk=True)[2][0]
+init_spread = float((q0 @ np.swapaxes(k0, -1, -2) / np.sqrt(q0.shape[-1])).std())
+# 편향이 0 이라서 W_Q, W_K 를 c 배 하면 점수는 정확히 c² 배입니다: 같은 행렬을 1/√d_model 크기로 키운 값도 셉니다.
+print(f"표준편차 0.02 = 1/√{d_model}({1 / np.sqrt(d_model):.3f})의 {ratio:.2f}배, "
+      f"BERT-base 의 폭 768 에서는 1/√768({1 / np.sqrt(768):.3f})의 {0.02 * np.sqrt(768):.2f}배")
+print(f"1층 점수(÷√d_k)의 표준편차: {init_spread:.2f}, 같은 행렬을 1/√d_model 크기로 키우면 {init_spread / ratio ** 2:.2f}")
 # --8<-- [end:random_baseline]
 
 # --8<-- [start:korean]

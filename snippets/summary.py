@@ -1,58 +1,51 @@
-"""7장 정리: 한 단계로 닿는 거리, 병렬 처리와 그 대가 O(n²), NLP 밖의 어텐션."""
+"""7장 정리: 한 단계로 닿는 거리, 차례로 기다리는 단계 수(RNN 은 n, 어텐션은 3)와 그 대가 O(n²), NLP 밖의 어텐션."""
 
 # --8<-- [start:steps]
-import gc
-import sys
-
 import numpy as np
 
-from attention import scaled_dot_product_attention
+from attention import scaled_dot_product_attention, softmax
+
+
+class Value:
+    """배열 하나와, 그 배열을 얻기까지 차례로 기다려야 했던 연산의 수(steps)."""
+
+    def __init__(self, array, steps=0):
+        self.array, self.steps = array, steps
+
+
+def step(fn, *inputs):
+    """연산 하나: 입력이 모두 준비되어야 시작합니다. 그래서 차례 단계 = 가장 늦은 입력 + 1."""
+    return Value(fn(*(v.array for v in inputs)), 1 + max(v.steps for v in inputs))
 
 
 def rnn(x, W, U):
-    """RNN 은 앞 상태가 있어야 다음 상태를 계산할 수 있습니다: 토큰 수만큼 차례로."""
-    h = np.zeros(W.shape[0])
+    """RNN: 상태 h_t 를 계산하려면 h_{t-1} 이 있어야 합니다. 토큰마다 한 단계씩 차례로."""
+    h = Value(np.zeros(W.shape[0]))
     for x_t in x:
-        h = np.tanh(W @ h + U @ x_t)
+        h = step(lambda h, x_t: np.tanh(W @ h + U @ x_t), h, Value(x_t))
     return h
 
 
 def self_attention(x):
-    """어텐션은 모든 토큰을 행렬 연산 몇 번으로 한꺼번에 처리합니다."""
-    return scaled_dot_product_attention(x, x, x)[0]
-
-
-def python_steps(fn, *args):
-    """fn 을 실행하는 동안 차례로 실행된 Python 줄 수를 셉니다 (numpy 안의 C 반복은 빼고)."""
-    count = 0
-
-    def tracer(frame, event, arg):
-        nonlocal count
-        count += event == "line"
-        return tracer
-
-    # 쓰레기 수거(gc)가 도중에 돌면 다른 객체의 정리 코드 줄까지 세므로, 세는 동안만 끕니다.
-    collecting = gc.isenabled()
-    gc.disable()
-    sys.settrace(tracer)
-    try:
-        fn(*args)
-    finally:
-        sys.settrace(None)
-        if collecting:
-            gc.enable()
-    return count
+    """어텐션: 모든 토큰 쌍의 점수를 행렬 곱 한 번에, 소프트맥스 한 번, 가중합 행렬 곱 한 번."""
+    X = Value(x)
+    scores = step(lambda a: a @ a.T / np.sqrt(a.shape[-1]), X)
+    weights = step(lambda s: softmax(s, axis=-1), scores)
+    return step(lambda w, v: w @ v, weights, X)
 
 
 rng = np.random.default_rng(0)
 d = 16
 W, U = rng.standard_normal((d, d)) * 0.1, rng.standard_normal((d, d)) * 0.1
 steps = {}
-print(" 토큰 수   RNN 의 차례 단계(줄)   어텐션의 차례 단계(줄)")
+print("토큰 수 | 차례 단계: RNN | 어텐션")
 for n in (8, 64, 512):
     x = rng.standard_normal((n, d))
-    steps[n] = (python_steps(rnn, x, W, U), python_steps(self_attention, x))
-    print(f"{n:7d} {steps[n][0]:18d} {steps[n][1]:22d}")
+    steps[n] = (rnn(x, W, U).steps, self_attention(x).steps)
+    print(f"{n:7d} | {steps[n][0]:13d} | {steps[n][1]:6d}")
+# 세 단계로 계산한 어텐션은 코어 함수와 같은 값입니다
+same_as_core = np.allclose(self_attention(x).array, scaled_dot_product_attention(x, x, x)[0])
+print("코어의 scaled_dot_product_attention 과 같은 값인가?", same_as_core)
 # --8<-- [end:steps]
 
 # --8<-- [start:quadratic]
@@ -97,7 +90,7 @@ print(f"224×224 ({vit_patches + 1}개) 대비: 한 변 {384 / 224:.1f}배, 토�
 
 # --8<-- [start:quiz_3]
 x_long = rng.standard_normal((2048, d))
-print("토큰 2048개의 어텐션 차례 단계:", python_steps(self_attention, x_long), " (토큰 8개일 때:", steps[8][1], ")")
+print("토큰 2048개의 어텐션 차례 단계:", self_attention(x_long).steps, " (토큰 8개일 때:", steps[8][1], ")")
 # --8<-- [end:quiz_3]
 
 # --8<-- [start:quiz_4]

@@ -21,12 +21,9 @@ def token_vectors(tokens, d_model, seed=0):
 
 
 def projection_weights(d_model, d_k, seed=1):
-    """W_Q, W_K, W_V: 같은 입력을 세 방향으로 비추는 (d_model, d_k) 행렬 세 개.
-
-    √d_model 로 나눠 두면 투영한 값의 분산이 입력과 비슷하게 유지됩니다
-    (학습 전 가중치를 이렇게 초기화하는 것이 보통입니다).
-    """
+    """W_Q, W_K, W_V: 같은 입력을 세 방향으로 비추는 (d_model, d_k) 투영 행렬 세 개."""
     rng = np.random.default_rng(seed)
+    # √d_model 로 나누면 투영한 값의 분산이 입력과 비슷하게 유지됩니다 (학습 전 파라미터의 흔한 초기화)
     return [rng.standard_normal((d_model, d_k)) / np.sqrt(d_model) for _ in range(3)]
 # --8<-- [end:token_vectors]
 
@@ -43,11 +40,7 @@ def toy_qkv(tokens=("나는", "학교에", "간다"), d_model=8, d_k=4):
 
 # --8<-- [start:cat_sat]
 def cat_sat_example(d_model=64):
-    """"The cat sat on the mat" 예제: 토큰, X (6, d_model), 그리고 W_Q, W_K, W_V, W_O.
-
-    네 행렬은 모두 (d_model, d_model) 입니다. 헤드 하나로 쓰면 d_k = d_model 이고,
-    멀티헤드로 쓰면 열을 헤드 수만큼 나눠 씁니다 (6장).
-    """
+    """"The cat sat on the mat": 토큰, X (6, d_model), 그리고 (d_model, d_model) 행렬 W_Q, W_K, W_V, W_O."""
     tokens = ["The", "cat", "sat", "on", "the", "mat"]
     X = token_vectors(tokens, d_model, seed=0)
     W_Q, W_K, W_V = projection_weights(d_model, d_model, seed=1)

@@ -15,10 +15,21 @@ from pathlib import Path
 import pytest
 
 # 기본은 Debian 의 chromium. 다른 Chromium 계열 브라우저를 쓰려면 CHROMIUM=/경로 로 알려 줍니다.
-CHROMIUM = (os.environ.get("CHROMIUM") or shutil.which("chromium")
-            or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None))
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--disable-default-apps"]
+CHROMIUM = (
+    os.environ.get("CHROMIUM")
+    or shutil.which("chromium")
+    or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None)
+)
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-default-apps",
+]
 PHONE = {"width": 375, "height": 812}
 DESKTOP = {"width": 1280, "height": 800}
 
@@ -117,7 +128,8 @@ class Tab:
                 explorer.evaluate("e => e.scrollIntoView({block: 'center'})")
         page.wait_for_function(
             "sel => [...document.querySelectorAll(sel)].every(e => e.getAttribute('data-ready') === 'yes')",
-            arg=EXPLORERS)
+            arg=EXPLORERS,
+        )
         # 맨 위로 돌아오면 머리글의 제목이 페이지 제목에서 사이트 제목으로 바뀌며 흐려졌다 나타납니다(CSS 전환).
         # 전환 가운데에 재면 반쯤 투명한 글자를 재게 되므로, 전환을 끝 상태로 보냅니다 (기다리면 방문마다 0.4초).
         page.evaluate("""async () => {

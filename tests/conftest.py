@@ -22,8 +22,9 @@ HOOKS = ROOT / "overrides" / "hooks"
 # snippets/, overrides/hooks/ 와 tests/ 는 pyproject.toml 의 pythonpath 로 import 경로에 들어갑니다.
 
 # CI 에서는 예제를 더 많이, 그리고 매번 같은 순서로 뽑습니다 (실패를 그대로 다시 볼 수 있게).
-settings.register_profile("ci", max_examples=300, derandomize=True, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile(
+    "ci", max_examples=300, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 settings.register_profile("dev", max_examples=100, deadline=None)
 # make check: 고치는 동안 자주 돌리는 빠른 고리. 같은 성질을 예제 수만 줄여 봅니다 (make test 와 CI 는 그대로).
 settings.register_profile("check", max_examples=25, deadline=None)

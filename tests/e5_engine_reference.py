@@ -42,8 +42,11 @@ def embed(model, ids, quantize=True):
     n, H, heads = len(ids), cfg["hidden_size"], cfg["num_attention_heads"]
     hd = H // heads
     act = q8_0 if quantize else (lambda a: a)
-    x = (w["embeddings.word_embeddings.weight"][ids] + w["embeddings.position_embeddings.weight"][:n]
-         + w["embeddings.token_type_embeddings.weight"][0])
+    x = (
+        w["embeddings.word_embeddings.weight"][ids]
+        + w["embeddings.position_embeddings.weight"][:n]
+        + w["embeddings.token_type_embeddings.weight"][0]
+    )
     x = _layer_norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"], cfg["layer_norm_eps"])
     scale = np.float32(1 / math.sqrt(hd))
     for i in range(cfg["num_hidden_layers"]):
@@ -60,10 +63,18 @@ def embed(model, ids, quantize=True):
             scores = (q[:, sl] @ k[:, sl].T) * scale
             e = np.exp(scores - scores.max(axis=-1, keepdims=True))
             ctx[:, sl] = (e / e.sum(axis=-1, keepdims=True)) @ v[:, sl]
-        x = _layer_norm(x + lin(act(ctx), "attention.output.dense"), w[p + "attention.output.LayerNorm.weight"],
-                        w[p + "attention.output.LayerNorm.bias"], cfg["layer_norm_eps"])
+        x = _layer_norm(
+            x + lin(act(ctx), "attention.output.dense"),
+            w[p + "attention.output.LayerNorm.weight"],
+            w[p + "attention.output.LayerNorm.bias"],
+            cfg["layer_norm_eps"],
+        )
         mid = gelu(lin(act(x), "intermediate.dense"))
-        x = _layer_norm(x + lin(act(mid), "output.dense"), w[p + "output.LayerNorm.weight"],
-                        w[p + "output.LayerNorm.bias"], cfg["layer_norm_eps"])
+        x = _layer_norm(
+            x + lin(act(mid), "output.dense"),
+            w[p + "output.LayerNorm.weight"],
+            w[p + "output.LayerNorm.bias"],
+            cfg["layer_norm_eps"],
+        )
     pooled = x.mean(axis=0)
     return pooled / np.linalg.norm(pooled)

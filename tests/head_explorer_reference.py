@@ -16,9 +16,25 @@ import re
 import numpy as np
 
 # 탐색기가 숫자마다 보여 주는 소수 자리 (docs/assets/head-explorer.js 의 num(이름, 값, 자리))
-DIGITS = {"qk": 2, "q": 2, "k": 2, "prod": 2, "q-top": 2, "k-top": 2, "prod-top": 2, "rest-sum": 2,
-          "dot-sum": 2, "sqrt-d": 3, "scaled": 3, "max": 3, "shifted": 3, "exp": 4, "sum": 3, "weight": 3,
-          "top-weight": 3}
+DIGITS = {
+    "qk": 2,
+    "q": 2,
+    "k": 2,
+    "prod": 2,
+    "q-top": 2,
+    "k-top": 2,
+    "prod-top": 2,
+    "rest-sum": 2,
+    "dot-sum": 2,
+    "sqrt-d": 3,
+    "scaled": 3,
+    "max": 3,
+    "shifted": 3,
+    "exp": 4,
+    "sum": 3,
+    "weight": 3,
+    "top-weight": 3,
+}
 
 
 def shown(x, digits):
@@ -33,8 +49,9 @@ def reference(which):
     from e5_numpy import PREFIX, load_e5
     from head_explorer import E5_SENTENCES, MINILM_SENTENCES
 
-    model, sentences, prefix = ((load_model(), MINILM_SENTENCES, "") if which == "minilm"
-                                else (load_e5(), E5_SENTENCES, PREFIX))
+    model, sentences, prefix = (
+        (load_model(), MINILM_SENTENCES, "") if which == "minilm" else (load_e5(), E5_SENTENCES, PREFIX)
+    )
     return [compute(model, text, prefix) for text in sentences]
 
 
@@ -59,21 +76,42 @@ def compute(model, text, prefix):
     total = exps.sum(axis=-1, keepdims=True)
     w = softmax(scaled, axis=-1)
     np.testing.assert_allclose(w, exps / total, rtol=1e-12, atol=0)
-    return {"text": text, "tokens": tokens, "queries": (q0, q1), "d_head": d_head, "qk": s32, "qk_full": full,
-            "ids": ids, "scaled": scaled, "max": row_max[..., 0], "argmax": scaled.argmax(axis=-1),
-            "shifted": shifted, "exp": exps, "sum": total[..., 0], "weight": w,
-            "model_weights": np.stack([x[0][:, q0:q1] for x in weights]),
-            # ① 을 풀어 볼 벡터: (층, 헤드, 쿼리, d_head) 와 (층, 헤드, 토큰, d_head), float32
-            "q": np.stack([q[0][:, q0:q1] for q, _ in qk]), "k": np.stack([k[0] for _, k in qk])}
+    return {
+        "text": text,
+        "tokens": tokens,
+        "queries": (q0, q1),
+        "d_head": d_head,
+        "qk": s32,
+        "qk_full": full,
+        "ids": ids,
+        "scaled": scaled,
+        "max": row_max[..., 0],
+        "argmax": scaled.argmax(axis=-1),
+        "shifted": shifted,
+        "exp": exps,
+        "sum": total[..., 0],
+        "weight": w,
+        "model_weights": np.stack([x[0][:, q0:q1] for x in weights]),
+        # ① 을 풀어 볼 벡터: (층, 헤드, 쿼리, d_head) 와 (층, 헤드, 토큰, d_head), float32
+        "q": np.stack([q[0][:, q0:q1] for q, _ in qk]),
+        "k": np.stack([k[0] for _, k in qk]),
+    }
 
 
 def expected_steps(ref, layer, head, query, key):
     """쿼리 토큰 자리 query, 키 자리 key 에서 화면에 보여야 할 글자들: {data-value 이름: [글자, …]}."""
     r = query - ref["queries"][0]
     at = (layer, head, r)
-    value = {"qk": ref["qk"][at][key], "sqrt-d": np.sqrt(ref["d_head"]), "scaled": ref["scaled"][at][key],
-             "max": ref["max"][at], "shifted": ref["shifted"][at][key], "exp": ref["exp"][at][key],
-             "sum": ref["sum"][at], "weight": ref["weight"][at][key]}
+    value = {
+        "qk": ref["qk"][at][key],
+        "sqrt-d": np.sqrt(ref["d_head"]),
+        "scaled": ref["scaled"][at][key],
+        "max": ref["max"][at],
+        "shifted": ref["shifted"][at][key],
+        "exp": ref["exp"][at][key],
+        "sum": ref["sum"][at],
+        "weight": ref["weight"][at][key],
+    }
     # 탐색기 ②·④ 는 앞 단계의 값을 한 번 더 적습니다 (q·k ÷ √d_k, exp ÷ Σ)
     repeats = {"qk": 2, "exp": 2, "sum": 2}
     return {name: [shown(v, DIGITS[name])] * repeats.get(name, 1) for name, v in value.items()}
@@ -104,8 +142,15 @@ def expected_dot(ref, layer, head, query, key, top=3):
     for x in prods:
         total += x
     out = {"dims": [d + 1 for d in order]}
-    for name, values in (("q-top", [q[d] for d in order]), ("k-top", [k[d] for d in order]),
-                         ("prod-top", [prods[d] for d in order]), ("rest-sum", [rest]), ("dot-sum", [total]),
-                         ("q", q), ("k", k), ("prod", prods)):
+    for name, values in (
+        ("q-top", [q[d] for d in order]),
+        ("k-top", [k[d] for d in order]),
+        ("prod-top", [prods[d] for d in order]),
+        ("rest-sum", [rest]),
+        ("dot-sum", [total]),
+        ("q", q),
+        ("k", k),
+        ("prod", prods),
+    ):
         out[name] = [shown(v, DIGITS[name]) for v in values]
     return out

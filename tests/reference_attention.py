@@ -31,7 +31,7 @@ def reference_split_heads(x, num_heads):
     """헤드 h 는 마지막 축의 열 구간 [h·d_head, (h+1)·d_head) 입니다."""
     x = np.asarray(x)
     d_head = x.shape[-1] // num_heads
-    return np.stack([x[..., h * d_head:(h + 1) * d_head] for h in range(num_heads)], axis=-3)
+    return np.stack([x[..., h * d_head : (h + 1) * d_head] for h in range(num_heads)], axis=-3)
 
 
 def reference_merge_heads(x):
@@ -91,8 +91,9 @@ def reference_multi_head(x_q, x_kv, params, num_heads, mask=None):
     outs, ws = [], []
     for h in range(num_heads):
         cols = slice(h * d_head, (h + 1) * d_head)
-        o, w = reference_attention(q[..., cols], k[..., cols], v[..., cols],
-                                   None if mask is None else mask[..., h, :, :])
+        o, w = reference_attention(
+            q[..., cols], k[..., cols], v[..., cols], None if mask is None else mask[..., h, :, :]
+        )
         outs.append(o)
         ws.append(w)
     return proj(np.concatenate(outs, axis=-1), "W_O"), np.stack(ws, axis=-3)

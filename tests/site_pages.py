@@ -6,6 +6,7 @@ from pathlib import Path
 
 import markdown
 from mkdocs.config import load_config
+
 from sitebuild import codeblocks
 from sitebuild.figure_markup import FIGURE_SRC
 
@@ -72,5 +73,6 @@ def figure_refs(rel_path):
     md.reset()
     parser = _Images()
     parser.feed(md.convert(expander()((DOCS / rel_path).read_text(encoding="utf-8"))))
-    return [(m.group("name"), img.get("alt", "")) for img in parser.images
-            if (m := FIGURE_SRC.match(img.get("src", "")))]
+    return [
+        (m.group("name"), img.get("alt", "")) for img in parser.images if (m := FIGURE_SRC.match(img.get("src", "")))
+    ]

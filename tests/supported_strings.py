@@ -24,13 +24,22 @@ def _alphabet():
         rare = [c for c in syllables if c not in single]  # 전체 모델에서도 <unk> 가 되는 음절
         jamo = [chr(c) for r in ((0x1100, 0x1200), (0x3130, 0x3190)) for c in range(*r)]
         # 어휘의 한글 조각 (두 글자 이상): 실제 말처럼 조각이 이어지는 글을 만듭니다
-        words = sorted(p.lstrip("\u2581") for p in pieces
-                       if len(p.lstrip("\u2581")) >= 2 and set(p.lstrip("\u2581")) <= charset)
-        mapped = sorted(c for c, r in table.items()
-                        if r and all(x in charset or x == " " for x in r) and c not in charset)
-        groups = {"common": common, "rare": rare, "jamo": jamo, "digits": list(string.digits),
-                  "punct": list(string.punctuation), "words": words, "mapped": mapped,
-                  "space": [" ", " ", " ", "  ", "\t", "\n", "\u3000", "\u00a0", "\u200b", "\u2581", "\ufeff"]}
+        words = sorted(
+            p.lstrip("\u2581") for p in pieces if len(p.lstrip("\u2581")) >= 2 and set(p.lstrip("\u2581")) <= charset
+        )
+        mapped = sorted(
+            c for c, r in table.items() if r and all(x in charset or x == " " for x in r) and c not in charset
+        )
+        groups = {
+            "common": common,
+            "rare": rare,
+            "jamo": jamo,
+            "digits": list(string.digits),
+            "punct": list(string.punctuation),
+            "words": words,
+            "mapped": mapped,
+            "space": [" ", " ", " ", "  ", "\t", "\n", "\u3000", "\u00a0", "\u200b", "\u2581", "\ufeff"],
+        }
         if pack == "latin":
             groups["latin"] = list(string.ascii_letters)
             groups["latin_words"] = [w for w in words if any(c in string.ascii_letters for c in w)]
@@ -42,8 +51,18 @@ def generated(pack, count, seed):
     """지원 글자만으로 된 무작위 글 count 개 (씨앗 seed 로 늘 같은 글)."""
     rng = random.Random(seed)
     groups = _alphabet()[pack]
-    weights = {"common": 8, "words": 10, "rare": 1, "jamo": 1, "digits": 2, "punct": 2, "mapped": 2, "space": 5,
-               "latin": 3, "latin_words": 4}
+    weights = {
+        "common": 8,
+        "words": 10,
+        "rare": 1,
+        "jamo": 1,
+        "digits": 2,
+        "punct": 2,
+        "mapped": 2,
+        "space": 5,
+        "latin": 3,
+        "latin_words": 4,
+    }
     names = [g for g in groups]
     w = [weights[g] for g in names]
     out = []
@@ -56,13 +75,55 @@ def generated(pack, count, seed):
 
 EDGE_CASES = [
     # NFKC 꼴과 전각 숫자·문장부호
-    "１２３ 개", "ＡＢＣ", "가나다１", "（괄호）", "！？", "ﾡ ﾢ", "ㄱㄴㄷ", "ᄀ ᅡ ᆨ", "①②", "㈜", "㉠", "ｶﾞ",
+    "１２３ 개",
+    "ＡＢＣ",
+    "가나다１",
+    "（괄호）",
+    "！？",
+    "ﾡ ﾢ",
+    "ㄱㄴㄷ",
+    "ᄀ ᅡ ᆨ",
+    "①②",
+    "㈜",
+    "㉠",
+    "ｶﾞ",
     # 공백: 여러 개, 이상한 공백, 맨 앞·맨 뒤, 공백만
-    "나는  학교에   간다", " 나는 학교에 간다", "나는 학교에 간다 ", "\t나는\n학교에\r\n간다", "나는\u3000학교",
-    "나는\u00a0학교", "나는\u200b학교", "나는\u2581학교", "\u2581\u2581가", "   ", " ", "\u3000", "\ufeff가",
+    "나는  학교에   간다",
+    " 나는 학교에 간다",
+    "나는 학교에 간다 ",
+    "\t나는\n학교에\r\n간다",
+    "나는\u3000학교",
+    "나는\u00a0학교",
+    "나는\u200b학교",
+    "나는\u2581학교",
+    "\u2581\u2581가",
+    "   ",
+    " ",
+    "\u3000",
+    "\ufeff가",
     # 숫자, 문장부호, 붙은 조각
-    "2024년 3월 1일", "3.14159", "100%", "a", "...", "?!", "\"따옴표\"", "'작은따옴표'", "<s>", "</s>", "<unk>",
-    "이메일: a@b.c", "#해시태그", "~~~", "가-나-다", "(괄호 안)", "[대괄호]", "{중괄호}",
+    "2024년 3월 1일",
+    "3.14159",
+    "100%",
+    "a",
+    "...",
+    "?!",
+    '"따옴표"',
+    "'작은따옴표'",
+    "<s>",
+    "</s>",
+    "<unk>",
+    "이메일: a@b.c",
+    "#해시태그",
+    "~~~",
+    "가-나-다",
+    "(괄호 안)",
+    "[대괄호]",
+    "{중괄호}",
     # 드문 음절 (전체 모델에서도 <unk>), 자모로 푼 한글
-    "뷁 똠양꿍", "쀍쀍", "햏햏", "ᄒᆞᆫ글", "가\u1161",
+    "뷁 똠양꿍",
+    "쀍쀍",
+    "햏햏",
+    "ᄒᆞᆫ글",
+    "가\u1161",
 ]

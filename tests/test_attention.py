@@ -10,19 +10,28 @@ import warnings
 
 import numpy as np
 import pytest
-from attention import (causal_mask, masked_softmax, merge_heads, multi_head_attention,
-                       padding_mask, scaled_dot_product_attention, softmax, split_heads)
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
-from reference_attention import reference_attention, reference_multi_head
 
+from attention import (
+    causal_mask,
+    masked_softmax,
+    merge_heads,
+    multi_head_attention,
+    padding_mask,
+    scaled_dot_product_attention,
+    softmax,
+    split_heads,
+)
 from conftest import SNIPPETS
+from reference_attention import reference_attention, reference_multi_head
 
 TOL = {np.float64: dict(rtol=1e-10, atol=1e-12), np.float32: dict(rtol=1e-4, atol=2e-5)}
 
 
 # ---------------------------------------------------------------- 입력 만들기
+
 
 @st.composite
 def attention_case(draw, dtype=np.float64, with_mask=True):
@@ -46,6 +55,7 @@ def attention_case(draw, dtype=np.float64, with_mask=True):
 
 # ---------------------------------------------------------------- 참조 구현과 비교
 
+
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 @given(data=st.data())
 def test_matches_reference(dtype, data):
@@ -58,21 +68,31 @@ def test_matches_reference(dtype, data):
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
-@given(batch=st.integers(1, 2), n_q=st.integers(1, 5), n_k=st.integers(1, 5),
-       heads=st.sampled_from([1, 2, 4]), d_head=st.integers(1, 3), seed=st.integers(0, 2**32 - 1),
-       mask_kind=st.sampled_from(["none", "padding", "random"]))
+@given(
+    batch=st.integers(1, 2),
+    n_q=st.integers(1, 5),
+    n_k=st.integers(1, 5),
+    heads=st.sampled_from([1, 2, 4]),
+    d_head=st.integers(1, 3),
+    seed=st.integers(0, 2**32 - 1),
+    mask_kind=st.sampled_from(["none", "padding", "random"]),
+)
 def test_multi_head_matches_reference(dtype, batch, n_q, n_k, heads, d_head, seed, mask_kind):
     rng = np.random.default_rng(seed)
     d_model = heads * d_head
     x_q = rng.standard_normal((batch, n_q, d_model)).astype(dtype)
     x_kv = rng.standard_normal((batch, n_k, d_model)).astype(dtype)
-    params = {n: (rng.standard_normal((d_model, d_model)) / np.sqrt(d_model)).astype(dtype)
-              for n in ("W_Q", "W_K", "W_V", "W_O")}
+    params = {
+        n: (rng.standard_normal((d_model, d_model)) / np.sqrt(d_model)).astype(dtype)
+        for n in ("W_Q", "W_K", "W_V", "W_O")
+    }
     for b in ("b_Q", "b_K", "b_V", "b_O"):
         params[b] = rng.standard_normal(d_model).astype(dtype)
-    mask = {"none": None,
-            "padding": padding_mask(rng.integers(0, n_k + 1, size=batch), n_k),
-            "random": rng.random((batch, heads, n_q, n_k)) < 0.7}[mask_kind]
+    mask = {
+        "none": None,
+        "padding": padding_mask(rng.integers(0, n_k + 1, size=batch), n_k),
+        "random": rng.random((batch, heads, n_q, n_k)) < 0.7,
+    }[mask_kind]
     out, w = multi_head_attention(x_q, x_kv, params, heads, mask)
     ref_out, ref_w = reference_multi_head(x_q, x_kv, params, heads, mask)
     assert out.shape == (batch, n_q, d_model) and w.shape == (batch, heads, n_q, n_k)
@@ -98,8 +118,9 @@ def test_padding_mask_is_per_sentence_even_when_batch_equals_heads():
             alone, _ = multi_head_attention(x[b], x[b, :n], params, heads)
             np.testing.assert_allclose(out[b], alone, rtol=1e-12, atol=1e-12)
     with pytest.raises(ValueError, match="모호"):
-        scaled_dot_product_attention(np.ones((2, 2, 3, 4)), np.ones((2, 2, 3, 4)), np.ones((2, 2, 3, 4)),
-                                     padding_mask(lengths, 3)[:, 0])
+        scaled_dot_product_attention(
+            np.ones((2, 2, 3, 4)), np.ones((2, 2, 3, 4)), np.ones((2, 2, 3, 4)), padding_mask(lengths, 3)[:, 0]
+        )
 
 
 def test_biases_enter_where_they_should():
@@ -120,6 +141,7 @@ def test_biases_enter_where_they_should():
 
 
 # ---------------------------------------------------------------- 성질 테스트
+
 
 @given(data=st.data(), scale=st.sampled_from([1.0, 100.0, 1000.0]))
 def test_rows_are_probability_distributions(data, scale):
@@ -147,8 +169,7 @@ def test_softmax_ignores_a_constant_added_to_a_row(data, shift):
     s = data.draw(hnp.arrays(np.float64, (3, 5), elements=st.floats(-50, 50)))
     np.testing.assert_allclose(softmax(s + shift), softmax(s), rtol=1e-9, atol=1e-12)
     mask = data.draw(hnp.arrays(np.bool_, (3, 5)))
-    np.testing.assert_allclose(masked_softmax(s + shift, mask), masked_softmax(s, mask),
-                               rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(masked_softmax(s + shift, mask), masked_softmax(s, mask), rtol=1e-9, atol=1e-12)
 
 
 @given(n=st.integers(1, 5), d=st.integers(1, 6), seed=st.integers(0, 2**32 - 1))
@@ -211,6 +232,7 @@ def test_masked_positions_get_exactly_zero(data):
 
 # ---------------------------------------------------------------- 수치 안정성과 dtype
 
+
 def test_fully_masked_row_gives_zeros_not_nan():
     rng = np.random.default_rng(0)
     q, k, v = rng.standard_normal((2, 3, 4)), rng.standard_normal((2, 5, 4)), rng.standard_normal((2, 5, 2))
@@ -238,9 +260,17 @@ def test_large_scores_are_stable(value):
     assert np.all(out == w)  # V 가 단위 행렬이면 출력 = 가중치
 
 
-@pytest.mark.parametrize("dtype, expected", [(np.float32, np.float32), (np.float64, np.float64),
-                                             (np.float16, np.float32), (np.int64, np.float64),
-                                             (np.int8, np.float64), (np.bool_, np.float64)])
+@pytest.mark.parametrize(
+    "dtype, expected",
+    [
+        (np.float32, np.float32),
+        (np.float64, np.float64),
+        (np.float16, np.float32),
+        (np.int64, np.float64),
+        (np.int8, np.float64),
+        (np.bool_, np.float64),
+    ],
+)
 def test_dtype_is_preserved(dtype, expected):
     x = np.arange(12).reshape(3, 4).astype(dtype)
     out, w = scaled_dot_product_attention(x, x, x)
@@ -248,8 +278,9 @@ def test_dtype_is_preserved(dtype, expected):
     assert softmax(x).dtype == expected
     assert masked_softmax(x, np.ones((3, 4), bool)).dtype == expected
     params = {n: np.eye(4, dtype=dtype) for n in ("W_Q", "W_K", "W_V", "W_O")}
-    out, w = multi_head_attention(x.astype(expected), x.astype(expected),
-                                  {n: p.astype(expected) for n, p in params.items()}, 2)
+    out, w = multi_head_attention(
+        x.astype(expected), x.astype(expected), {n: p.astype(expected) for n, p in params.items()}, 2
+    )
     assert out.dtype == expected and w.dtype == expected
 
 
@@ -290,48 +321,61 @@ def test_empty_and_degenerate_shapes():
     with pytest.raises(ValueError, match="정수"):
         padding_mask([2.5], 4)
     with pytest.raises(ValueError, match="W_K 가 없습니다"):
-        multi_head_attention(np.ones((2, 4)), np.ones((2, 4)), {"W_Q": np.eye(4), "W_V": np.eye(4), "W_O": np.eye(4)}, 2)
+        multi_head_attention(
+            np.ones((2, 4)), np.ones((2, 4)), {"W_Q": np.eye(4), "W_V": np.eye(4), "W_O": np.eye(4)}, 2
+        )
     with pytest.raises(ValueError, match=r"b_V.shape=\(3,\)"):
         multi_head_attention(np.ones((2, 4)), np.ones((2, 4)), _mha_params(4) | {"b_V": np.ones(3)}, 2)
 
 
 # ---------------------------------------------------------------- 잘못된 입력은 모양을 밝힌 ValueError
 
+
 def _mha_params(d_model):
     return {n: np.eye(d_model) for n in ("W_Q", "W_K", "W_V", "W_O")}
 
 
-@pytest.mark.parametrize("call, shapes", [
-    # 쿼리/키 특성 크기 불일치
-    (lambda: scaled_dot_product_attention(np.ones((3, 4)), np.ones((5, 6)), np.ones((5, 2))),
-     ["(3, 4)", "(5, 6)"]),
-    # 키/밸류 길이 불일치
-    (lambda: scaled_dot_product_attention(np.ones((3, 4)), np.ones((5, 4)), np.ones((6, 2))),
-     ["(5, 4)", "(6, 2)"]),
-    # 브로드캐스트되지 않는 마스크
-    (lambda: scaled_dot_product_attention(np.ones((3, 4)), np.ones((5, 4)), np.ones((5, 2)),
-                                          np.ones((4, 5), bool)),
-     ["(4, 5)", "(3, 5)"]),
-    # 점수 모양을 바꿔 버리는 마스크 (헤드 축 없는 점수에 4차원 패딩 마스크)
-    (lambda: scaled_dot_product_attention(np.ones((2, 3, 4)), np.ones((2, 5, 4)), np.ones((2, 5, 2)),
-                                          padding_mask([2, 5], 5)),
-     ["(2, 1, 1, 5)", "(2, 3, 5)"]),
-    # 불리언이 아닌 마스크 (0/1 이나 -inf 를 더하는 방식과 헷갈리지 않게)
-    (lambda: scaled_dot_product_attention(np.ones((3, 4)), np.ones((3, 4)), np.ones((3, 2)),
-                                          np.ones((3, 3))),
-     ["float64", "(3, 3)"]),
-    # d_model 이 헤드 수로 나누어떨어지지 않음
-    (lambda: multi_head_attention(np.ones((3, 6)), np.ones((3, 6)), _mha_params(6), 4), ["(3, 6)", "4"]),
-    (lambda: split_heads(np.ones((2, 3, 10)), 3), ["(2, 3, 10)"]),
-    # 차원 수가 잘못됨
-    (lambda: scaled_dot_product_attention(np.ones(4), np.ones((3, 4)), np.ones((3, 4))), ["(4,)"]),
-    (lambda: multi_head_attention(np.ones(8), np.ones((3, 8)), _mha_params(8), 2), ["(8,)"]),
-    # 투영 행렬 모양이 입력과 맞지 않음
-    (lambda: multi_head_attention(np.ones((3, 8)), np.ones((3, 8)), _mha_params(6), 2), ["(6, 6)", "(3, 8)"]),
-    # 배치 축이 브로드캐스트되지 않음
-    (lambda: scaled_dot_product_attention(np.ones((2, 3, 4)), np.ones((3, 5, 4)), np.ones((3, 5, 2))),
-     ["(2, 3, 4)", "(3, 5, 4)"]),
-])
+@pytest.mark.parametrize(
+    "call, shapes",
+    [
+        # 쿼리/키 특성 크기 불일치
+        (lambda: scaled_dot_product_attention(np.ones((3, 4)), np.ones((5, 6)), np.ones((5, 2))), ["(3, 4)", "(5, 6)"]),
+        # 키/밸류 길이 불일치
+        (lambda: scaled_dot_product_attention(np.ones((3, 4)), np.ones((5, 4)), np.ones((6, 2))), ["(5, 4)", "(6, 2)"]),
+        # 브로드캐스트되지 않는 마스크
+        (
+            lambda: scaled_dot_product_attention(
+                np.ones((3, 4)), np.ones((5, 4)), np.ones((5, 2)), np.ones((4, 5), bool)
+            ),
+            ["(4, 5)", "(3, 5)"],
+        ),
+        # 점수 모양을 바꿔 버리는 마스크 (헤드 축 없는 점수에 4차원 패딩 마스크)
+        (
+            lambda: scaled_dot_product_attention(
+                np.ones((2, 3, 4)), np.ones((2, 5, 4)), np.ones((2, 5, 2)), padding_mask([2, 5], 5)
+            ),
+            ["(2, 1, 1, 5)", "(2, 3, 5)"],
+        ),
+        # 불리언이 아닌 마스크 (0/1 이나 -inf 를 더하는 방식과 헷갈리지 않게)
+        (
+            lambda: scaled_dot_product_attention(np.ones((3, 4)), np.ones((3, 4)), np.ones((3, 2)), np.ones((3, 3))),
+            ["float64", "(3, 3)"],
+        ),
+        # d_model 이 헤드 수로 나누어떨어지지 않음
+        (lambda: multi_head_attention(np.ones((3, 6)), np.ones((3, 6)), _mha_params(6), 4), ["(3, 6)", "4"]),
+        (lambda: split_heads(np.ones((2, 3, 10)), 3), ["(2, 3, 10)"]),
+        # 차원 수가 잘못됨
+        (lambda: scaled_dot_product_attention(np.ones(4), np.ones((3, 4)), np.ones((3, 4))), ["(4,)"]),
+        (lambda: multi_head_attention(np.ones(8), np.ones((3, 8)), _mha_params(8), 2), ["(8,)"]),
+        # 투영 행렬 모양이 입력과 맞지 않음
+        (lambda: multi_head_attention(np.ones((3, 8)), np.ones((3, 8)), _mha_params(6), 2), ["(6, 6)", "(3, 8)"]),
+        # 배치 축이 브로드캐스트되지 않음
+        (
+            lambda: scaled_dot_product_attention(np.ones((2, 3, 4)), np.ones((3, 5, 4)), np.ones((3, 5, 2))),
+            ["(2, 3, 4)", "(3, 5, 4)"],
+        ),
+    ],
+)
 def test_bad_input_names_the_shapes(call, shapes):
     with pytest.raises(ValueError) as err:
         call()
@@ -340,6 +384,7 @@ def test_bad_input_names_the_shapes(call, shapes):
 
 
 # ---------------------------------------------------------------- 회귀 테스트
+
 
 def test_split_heads_needs_the_transpose():
     """reshape 만 하고 축을 바꾸지 않으면 헤드마다 엉뚱한 숫자 묶음이 모입니다."""
@@ -351,7 +396,7 @@ def test_split_heads_needs_the_transpose():
     assert right.shape == wrong.shape == (batch, heads, n, d_head)
     # 올바른 분할: 헤드 h 는 모든 토큰의 열 구간 [h*d_head, (h+1)*d_head) 입니다.
     for h in range(heads):
-        np.testing.assert_array_equal(right[:, h], x[:, :, h * d_head:(h + 1) * d_head])
+        np.testing.assert_array_equal(right[:, h], x[:, :, h * d_head : (h + 1) * d_head])
     assert not np.allclose(right, wrong)
     np.testing.assert_array_equal(merge_heads(right), x)
 
@@ -392,8 +437,17 @@ def test_masks_follow_the_pytorch_convention():
 
 # ---------------------------------------------------------------- 코어는 하나뿐
 
-CORE_NAMES = {"softmax", "masked_softmax", "scaled_dot_product_attention", "attention",
-              "split_heads", "merge_heads", "multi_head_attention", "causal_mask", "padding_mask"}
+CORE_NAMES = {
+    "softmax",
+    "masked_softmax",
+    "scaled_dot_product_attention",
+    "attention",
+    "split_heads",
+    "merge_heads",
+    "multi_head_attention",
+    "causal_mask",
+    "padding_mask",
+}
 
 
 @pytest.mark.parametrize("path", sorted(p.name for p in SNIPPETS.glob("*.py") if p.name != "attention.py"))

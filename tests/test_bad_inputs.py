@@ -13,13 +13,27 @@ import warnings
 
 import numpy as np
 import pytest
-from attention import (causal_mask, masked_softmax, merge_heads, multi_head_attention, padding_mask,
-                       scaled_dot_product_attention, softmax, split_heads)
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
-from reference_attention import (reference_attention, reference_merge_heads, reference_multi_head,
-                                 reference_softmax, reference_split_heads)
+
+from attention import (
+    causal_mask,
+    masked_softmax,
+    merge_heads,
+    multi_head_attention,
+    padding_mask,
+    scaled_dot_product_attention,
+    softmax,
+    split_heads,
+)
+from reference_attention import (
+    reference_attention,
+    reference_merge_heads,
+    reference_multi_head,
+    reference_softmax,
+    reference_split_heads,
+)
 
 F64 = dict(rtol=1e-10, atol=1e-12)
 F32 = dict(rtol=1e-4, atol=2e-5)
@@ -53,8 +67,21 @@ def tol(dtype):
 
 # ---------------------------------------------------------------- dtype
 
-REAL = [np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
-        np.float16, np.float32, np.float64, np.longdouble]
+REAL = [
+    np.bool_,
+    np.int8,
+    np.int16,
+    np.int32,
+    np.int64,
+    np.uint8,
+    np.uint16,
+    np.uint32,
+    np.uint64,
+    np.float16,
+    np.float32,
+    np.float64,
+    np.longdouble,
+]
 NOT_REAL = [np.complex64, np.complex128, "U3", "S3", object, "datetime64[s]", "timedelta64[s]"]
 
 
@@ -151,6 +178,7 @@ def test_integer_inputs_cannot_wrap_around():
 
 # ---------------------------------------------------------------- NaN·inf, 그리고 계산 도중의 넘침
 
+
 @pytest.mark.parametrize("kind", ["non-finite", "overflow"])
 @given(data=st.data())
 def test_non_finite_parameters_and_overflow_are_named(kind, data):
@@ -165,8 +193,13 @@ def test_non_finite_parameters_and_overflow_are_named(kind, data):
         bad = params[name].copy()
         index = tuple(data.draw(st.integers(0, s - 1)) for s in bad.shape)
         bad[index] = data.draw(st.sampled_from([np.nan, np.inf, -np.inf]))
-        named_error(lambda: multi_head_attention(x, x, params | {name: bad}, heads), ValueError,
-                    name, f"{name}.shape={bad.shape}", "NaN")
+        named_error(
+            lambda: multi_head_attention(x, x, params | {name: bad}, heads),
+            ValueError,
+            name,
+            f"{name}.shape={bad.shape}",
+            "NaN",
+        )
         return
     # 한 투영만 아주 크게: float64 에서는 유한하지만 float32 (최대 3.4e38) 에서는 넘칩니다.
     big = {n: p.astype(np.float32) for n, p in params.items()} | {name: (params[name] * 1e37).astype(np.float32)}
@@ -214,8 +247,13 @@ def test_value_overflow_in_float32_is_named_or_exact(n_k, scale):
 @given(data=st.data())
 def test_extreme_float32_scores_need_no_warning(data):
     """±3e38 이 섞인 float32 점수: 최솟값 - 최댓값이 float32 를 넘어도 경고 없이 맞는 가중치."""
-    x = data.draw(hnp.arrays(np.float32, hnp.array_shapes(min_dims=1, max_dims=3, max_side=5),
-                             elements=st.sampled_from([-3e38, -1.0, 0.0, 2.5, 3e38]).map(np.float32)))
+    x = data.draw(
+        hnp.arrays(
+            np.float32,
+            hnp.array_shapes(min_dims=1, max_dims=3, max_side=5),
+            elements=st.sampled_from([-3e38, -1.0, 0.0, 2.5, 3e38]).map(np.float32),
+        )
+    )
     mask = data.draw(hnp.arrays(np.bool_, x.shape))
     out = run(lambda: softmax(x))
     assert out.dtype == np.float32
@@ -225,6 +263,7 @@ def test_extreme_float32_scores_need_no_warning(data):
 
 
 # ---------------------------------------------------------------- 빈 입력
+
 
 @given(data=st.data())
 def test_empty_inputs_have_documented_results(data):
@@ -271,15 +310,17 @@ def test_empty_masks_and_batches():
 
 # ---------------------------------------------------------------- 축 번호
 
-AXES = st.one_of(st.integers(-5, 5), st.sampled_from([1.0, 0.5, True, False, None, "1", (0, 1)]),
-                 st.integers(-3, 3).map(np.int64))
+AXES = st.one_of(
+    st.integers(-5, 5), st.sampled_from([1.0, 0.5, True, False, None, "1", (0, 1)]), st.integers(-3, 3).map(np.int64)
+)
 
 
 @given(data=st.data(), axis=AXES)
 def test_axis_is_an_axis_or_a_value_error(data, axis):
-    x = data.draw(hnp.arrays(np.float64, hnp.array_shapes(min_dims=0, max_dims=3, max_side=4),
-                             elements=st.floats(-5, 5)))
-    valid = (isinstance(axis, (int, np.integer)) and not isinstance(axis, bool) and -x.ndim <= axis < x.ndim)
+    x = data.draw(
+        hnp.arrays(np.float64, hnp.array_shapes(min_dims=0, max_dims=3, max_side=4), elements=st.floats(-5, 5))
+    )
+    valid = isinstance(axis, (int, np.integer)) and not isinstance(axis, bool) and -x.ndim <= axis < x.ndim
     if not valid:
         named_error(lambda: softmax(x, axis), ValueError, f"axis={axis!r}", f"x.shape={x.shape}")
         if x.ndim >= 1:
@@ -293,8 +334,11 @@ def test_axis_is_an_axis_or_a_value_error(data, axis):
 
 # ---------------------------------------------------------------- 헤드 수
 
-NUM_HEADS = st.one_of(st.integers(-3, 8), st.integers(1, 6).map(np.int64),
-                      st.sampled_from([2.0, 1.5, "3", True, False, None, [2], np.float64(2)]))
+NUM_HEADS = st.one_of(
+    st.integers(-3, 8),
+    st.integers(1, 6).map(np.int64),
+    st.sampled_from([2.0, 1.5, "3", True, False, None, [2], np.float64(2)]),
+)
 
 
 @given(num_heads=NUM_HEADS, d_model=st.sampled_from([4, 6, 12]), seed=st.integers(0, 2**32 - 1))
@@ -302,8 +346,10 @@ def test_num_heads_is_a_divisor_of_d_model(num_heads, d_model, seed):
     rng = np.random.default_rng(seed)
     x = rng.standard_normal((2, 3, d_model))
     params = {n: rng.standard_normal((d_model, d_model)) / np.sqrt(d_model) for n in PARAM_NAMES}
-    calls = {"split_heads": lambda: split_heads(x, num_heads),
-             "multi_head_attention": lambda: multi_head_attention(x, x, params, num_heads)}
+    calls = {
+        "split_heads": lambda: split_heads(x, num_heads),
+        "multi_head_attention": lambda: multi_head_attention(x, x, params, num_heads),
+    }
     if isinstance(num_heads, bool) or not isinstance(num_heads, (int, np.integer)):
         for call in calls.values():
             named_error(call, TypeError, "num_heads", f"num_heads={num_heads!r}")
@@ -321,8 +367,11 @@ def test_num_heads_is_a_divisor_of_d_model(num_heads, d_model, seed):
         np.testing.assert_allclose(w, ref_w, **F64)
 
 
-@given(x=hnp.arrays(np.float64, hnp.array_shapes(min_dims=0, max_dims=5, min_side=0, max_side=3),
-                    elements=st.floats(-5, 5)))
+@given(
+    x=hnp.arrays(
+        np.float64, hnp.array_shapes(min_dims=0, max_dims=5, min_side=0, max_side=3), elements=st.floats(-5, 5)
+    )
+)
 def test_merge_heads_needs_a_head_axis(x):
     if x.ndim < 3:
         named_error(lambda: merge_heads(x), ValueError, "x", f"x.shape={x.shape}", "h, n, d_head")
@@ -335,8 +384,11 @@ def test_merge_heads_needs_a_head_axis(x):
 
 # ---------------------------------------------------------------- 마스크 만들기
 
-SIZES = st.one_of(st.integers(-3, 6), st.integers(0, 6).map(np.int32),
-                  st.sampled_from([2.5, 3.0, True, False, None, "3", np.float64(2)]))
+SIZES = st.one_of(
+    st.integers(-3, 6),
+    st.integers(0, 6).map(np.int32),
+    st.sampled_from([2.5, 3.0, True, False, None, "3", np.float64(2)]),
+)
 
 
 def is_count(n):
@@ -355,8 +407,13 @@ def test_causal_mask_size(n):
         np.testing.assert_array_equal(m, np.array([[j <= i for j in range(n)] for i in range(n)], bool).reshape(n, n))
 
 
-LENGTHS = st.one_of(st.lists(st.integers(-2, 7), max_size=4), st.lists(st.floats(0, 5), min_size=1, max_size=3),
-                    st.lists(st.booleans(), min_size=1, max_size=3), st.just([[1, 2]]), st.just(3))
+LENGTHS = st.one_of(
+    st.lists(st.integers(-2, 7), max_size=4),
+    st.lists(st.floats(0, 5), min_size=1, max_size=3),
+    st.lists(st.booleans(), min_size=1, max_size=3),
+    st.just([[1, 2]]),
+    st.just(3),
+)
 
 
 @given(lengths=LENGTHS, n_k=SIZES)
@@ -382,6 +439,7 @@ def test_padding_mask_sizes(lengths, n_k):
 
 
 # ---------------------------------------------------------------- 마스크의 뜻: 배치 수 = 헤드 수일 때
+
 
 @given(data=st.data(), seed=st.integers(0, 2**32 - 1))
 def test_mask_meaning_depends_on_rank_not_on_sizes(data, seed):
@@ -440,11 +498,13 @@ def test_mask_shape_that_does_not_fit_is_named(data):
 
 # ---------------------------------------------------------------- masked_softmax 에 바로 준 마스크
 
+
 @pytest.mark.parametrize("kind", ["dtype", "rank", "size", "ragged", "ok", "ok-2d", "nan-hidden"])
 @given(data=st.data())
 def test_masked_softmax_checks_its_mask(kind, data):
-    scores = data.draw(hnp.arrays(np.float64, hnp.array_shapes(min_dims=1, max_dims=4, max_side=3),
-                                  elements=st.floats(-5, 5)))
+    scores = data.draw(
+        hnp.arrays(np.float64, hnp.array_shapes(min_dims=1, max_dims=4, max_side=3), elements=st.floats(-5, 5))
+    )
     shape = scores.shape
     if kind == "dtype":
         dtype = data.draw(st.sampled_from([np.int64, np.float64, np.uint8, object]))
@@ -476,6 +536,7 @@ def test_masked_softmax_checks_its_mask(kind, data):
 
 # ---------------------------------------------------------------- 메모리에 띄엄띄엄 놓인 입력
 
+
 @given(seed=st.integers(0, 2**32 - 1), heads=st.sampled_from([1, 2]))
 def test_non_contiguous_views_give_the_same_answer(seed, heads):
     rng = np.random.default_rng(seed)
@@ -494,6 +555,7 @@ def test_non_contiguous_views_give_the_same_answer(seed, heads):
 
 # ---------------------------------------------------------------- 인코더
 
+
 @pytest.fixture(scope="module")
 def model():
     from bert_numpy import load_model
@@ -501,8 +563,9 @@ def model():
     return load_model()
 
 
-@pytest.mark.parametrize("case", ["ok", "ok-2d", "negative", "vocab", "float", "bool", "rank0", "rank3", "empty",
-                                  "ragged", "too-long"])
+@pytest.mark.parametrize(
+    "case", ["ok", "ok-2d", "negative", "vocab", "float", "bool", "rank0", "rank3", "empty", "ragged", "too-long"]
+)
 @settings(max_examples=6)  # 인코더 한 번이 수 ms 라서 경우마다 몇 개만
 @given(n=st.integers(1, 6), seed=st.integers(0, 2**32 - 1))
 def test_encoder_ids(model, case, n, seed):
@@ -538,8 +601,7 @@ def test_encoder_ids(model, case, n, seed):
         assert hidden.shape == (1, len(ids), model.config["hidden_size"])
 
 
-@pytest.mark.parametrize("case", ["1d-ok", "2d-ok", "bool", "float", "shape", "rank", "values", "no-token",
-                                  "complex"])
+@pytest.mark.parametrize("case", ["1d-ok", "2d-ok", "bool", "float", "shape", "rank", "values", "no-token", "complex"])
 @settings(max_examples=6)
 @given(n=st.integers(1, 6), pad=st.integers(0, 3), seed=st.integers(0, 2**32 - 1))
 def test_encoder_attention_mask(model, case, n, pad, seed):
@@ -550,8 +612,12 @@ def test_encoder_attention_mask(model, case, n, pad, seed):
     mask = (np.arange(len(ids)) < n + 2).astype(np.int64)  # 오른쪽 패딩
     if case == "shape":
         bad = np.ones(len(ids) + 1, np.int64)
-        named_error(lambda: encode(model, ids, bad), ValueError, f"attention_mask.shape={bad.shape}",
-                    f"input_ids.shape={ids.shape}")
+        named_error(
+            lambda: encode(model, ids, bad),
+            ValueError,
+            f"attention_mask.shape={bad.shape}",
+            f"input_ids.shape={ids.shape}",
+        )
     elif case == "rank":  # (n,) id 에 (1, n) 마스크, 또는 (1, n) id 에 (n,) 마스크
         if rng.random() < 0.5:
             named_error(lambda: encode(model, ids, mask[None]), ValueError, "attention_mask.shape=(1,")
@@ -568,8 +634,7 @@ def test_encoder_attention_mask(model, case, n, pad, seed):
     elif case == "complex":
         named_error(lambda: encode(model, ids, mask + 0j), TypeError, "attention_mask", "complex128")
     else:
-        given_mask = {"1d-ok": mask, "2d-ok": mask, "bool": mask.astype(bool),
-                      "float": mask.astype(np.float32)}[case]
+        given_mask = {"1d-ok": mask, "2d-ok": mask, "bool": mask.astype(bool), "float": mask.astype(np.float32)}[case]
         call_ids = ids[None] if case == "2d-ok" else ids
         call_mask = given_mask[None] if case == "2d-ok" else given_mask
         hidden, _ = run(lambda: encode(model, call_ids, call_mask))

@@ -38,8 +38,16 @@ def test_palette_toggle_switches_figures(desktop):
     page.wait_for_function("e => e.complete && e.naturalWidth > 0", arg=dark.element_handle(), timeout=10_000)
 
 
-SEARCHES = [("어텐션", "four_steps/"), ("소프트맥스", "why_scale/"), ("멀티헤드", "multi_head/"),
-            ("크로스 어텐션", "self_vs_cross/"), ("히트맵", "heatmap/"), ("용어집", "glossary/")]
+# 기대하는 페이지는 화면에 처음 그려지는 결과(점수 순 위쪽) 안에 있어야 합니다. "어텐션" 은 세 가지 어텐션의 이름이
+# 첫 절에 모여 있는 5장이 가장 높습니다 (issue 22 에서 본문이 짧아진 뒤로 2장은 11번째).
+SEARCHES = [
+    ("어텐션", "self_vs_cross/"),
+    ("소프트맥스", "why_scale/"),
+    ("멀티헤드", "multi_head/"),
+    ("크로스 어텐션", "self_vs_cross/"),
+    ("히트맵", "heatmap/"),
+    ("용어집", "glossary/"),
+]
 
 
 @pytest.fixture(scope="module")

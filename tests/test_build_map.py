@@ -6,14 +6,13 @@
 import re
 
 import sitebuild
-
 from conftest import HOOKS
 
 
 def listed_modules():
     """지도의 "모듈 하나에 관심사 하나" 목록에 적힌 이름들."""
     doc = sitebuild.__doc__
-    part = doc[doc.index("모듈 하나에 관심사 하나"):]
+    part = doc[doc.index("모듈 하나에 관심사 하나") :]
     return re.findall(r"^- (\w+) ", part, flags=re.M)
 
 
@@ -21,8 +20,9 @@ def test_the_map_names_every_module_once():
     files = sorted(p.stem for p in (HOOKS / "sitebuild").glob("*.py") if p.stem != "__init__")
     names = listed_modules()
     assert len(names) == len(set(names)), f"지도에 두 번 적힌 모듈: {names}"
-    assert sorted(names) == files, (f"지도에만 있는 모듈: {sorted(set(names) - set(files))}, "
-                                    f"지도에 없는 모듈: {sorted(set(files) - set(names))}")
+    assert sorted(names) == files, (
+        f"지도에만 있는 모듈: {sorted(set(names) - set(files))}, 지도에 없는 모듈: {sorted(set(files) - set(names))}"
+    )
 
 
 def test_the_map_says_how_many_images_a_figure_makes():

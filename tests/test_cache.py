@@ -12,13 +12,17 @@ import sys
 import tempfile
 from pathlib import Path
 
-from sitebuild import cache
-
 from conftest import HOOKS, SNIPPETS, background
+from sitebuild import cache
 
 # 복사한 sitebuild 로 열쇠를 계산하고, 한 군데씩 고친 뒤 sitebuild 를 잊고 새로 읽어 다시 계산합니다 (serve 처럼).
 EDITS = [  # (이름, 파일, 고치기 전, 고친 뒤)
-    ("runner", "codeblocks.py", 'namespace = {"__name__": "__codeblocks__"}', 'namespace = {"__name__": "__codeblocks__", "고친": 1}'),
+    (
+        "runner",
+        "codeblocks.py",
+        'namespace = {"__name__": "__codeblocks__"}',
+        'namespace = {"__name__": "__codeblocks__", "고친": 1}',
+    ),
     ("drawing", "legibility.py", "PHONE_MIN, DESKTOP_MIN = 10.0, 11.0", "PHONE_MIN, DESKTOP_MIN = 10.5, 11.0"),
     ("other", "mathml.py", '"""', '"""고친 설명. '),
 ]
@@ -53,8 +57,12 @@ print(json.dumps(result))
 def edited_keys(tmp_path):
     hooks = tmp_path / "hooks"
     shutil.copytree(HOOKS / "sitebuild", hooks / "sitebuild", ignore=shutil.ignore_patterns("__pycache__"))
-    proc = subprocess.run([sys.executable, "-c", KEYS, str(hooks), str(tmp_path / "cache"), str(SNIPPETS),
-                           json.dumps(EDITS)], capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-c", KEYS, str(hooks), str(tmp_path / "cache"), str(SNIPPETS), json.dumps(EDITS)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads(proc.stdout)
 

@@ -20,10 +20,10 @@ from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import PythonLexer
 from pygments.token import STANDARD_TYPES, Token
-from sitebuild import codestyle, mathml, notebook_pages
-from support import pageweight
 
 from conftest import ROOT
+from sitebuild import codestyle, mathml, notebook_pages
+from support import pageweight
 
 MATERIAL = Path(__import__("material").__file__).parent / "templates"
 
@@ -53,8 +53,13 @@ def test_material_colours_the_pygments_classes_as_codestyle_assumes():
     """codestyle.CANONICAL 이 합치는 토큰 종류는 Material 이 같은 색으로 칠합니다 (sitebuild/codestyle.py)."""
     rules = colour_rules(material_css("main"))
     assert len(rules) > 30, "Material main.css 에서 .highlight 색 규칙을 찾지 못했습니다: CSS 구조가 바뀌었습니다"
-    deliberately_plain = {"var(--md-code-hl-name-color)", "var(--md-code-hl-operator-color)",
-                          "var(--md-code-hl-punctuation-color)", "var(--md-code-hl-number-color)", None}
+    deliberately_plain = {
+        "var(--md-code-hl-name-color)",
+        "var(--md-code-hl-operator-color)",
+        "var(--md-code-hl-punctuation-color)",
+        "var(--md-code-hl-number-color)",
+        None,
+    }
     for ttype, cls in STANDARD_TYPES.items():
         if cls not in rules:
             continue
@@ -62,12 +67,14 @@ def test_material_colours_the_pygments_classes_as_codestyle_assumes():
         if target in Token.Text:
             assert rules.get(cls) in deliberately_plain, (
                 f"Material 이 .{cls} 를 {rules[cls]} 로 칠하는데 codestyle 은 이 토큰을 기본 글자색으로 둡니다. "
-                "Material 의 색 배정이 바뀌었습니다: sitebuild/codestyle.py 의 CANONICAL 을 고치세요.")
+                "Material 의 색 배정이 바뀌었습니다: sitebuild/codestyle.py 의 CANONICAL 을 고치세요."
+            )
         else:
             rep = STANDARD_TYPES[target]
             assert rules.get(rep) == rules[cls], (
                 f"codestyle 이 .{cls} 를 .{rep} 로 합치는데 Material 은 둘을 다른 색({rules[cls]} / {rules.get(rep)})으로 "
-                "칠합니다: sitebuild/codestyle.py 의 CANONICAL 을 Material 의 main.css 에 맞추세요.")
+                "칠합니다: sitebuild/codestyle.py 의 CANONICAL 을 Material 의 main.css 에 맞추세요."
+            )
 
 
 def test_material_name_colour_is_the_code_colour():
@@ -75,7 +82,8 @@ def test_material_name_colour_is_the_code_colour():
     for sheet in ("main", "palette"):
         assert "--md-code-hl-name-color:var(--md-code-fg-color)" in material_css(sheet), (
             f"Material {sheet}.css 의 --md-code-hl-name-color 가 코드 기본색이 아닙니다: "
-            "sitebuild/codestyle.py 가 Name 을 Text 로 바꾸는 것을 다시 생각하세요.")
+            "sitebuild/codestyle.py 가 Name 을 Text 로 바꾸는 것을 다시 생각하세요."
+        )
 
 
 def test_pygments_merges_same_tokens_and_leaves_text_bare():
@@ -83,38 +91,47 @@ def test_pygments_merges_same_tokens_and_leaves_text_bare():
     source = "from numpy import softmax as sm  # 주석\nx = softmax([1, 2])\nprint('합')\n"
     lean = highlight(source, PythonLexer(filters=[codestyle.LeanTokens()]), HtmlFormatter(wrapcode=True))
     plain = highlight(source, PythonLexer(), HtmlFormatter(wrapcode=True))
+
     def text(h):
         return re.sub(r"<[^>]+>", "", h)
 
     assert text(lean) == text(plain)
     assert '<span class="k">from </span>' in lean and '<span class="nb">print</span>' in lean
-    assert '<span class="c"># 주석</span>' in lean and '<span class="s">\'합\'</span>' in lean
-    assert lean.count("<span") < plain.count("<span") / 2, "Pygments HtmlFormatter 가 같은 종류의 토큰을 합치지 않습니다"
+    assert '<span class="c"># 주석</span>' in lean and "<span class=\"s\">'합'</span>" in lean
+    assert lean.count("<span") < plain.count("<span") / 2, (
+        "Pygments HtmlFormatter 가 같은 종류의 토큰을 합치지 않습니다"
+    )
 
 
 def test_highlight_passes_lexer_options_to_pygments():
     """codestyle.register: pymdownx.highlight 의 extend_pygments_lang 옵션이 Pygments 렉서의 filters 로 갑니다."""
     cfg = {}
     codestyle.register(cfg)
-    html = markdown.markdown("```python\nx = [1]\n```\n", extensions=["pymdownx.highlight", "pymdownx.superfences"],
-                             extension_configs=cfg)
+    html = markdown.markdown(
+        "```python\nx = [1]\n```\n", extensions=["pymdownx.highlight", "pymdownx.superfences"], extension_configs=cfg
+    )
     assert '<span class="n">' not in html and '<span class="p">' not in html, (
-        "pymdownx.highlight 가 extend_pygments_lang 의 options 를 렉서에 넘기지 않습니다: sitebuild/codestyle.py")
+        "pymdownx.highlight 가 extend_pygments_lang 의 options 를 렉서에 넘기지 않습니다: sitebuild/codestyle.py"
+    )
 
 
 def test_superfences_puts_data_attributes_on_the_code_block():
     """codeblocks.with_outputs 는 ```{.python data-search-exclude=""} 로 코드를 검색 색인에서 뺍니다 (attr_list 필요)."""
-    html = markdown.markdown('```{.python data-search-exclude=""}\nx = 1\n```\n',
-                             extensions=["attr_list", "pymdownx.highlight", "pymdownx.superfences"])
+    html = markdown.markdown(
+        '```{.python data-search-exclude=""}\nx = 1\n```\n',
+        extensions=["attr_list", "pymdownx.highlight", "pymdownx.superfences"],
+    )
     assert '<div class="highlight" data-search-exclude="">' in html, (
-        "pymdownx.superfences 가 펜스의 data-* 속성을 코드 블록 div 에 붙이지 않습니다: sitebuild/codeblocks.py")
+        "pymdownx.superfences 가 펜스의 data-* 속성을 코드 블록 div 에 붙이지 않습니다: sitebuild/codeblocks.py"
+    )
 
 
 def test_material_search_skips_data_search_exclude():
     """Material 의 검색 색인은 data-search-exclude 가 붙은 요소를 뺍니다 (코드와 실행 결과를 색인에서 빼는 방법)."""
     source = (Path(__import__("material").__file__).parent / "plugins" / "search" / "plugin.py").read_text()
     assert '"data-search-exclude" in self.attrs' in source, (
-        "Material 검색 플러그인이 data-search-exclude 를 다루는 방식이 바뀌었습니다: sitebuild/codeblocks.py, fences.py")
+        "Material 검색 플러그인이 data-search-exclude 를 다루는 방식이 바뀌었습니다: sitebuild/codeblocks.py, fences.py"
+    )
 
 
 def test_pytest_codeblocks_line_numbers_point_at_the_opening_fence():
@@ -124,7 +141,8 @@ def test_pytest_codeblocks_line_numbers_point_at_the_opening_fence():
     text = "# 제목\n\n```python\na = 1\nb = 2\n```\n\n!!! note\n    ```python\n    c = 3\n    ```\n"
     blocks = codeblocks.python_blocks(text)
     assert [(b.lineno, b.code) for b in blocks] == [(3, "a = 1\nb = 2\n"), (9, "c = 3\n")], (
-        "pytest-codeblocks 의 줄 번호나 들여쓰기 처리 약속이 바뀌었습니다: sitebuild/codeblocks.py")
+        "pytest-codeblocks 의 줄 번호나 들여쓰기 처리 약속이 바뀌었습니다: sitebuild/codeblocks.py"
+    )
     out = codeblocks.with_outputs(text, blocks, ["하나\n", "둘\n"])
     assert out.splitlines()[5:10] == ["```", "", "```output", "하나", "```"]
     assert out.splitlines()[-4:] == ["", "    ```output", "    둘", "    ```"]
@@ -132,13 +150,18 @@ def test_pytest_codeblocks_line_numbers_point_at_the_opening_fence():
 
 def test_arithmatex_generic_output_is_what_mathml_expects():
     """mathml 의 트리 처리기는 arithmatex(generic) 의 span/div 와 \\( \\) / \\[ \\] 감싸기를 기대합니다."""
-    html = markdown.markdown("식 $a<b$ 와\n\n$$\nx & y\n$$\n", extensions=["pymdownx.arithmatex"],
-                             extension_configs={"pymdownx.arithmatex": {"generic": True}})
+    html = markdown.markdown(
+        "식 $a<b$ 와\n\n$$\nx & y\n$$\n",
+        extensions=["pymdownx.arithmatex"],
+        extension_configs={"pymdownx.arithmatex": {"generic": True}},
+    )
     assert '<span class="arithmatex">\\(a&lt;b\\)</span>' in html
     assert '<div class="arithmatex">\\[' in html
-    converted = markdown.markdown("식 $a<b$ 와\n\n$$\nx & y\n$$\n",
-                                  extensions=["pymdownx.arithmatex", mathml.MathExtension()],
-                                  extension_configs={"pymdownx.arithmatex": {"generic": True}})
+    converted = markdown.markdown(
+        "식 $a<b$ 와\n\n$$\nx & y\n$$\n",
+        extensions=["pymdownx.arithmatex", mathml.MathExtension()],
+        extension_configs={"pymdownx.arithmatex": {"generic": True}},
+    )
     assert converted.count("<math ") == 2 and "\\(" not in converted and "\\[" not in converted
 
 
@@ -146,7 +169,8 @@ def test_material_shows_one_palette_image():
     """figure_markup 의 #only-light / #only-dark: Material CSS 가 팔레트에 맞는 그림만 보여 줍니다."""
     assert '[data-md-color-scheme=default] img[src$="#only-dark"]' in material_css("main")
     assert '[data-md-color-scheme=slate] img[src$="#only-light"]' in material_css("palette"), (
-        "Material 의 #only-light/#only-dark 그림 규칙이 바뀌었습니다: sitebuild/figure_markup.py")
+        "Material 의 #only-light/#only-dark 그림 규칙이 바뀌었습니다: sitebuild/figure_markup.py"
+    )
 
 
 def test_search_partial_override_matches_material():
@@ -159,7 +183,8 @@ def test_search_partial_override_matches_material():
 
     assert strip_comment(ours).replace(' aria-label="사이트 검색"', "", 1) == strip_comment(upstream), (
         "Material 의 partials/search.html 이 바뀌었습니다: 새 파일을 overrides/partials/search.html 로 다시 "
-        '복사하고 role="dialog" 요소에 aria-label="사이트 검색" 을 다시 더하세요.')
+        '복사하고 role="dialog" 요소에 aria-label="사이트 검색" 을 다시 더하세요.'
+    )
 
 
 def test_material_base_template_blocks_we_extend():
@@ -167,7 +192,8 @@ def test_material_base_template_blocks_we_extend():
     base = (MATERIAL / "base.html").read_text(encoding="utf-8")
     assert "{% block scripts %}" in base, "Material base.html 에 scripts 블록이 없습니다: overrides/main.html"
     assert re.search(r'"search": "assets/javascripts/workers/search\.[0-9a-f]+\.min\.js" \| url', base), (
-        "Material 이 __config 에 검색 작업자 경로를 적는 방식이 바뀌었습니다: tests/support/pageweight.py")
+        "Material 이 __config 에 검색 작업자 경로를 적는 방식이 바뀌었습니다: tests/support/pageweight.py"
+    )
 
 
 def test_search_worker_loads_lunr_languages_as_pageweight_counts():
@@ -175,7 +201,9 @@ def test_search_worker_loads_lunr_languages_as_pageweight_counts():
     (worker,) = (MATERIAL / "assets" / "javascripts" / "workers").glob("search.*.min.js")
     js = worker.read_text(encoding="utf-8")
     for piece in ("/min/lunr.stemmer.support.min.js", "/min/lunr.${", ".min.js", "/min/lunr.multi.min.js"):
-        assert piece in js, f"Material 검색 작업자가 {piece!r} 를 부르지 않습니다: tests/support/pageweight.py 를 고치세요"
+        assert piece in js, (
+            f"Material 검색 작업자가 {piece!r} 를 부르지 않습니다: tests/support/pageweight.py 를 고치세요"
+        )
     assert pageweight  # 이 규칙을 쓰는 모듈
 
 
@@ -188,7 +216,8 @@ def test_material_mounts_code_tools_lazily_under_content_lazy():
     (bundle,) = (MATERIAL / "assets" / "javascripts").glob("bundle.*.min.js")
     js = bundle.read_text(encoding="utf-8")
     assert re.search(r'"content\.code\.copy".{0,600}"content\.lazy"', js, re.S), (
-        "Material 번들의 코드 블록 도구가 content.lazy 를 보지 않습니다: mkdocs.yml 의 content.lazy 를 다시 보세요")
+        "Material 번들의 코드 블록 도구가 content.lazy 를 보지 않습니다: mkdocs.yml 의 content.lazy 를 다시 보세요"
+    )
 
 
 def _png():
@@ -209,12 +238,18 @@ def test_mkdocs_jupyter_html_has_the_cells_notebook_pages_reads(tmp_path):
     """notebook_pages.SELECTORS: mkdocs-jupyter 가 만드는 노트북 HTML 에서 셀·출력을 찾는 방법."""
     from mkdocs_jupyter.convert import nb2html
 
-    nb = nbformat.v4.new_notebook(cells=[
-        nbformat.v4.new_markdown_cell("# 제목\n\n본문"),
-        nbformat.v4.new_code_cell("print('합')", outputs=[nbformat.v4.new_output("stream", name="stdout", text="합\n")]),
-        nbformat.v4.new_code_cell("plot()", outputs=[nbformat.v4.new_output(
-            "display_data", data={"image/png": _png(), "text/plain": "<Figure>"})]),
-    ])
+    nb = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_markdown_cell("# 제목\n\n본문"),
+            nbformat.v4.new_code_cell(
+                "print('합')", outputs=[nbformat.v4.new_output("stream", name="stdout", text="합\n")]
+            ),
+            nbformat.v4.new_code_cell(
+                "plot()",
+                outputs=[nbformat.v4.new_output("display_data", data={"image/png": _png(), "text/plain": "<Figure>"})],
+            ),
+        ]
+    )
     for i, cell in enumerate(nb.cells):
         cell.id = f"cell-{i:02d}"
     path = tmp_path / "nb.ipynb"
@@ -239,20 +274,33 @@ class _OneFigure:
         return name == "demo-demo"
 
     def info(self, name):
-        return {"wide": {"light": Path("demo-demo-light.png"), "dark": Path("demo-demo-dark.png"),
-                         "width": 200, "height": 100}}
+        return {
+            "wide": {
+                "light": Path("demo-demo-light.png"),
+                "dark": Path("demo-demo-dark.png"),
+                "width": 200,
+                "height": 100,
+            }
+        }
 
 
 def test_notebook_page_is_rebuilt_from_the_contract(tmp_path):
     """위의 구조를 가진 HTML 에서 노트북 페이지를 지으면 코드·출력·그림이 사이트의 모양으로 나옵니다."""
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print('합')", metadata={
-        "attention_site": {"figure": "demo-demo", "alt": "점 하나"}})])
+    nb = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_code_cell(
+                "print('합')", metadata={"attention_site": {"figure": "demo-demo", "alt": "점 하나"}}
+            )
+        ]
+    )
     nb.cells[0].id = "cell-00"
     path = tmp_path / "x.ipynb"
     nbformat.write(nb, str(path))
-    page = ('<div class="jp-Notebook"><div class="jp-Cell jp-CodeCell"><div id="cell-id=cell-00">'
-            '<div class="jp-OutputArea-output"><pre>합\n</pre></div>'
-            f'<div class="jp-OutputArea-output"><img src="data:image/png;base64,{_png()}"></div></div></div></div>')
+    page = (
+        '<div class="jp-Notebook"><div class="jp-Cell jp-CodeCell"><div id="cell-id=cell-00">'
+        '<div class="jp-OutputArea-output"><pre>합\n</pre></div>'
+        f'<div class="jp-OutputArea-output"><img src="data:image/png;base64,{_png()}"></div></div></div></div>'
+    )
     out = notebook_pages.slim_notebook_html(page, path, "x.ipynb", _OneFigure(), "practice/x/")
     assert '<div class="highlight" data-search-exclude="">' in out and '<span class="nb">print</span>' in out
     assert '<div class="cell-output" data-search-exclude=""><span class="filename">실행 결과</span>' in out
@@ -276,7 +324,8 @@ def test_mkdocs_jupyter_escapes_markdown_cells_as_unescape_expects(tmp_path):
     nbformat.write(nb, str(path))
     body = nb2html(str(path), execute=False, markdown_cell_processor="mkdocs")
     assert html_escape(source, quote=False) in body, (
-        "mkdocs-jupyter 가 마크다운 셀을 넘기는 방식이 바뀌었습니다: sitebuild/notebook_pages.unescape_markdown_cells")
+        "mkdocs-jupyter 가 마크다운 셀을 넘기는 방식이 바뀌었습니다: sitebuild/notebook_pages.unescape_markdown_cells"
+    )
     assert source in notebook_pages.unescape_markdown_cells(body, path)
 
 
@@ -286,9 +335,11 @@ def test_notebook_text_outputs_of_one_cell_become_one_block(tmp_path):
     nb.cells[0].id = "cell-00"
     path = tmp_path / "x.ipynb"
     nbformat.write(nb, str(path))
-    page = ('<div class="jp-Notebook"><div class="jp-Cell jp-CodeCell"><div id="cell-id=cell-00">'
-            '<div class="jp-OutputArea-output"><pre>같은가?</pre></div>'
-            '<div class="jp-OutputArea-output"><pre> True\n</pre></div></div></div></div>')
+    page = (
+        '<div class="jp-Notebook"><div class="jp-Cell jp-CodeCell"><div id="cell-id=cell-00">'
+        '<div class="jp-OutputArea-output"><pre>같은가?</pre></div>'
+        '<div class="jp-OutputArea-output"><pre> True\n</pre></div></div></div></div>'
+    )
     out = notebook_pages.slim_notebook_html(page, path, "x.ipynb", _OneFigure(), "practice/x/")
     assert out.count('class="cell-output"') == 1 and "<samp>같은가? True\n</samp>" in out
 

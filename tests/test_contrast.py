@@ -3,6 +3,7 @@
 import colorsys
 
 import pytest
+
 from plotting import THEMES
 
 # Material 9.8 의 페이지 배경: 밝은 팔레트 #ffffff, 어두운(slate) 팔레트 hsl(225°, 15%, 14%)
@@ -12,6 +13,7 @@ PAGE_BACKGROUND = {"light": (1.0, 1.0, 1.0), "dark": colorsys.hls_to_rgb(225 / 3
 def luminance(rgb):
     def channel(c):
         return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
     r, g, b = (channel(c) for c in rgb)
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
@@ -22,7 +24,7 @@ def contrast(a, b):
 
 
 def hex_rgb(h):
-    return tuple(int(h[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    return tuple(int(h[i : i + 2], 16) / 255 for i in (1, 3, 5))
 
 
 @pytest.mark.parametrize("palette", ["light", "dark"])
@@ -38,6 +40,7 @@ def test_heatmap_labels_pick_the_readable_colour():
     import matplotlib.pyplot as plt
     import numpy as np
     from matplotlib.colors import to_rgb
+
     from plotting import heatmap
 
     weights = np.linspace(0, 1, 101).reshape(1, -1)

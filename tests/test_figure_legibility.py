@@ -10,9 +10,9 @@ import json
 
 import matplotlib
 import pytest
-from sitebuild import cache, figures, legibility
 
 from conftest import ROOT, SNIPPETS
+from sitebuild import cache, figures, legibility
 
 matplotlib.use("Agg")
 
@@ -29,6 +29,7 @@ def draw(fig):
 def test_the_measure_sees_small_and_clipped_text():
     """재는 방법이 작은 글자와 잘린 제목을 정말 찾아냅니다 (통과만 하는 검사가 아님을 보입니다)."""
     import matplotlib.pyplot as plt
+
     import plotting
 
     plotting.use_korean_font()
@@ -55,7 +56,9 @@ def test_an_illegible_figure_fails_the_build_render(tmp_path):
         "    import matplotlib.pyplot as plt\n"
         "    fig, ax = plt.subplots(figsize=(12, 3), layout='constrained')\n"
         "    ax.set_title('넓은 그림의 작은 제목', fontsize=8)\n"
-        "    return fig\n", encoding="utf-8")
+        "    return fig\n",
+        encoding="utf-8",
+    )
     with snippets.importable(tmp_path):
         paths = {("wide", "light"): tmp_path / "tiny-wide-light.png"}  # 넓은 판 하나로 충분합니다
         with pytest.raises(figures.FigureError, match="읽기 어렵습니다"):

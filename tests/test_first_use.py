@@ -10,9 +10,9 @@ import ast
 import functools
 
 import pytest
-from site_pages import nav_pages, page_blocks
 
 from conftest import SNIPPETS
+from site_pages import nav_pages, page_blocks
 from test_pages import source_of
 
 # 코어 함수마다 그 함수를 처음 보여 주고 설명하는 장.
@@ -97,4 +97,5 @@ def test_no_chapter_uses_a_core_function_before_it_is_introduced(name):
     users = [doc for doc in order if name in per_page[doc]]
     assert first.get(name) == INTRODUCED_IN[name], (
         f"{name} 을 처음 쓰는 곳이 {first.get(name)} 인데, 이 함수를 가르치는 장은 {INTRODUCED_IN[name]} 입니다. "
-        f"쓰는 곳(nav 순서): {users}")
+        f"쓰는 곳(nav 순서): {users}"
+    )

@@ -64,8 +64,6 @@ def test_core_function_agrees_with_the_steps(fs):
     assert np.allclose(fs.out_core, fs.output) and np.allclose(fs.w_core, fs.weights)
 
 
-
-
 def test_quiz_answers(fs):
     assert fs.w5.shape == (5, 7) and fs.out5.shape == (5, 6)
     # 정사각형이면 * 도 돌아가지만 @ 와 다른 값입니다.

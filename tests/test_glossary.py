@@ -3,9 +3,9 @@
 import re
 
 import pytest
-from site_pages import DOCS, markdown_pages
 
 from conftest import SNIPPETS
+from site_pages import DOCS, markdown_pages
 
 ROW = re.compile(r"^\|\s*([^|]+?)\s*\|\s*([^|]+?)\s*\|\s*[^|]*\|\s*([^|]*?)\s*\|$")
 
@@ -28,19 +28,39 @@ def prose(text):
     text = re.sub(r"^([ \t]*)(```|~~~).*?^\1\2[^\n]*$", "", text, flags=re.S | re.M)
     text = re.sub(r"<!--.*?-->", "", text, flags=re.S)
     text = re.sub(r"!\[(?:[^\[\]]|\[[^\]]*\])*\]\([^)]*\)", "", text)
-    return "\n".join(line for line in text.splitlines()
-                     if not line.lstrip().startswith("#") and not line.startswith("다음 장:"))
+    return "\n".join(
+        line for line in text.splitlines() if not line.lstrip().startswith("#") and not line.startswith("다음 장:")
+    )
 
 
-SOURCES = ([DOCS / p for p in markdown_pages() if p != "glossary.md"]
-           + sorted((SNIPPETS / "notebooks").glob("*.md")) + sorted(SNIPPETS.glob("*.py")))
+SOURCES = (
+    [DOCS / p for p in markdown_pages() if p != "glossary.md"]
+    + sorted((SNIPPETS / "notebooks").glob("*.md"))
+    + sorted(SNIPPETS.glob("*.py"))
+)
 
 
 def test_glossary_has_the_section_map_terms():
     terms = {t for t, _, _ in glossary()}
-    for must in ["어텐션", "쿼리 (Q)", "키 (K)", "밸류 (V)", "내적", "스케일링", "소프트맥스", "어텐션 가중치",
-                 "가중합", "셀프 어텐션", "크로스 어텐션", "마스크드(인과) 셀프 어텐션", "인코더", "디코더",
-                 "멀티헤드 어텐션", "헤드", "히트맵"]:
+    for must in [
+        "어텐션",
+        "쿼리 (Q)",
+        "키 (K)",
+        "밸류 (V)",
+        "내적",
+        "스케일링",
+        "소프트맥스",
+        "어텐션 가중치",
+        "가중합",
+        "셀프 어텐션",
+        "크로스 어텐션",
+        "마스크드(인과) 셀프 어텐션",
+        "인코더",
+        "디코더",
+        "멀티헤드 어텐션",
+        "헤드",
+        "히트맵",
+    ]:
         assert must in terms, f"용어집에 {must} 가 없습니다"
 
 
@@ -54,13 +74,27 @@ def test_no_competing_translations(path):
 
 # 페이지에서 처음 쓸 때 영어 원어를 괄호에 적는 용어 (흔한 낱말 속에 섞이지 않는 것들)
 FIRST_USE = {
-    "어텐션": "attention", "쿼리": "query", "밸류": "value", "내적": "dot product",
-    "소프트맥스": "softmax", "가중합": "weighted sum", "셀프 어텐션": "self-attention",
-    "크로스 어텐션": "cross-attention", "멀티헤드 어텐션": "multi-head attention", "히트맵": "heatmap",
-    "인코더": "encoder", "디코더": "decoder", "헤드": "head", "스케일링": "scaling",
-    "어텐션 가중치": "attention weight", "엔트로피": "entropy",
-    "KV 캐시": "KV cache", "온라인 소프트맥스": "online softmax", "타일링": "tiling",
-    "슬라이딩 윈도 어텐션": "sliding window attention", "퍼플렉서티": "perplexity",
+    "어텐션": "attention",
+    "쿼리": "query",
+    "밸류": "value",
+    "내적": "dot product",
+    "소프트맥스": "softmax",
+    "가중합": "weighted sum",
+    "셀프 어텐션": "self-attention",
+    "크로스 어텐션": "cross-attention",
+    "멀티헤드 어텐션": "multi-head attention",
+    "히트맵": "heatmap",
+    "인코더": "encoder",
+    "디코더": "decoder",
+    "헤드": "head",
+    "스케일링": "scaling",
+    "어텐션 가중치": "attention weight",
+    "엔트로피": "entropy",
+    "KV 캐시": "KV cache",
+    "온라인 소프트맥스": "online softmax",
+    "타일링": "tiling",
+    "슬라이딩 윈도 어텐션": "sliding window attention",
+    "퍼플렉서티": "perplexity",
 }
 
 
@@ -71,7 +105,8 @@ def test_english_term_at_first_use(path):
         i = text.find(term)
         if i < 0:
             continue
-        after = text[i + len(term): i + len(term) + 40]
+        after = text[i + len(term) : i + len(term) + 40]
         m = re.match(r"[^\s(]{0,3}(?:\s?[가-힣]{1,4})?\s?\(([^)]*)\)", after)
         assert m and english.lower() in m.group(1).lower(), (
-            f"{path.name}: '{term}' 이 처음 나오는 곳에 영어 원어 ({english}) 가 없습니다: …{text[i:i + 40]!r}")
+            f"{path.name}: '{term}' 이 처음 나오는 곳에 영어 원어 ({english}) 가 없습니다: …{text[i : i + 40]!r}"
+        )

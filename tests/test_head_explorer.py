@@ -8,10 +8,10 @@ import json
 
 import numpy as np
 import pytest
-from attention import softmax
-from head_explorer_reference import reference
 
+from attention import softmax
 from conftest import DOCS, SNIPPETS
+from head_explorer_reference import reference
 
 BUDGET = 300_000  # 바이트: 페이지마다 처음 보일 때 받는 탐색기 데이터 (압축하지 않은 JSON: 점수 + 시작 층의 q·k)
 QK_BUDGET = 50_000  # 바이트: q·k 파일 하나 (문장·층 하나, 압축하지 않은 JSON)
@@ -40,7 +40,7 @@ def assert_float32_products_agree(a, b, q, k):
     마지막 비트에서 다릅니다). 길이 d 인 내적 하나를 어떤 차례로 더해도 오차는 γ_d |q|·|k| 이하이고
     (γ_d = d·u / (1 - d·u), u = 2⁻²⁴, Higham 의 3.1절), 두 계산의 차이는 그 두 배 이하입니다.
     """
-    d, u = q.shape[-1], 2.0 ** -24
+    d, u = q.shape[-1], 2.0**-24
     gamma = d * u / (1 - d * u)
     bound = 2 * gamma * (np.abs(q.astype(np.float64)) @ np.swapaxes(np.abs(k.astype(np.float64)), -1, -2))
     excess = np.abs(a.astype(np.float64) - b) - bound
@@ -48,7 +48,7 @@ def assert_float32_products_agree(a, b, q, k):
 
 
 def qk_part(name):
-    """"head_explorer-minilm-qk-s0-l1.json" → ("minilm", "qk-s0-l1"): 빌드가 datafiles_<이름>() 의 조각을 쓰는 이름."""
+    """ "head_explorer-minilm-qk-s0-l1.json" → ("minilm", "qk-s0-l1"): 빌드가 datafiles_<이름>() 의 조각을 쓰는 이름."""
     stem = name.removeprefix("head_explorer-").removesuffix(".json")
     which, part = stem.split("-", 1)
     return which, part
@@ -97,8 +97,14 @@ def test_vectors_are_the_encoders_and_multiply_to_the_scores(data, vectors, whic
         scores = unpack(sent["scores"], (d["layers"], H, nq, n))
         for l, name in enumerate(sent["qk"]):
             f = files[qk_part(name)[1]]
-            assert (f["format"], f["sentence"], f["layer"], f["heads"], f["d_head"], f["tokens"]) == \
-                ("head-explorer-qk/1", s, l, H, dh, n)
+            assert (f["format"], f["sentence"], f["layer"], f["heads"], f["d_head"], f["tokens"]) == (
+                "head-explorer-qk/1",
+                s,
+                l,
+                H,
+                dh,
+                n,
+            )
             assert tuple(f["queries"]) == ref["queries"]
             q, k = unpack(f["q"], (H, nq, dh)), unpack(f["k"], (H, n, dh))
             np.testing.assert_array_equal(q, ref["q"][l])
@@ -146,8 +152,10 @@ def test_start_views_are_the_heads_the_pages_talk_about(data):
     import korean_model
     import real_model
 
-    for which, head, query, best in (("minilm", real_model.top, "cat", "sat"),
-                                     ("e5", korean_model.best, "가", "▁고양이")):
+    for which, head, query, best in (
+        ("minilm", real_model.top, "cat", "sat"),
+        ("e5", korean_model.best, "가", "▁고양이"),
+    ):
         start, ref = data[which]["start"], reference(which)[data[which]["start"]["sentence"]]
         assert (start["layer"], start["head"]) == tuple(int(x) for x in head)
         assert ref["tokens"][start["query"]] == query
@@ -173,19 +181,24 @@ def test_payload_stays_under_budget(data, vectors, which):
     first = qk_part(d["sentences"][start["sentence"]]["qk"][start["layer"]])[1]
     first_view = main + sizes[first][0]
     everything = main + sum(raw for raw, _ in sizes.values())
-    print(f"{which}: 점수 {main:,} (gzip {main_gz:,}), q·k 파일 {len(sizes)}개 "
-          f"{min(r for r, _ in sizes.values()):,}–{max(r for r, _ in sizes.values()):,} 바이트, "
-          f"처음 보일 때 {first_view:,} (gzip {main_gz + sizes[first][1]:,}), "
-          f"모든 문장·층 {everything:,} (gzip {main_gz + sum(g for _, g in sizes.values()):,})")
+    print(
+        f"{which}: 점수 {main:,} (gzip {main_gz:,}), q·k 파일 {len(sizes)}개 "
+        f"{min(r for r, _ in sizes.values()):,}–{max(r for r, _ in sizes.values()):,} 바이트, "
+        f"처음 보일 때 {first_view:,} (gzip {main_gz + sizes[first][1]:,}), "
+        f"모든 문장·층 {everything:,} (gzip {main_gz + sum(g for _, g in sizes.values()):,})"
+    )
     assert first_view <= BUDGET
 
 
-@pytest.mark.parametrize("args, error, words", [
-    (("model", "The cat sat."), TypeError, "Encoder"),
-    ((None, 3), TypeError, "text"),
-    ((None, "   "), ValueError, "비어"),
-    ((None, "The cat", 7), TypeError, "prefix"),
-])
+@pytest.mark.parametrize(
+    "args, error, words",
+    [
+        (("model", "The cat sat."), TypeError, "Encoder"),
+        ((None, 3), TypeError, "text"),
+        ((None, "   "), ValueError, "비어"),
+        ((None, "The cat", 7), TypeError, "prefix"),
+    ],
+)
 def test_bad_inputs_name_the_argument(args, error, words):
     from bert_numpy import load_model
     from head_explorer import head_scores

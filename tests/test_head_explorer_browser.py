@@ -14,6 +14,7 @@ import re
 
 import numpy as np
 import pytest
+
 from browser import PHONE, Tab
 from head_explorer_reference import DIGITS, expected_dot, expected_steps, expected_top, reference, shown
 
@@ -64,8 +65,10 @@ def test_every_number_the_explorer_computes_equals_numpy(desktop, which):
             expect = np.array([shown(x, DIGITS[name]) for x in ref[name].ravel()])
             got = np.array(values.split(" "))
             bad = np.flatnonzero(got != expect)
-            assert not bad.size, (f"{which} '{ref['text']}' {name}: {bad.size}/{got.size} 곳이 다릅니다, "
-                                  f"예: {[(int(i), got[i], expect[i]) for i in bad[:5]]}")
+            assert not bad.size, (
+                f"{which} '{ref['text']}' {name}: {bad.size}/{got.size} 곳이 다릅니다, "
+                f"예: {[(int(i), got[i], expect[i]) for i in bad[:5]]}"
+            )
             checked += got.size
     print(f"{which}: 숫자 {checked:,}개가 numpy 와 같습니다")
     desktop.assert_clean()
@@ -78,8 +81,30 @@ def test_rounding_is_pythons(desktop):
     글자)은 짝수 쪽으로 갑니다. float32 점수는 2진 분수라서 이런 값이 실제로 나올 수 있습니다.
     """
     rng = np.random.default_rng(14)
-    values = [0.125, 0.375, 0.625, -0.125, 2.5, 3.5, 1.0625, 47.125, 47.375, 255.875, 0.0625, 0.1875, 0.0005,
-              -0.0004, -0.004, 0.0, 1e-9, 0.9995, 0.99951, 123456.785, 2 ** -15, 0.00049999999999999]
+    values = [
+        0.125,
+        0.375,
+        0.625,
+        -0.125,
+        2.5,
+        3.5,
+        1.0625,
+        47.125,
+        47.375,
+        255.875,
+        0.0625,
+        0.1875,
+        0.0005,
+        -0.0004,
+        -0.004,
+        0.0,
+        1e-9,
+        0.9995,
+        0.99951,
+        123456.785,
+        2**-15,
+        0.00049999999999999,
+    ]
     values += list(rng.normal(0, 50, 400)) + list(rng.random(300)) + list(np.float32(rng.normal(0, 100, 300)))
     values = [float(v) for v in values]
     page = desktop.open(PAGES["minilm"])
@@ -324,11 +349,13 @@ def test_touch_alone_reaches_every_control(touch):
     for j in range(n):
         page.locator(f"{KEY}[data-token='{j}']").tap()
     states = [st for st, _, _ in seen(page)]
-    assert [st[3] for st in states[:q1 - q0]] == list(range(q0, q1))
-    assert [st[4] for st in states[q1 - q0:]] == list(range(n))
+    assert [st[3] for st in states[: q1 - q0]] == list(range(q0, q1))
+    assert [st[4] for st in states[q1 - q0 :]] == list(range(n))
     _, l, h, i, j = state(page)
-    assert page.locator(".head-explorer__steps [data-value=weight]").text_content() == \
-        expected_steps(ref[short], l, h, i, j)["weight"][0]
+    assert (
+        page.locator(".head-explorer__steps [data-value=weight]").text_content()
+        == expected_steps(ref[short], l, h, i, j)["weight"][0]
+    )
     # ① 의 "32개 곱 모두 보기" 는 손가락으로 펼치고 접습니다. 누를 자리는 높이 24 px 이상입니다.
     page.wait_for_selector(".head-explorer__dot[data-qk=ok]")
     summary = page.locator(".head-explorer__all summary")
@@ -382,15 +409,23 @@ def test_data_comes_only_when_the_reader_scrolls_near(phone):
     phone.read_through(whole_page=False)
     page.wait_for_selector(".head-explorer__dot[data-qk=ok]")
     # 처음 보일 때: 스크립트, 점수, 시작 문장(0)·층(7층, 번호 6)의 q·k 파일 하나
-    assert sorted(page.evaluate(loaded)) == ["head-explorer.js", "head_explorer-e5-qk-s0-l6.json", "head_explorer-e5.json"]
+    assert sorted(page.evaluate(loaded)) == [
+        "head-explorer.js",
+        "head_explorer-e5-qk-s0-l6.json",
+        "head_explorer-e5.json",
+    ]
     assert explorer.locator(".head-explorer__thumb").count() == 144
     # 같은 층의 다른 헤드, 다른 층, 다시 처음 층: 새 층의 파일만 한 번 더 받고, 받은 파일은 다시 받지 않습니다
     thumbs = explorer.locator(".head-explorer__thumb")
     for t in (6 * 12 + 3, 2 * 12 + 0, 6 * 12 + 10, 2 * 12 + 5):
         thumbs.nth(t).click()
         page.wait_for_selector(".head-explorer__dot[data-qk=ok]")
-    assert sorted(page.evaluate(loaded)) == ["head-explorer.js", "head_explorer-e5-qk-s0-l2.json",
-                                             "head_explorer-e5-qk-s0-l6.json", "head_explorer-e5.json"]
+    assert sorted(page.evaluate(loaded)) == [
+        "head-explorer.js",
+        "head_explorer-e5-qk-s0-l2.json",
+        "head_explorer-e5-qk-s0-l6.json",
+        "head_explorer-e5.json",
+    ]
     phone.assert_clean()
 
 
@@ -420,8 +455,9 @@ def test_missing_vectors_leave_a_short_message_and_the_rest_works(phone):
             assert [tuple(t) for t in shown_now["top"]] == expected_top(refs[s], l, h, i)
         # 처음 층과 고른 층마다 한 번씩 (문장을 바꾸는 순간 보이던 층도 받습니다), 같은 파일은 두 번 받지 않습니다
         assert len(asked) == len(set(asked))
-        assert {"head_explorer-minilm-qk-s0-l1.json"} | {f"head_explorer-minilm-qk-s{s}-l{l}.json"
-                                                          for s, l, *_ in cases(which)[:4]} <= set(asked)
+        assert {"head_explorer-minilm-qk-s0-l1.json"} | {
+            f"head_explorer-minilm-qk-s{s}-l{l}.json" for s, l, *_ in cases(which)[:4]
+        } <= set(asked)
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         # 페이지의 스크립트는 오류를 내지 않습니다. 브라우저 자신이 404 응답을 콘솔에 적는 줄만 남습니다.
         own = [e for e in phone.errors if "Failed to load resource: the server responded with a status of 404" not in e]
@@ -490,8 +526,11 @@ def test_selected_tile_ring_is_painted_above_its_neighbours(touch, scheme):
         page.wait_for_timeout(50)
         r = page.evaluate(RING_JS)
         assert r["z"] != "auto" and int(r["z"]) >= 1
-        shot = Image.open(io.BytesIO(page.screenshot(clip={"x": r["x"] - 8, "y": r["y"] - 8,
-                                                             "width": r["w"] + 16, "height": r["h"] + 16}))).convert("RGB")
+        shot = Image.open(
+            io.BytesIO(
+                page.screenshot(clip={"x": r["x"] - 8, "y": r["y"] - 8, "width": r["w"] + 16, "height": r["h"] + 16})
+            )
+        ).convert("RGB")
         sx, sy = shot.width / (r["w"] + 16), shot.height / (r["h"] + 16)
         cx, cy = 8 + r["w"] / 2, 8 + r["h"] / 2
         for name, d, want in (("안쪽", 1, rgb(r["bg"])), ("바깥", 3, rgb(r["fg"]))):
@@ -519,9 +558,12 @@ def test_space_mark_stays_with_its_token_and_a_lone_mark_is_visible(touch):
         assert lines and all(n == 1 for _, n in lines), lines
     label = page.locator(f"{KEY}[data-token='{alone[0]}']")
     assert "띄어쓰기" in label.inner_text()
-    colours = page.evaluate("""j => { const b = document.querySelector(`.head-explorer__col--keys button[data-token='${j}']`);
+    colours = page.evaluate(
+        """j => { const b = document.querySelector(`.head-explorer__col--keys button[data-token='${j}']`);
         const mark = b.querySelector('.head-explorer__space');
-        return [getComputedStyle(mark).color, getComputedStyle(b).color, mark.getBoundingClientRect().width]; }""", alone[0])
+        return [getComputedStyle(mark).color, getComputedStyle(b).color, mark.getBoundingClientRect().width]; }""",
+        alone[0],
+    )
     assert colours[0] == colours[1] and colours[2] > 4
     touch.assert_clean()
 
@@ -530,8 +572,11 @@ def test_touch_steppers_land_on_the_intended_head(touch):
     """손가락으로: 층·헤드 단추(44 × 44 px 이상)로 한 칸씩 옮겨 원하는 헤드에 닿고, 끝에서는 그 방향 단추가 꺼집니다."""
     page = touch.open(PAGES["e5"])
     touch.read_through(whole_page=False)
-    step = {(w, d): page.locator(f".head-explorer__step[data-what={w}][data-step='{d}']")
-            for w in ("layer", "head") for d in "+-"}
+    step = {
+        (w, d): page.locator(f".head-explorer__step[data-what={w}][data-step='{d}']")
+        for w in ("layer", "head")
+        for d in "+-"
+    }
     for b in step.values():
         box = b.bounding_box()
         assert box["width"] >= 44 and box["height"] >= 44

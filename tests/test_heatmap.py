@@ -1,7 +1,9 @@
-"""docs/heatmap.md: 무작위 가중치 히트맵이 보여 주는 것(모양, 행의 합, 스케일링)과 보여 주지 못하는 것."""
+"""docs/heatmap.md: 무작위 파라미터 히트맵이 보여 주는 것(모양, 행의 합, 스케일링)과 보여 주지 못하는 것."""
 
 import numpy as np
 import pytest
+
+from page_outputs import page_output
 
 
 @pytest.fixture(scope="module")
@@ -31,8 +33,6 @@ def test_random_heatmaps_pick_a_random_favourite(hm):
     assert 0.1 < hm.top_counts["sat"] / 200 < 0.25
 
 
-
-
 def test_alt_text_claims(hm):
     # "왼쪽은 색이 여러 칸에 퍼져 있고, 오른쪽은 ... 여섯 행 가운데 네 행은 한 칸이 0.9를 넘는다"
     assert hm.weights.max() < 0.5
@@ -40,8 +40,14 @@ def test_alt_text_claims(hm):
 
 
 def test_quiz_answers(hm):
-    np.testing.assert_allclose(hm.weights[hm.mat].sum(), 1.0)
-    assert not np.allclose(hm.weights.sum(axis=0), 1.0)
+    # 문제 1: 같은 키가 둘이면 두 칸이 똑같이 나눠 받고, 합은 원래 한 칸보다 큽니다 (분모에 한 번 더 들어감)
+    s = hm.scores[hm.cat] / np.sqrt(hm.d_k)
+    e = np.exp(s - s.max())
+    twice = 2 * e[hm.mat] / (e.sum() + e[hm.mat])
+    np.testing.assert_allclose(hm.w_twice[:, hm.mat], hm.w_twice[:, -1])
+    np.testing.assert_allclose(hm.w_twice[hm.cat, hm.mat] + hm.w_twice[hm.cat, -1], twice, rtol=1e-12)
+    assert twice > hm.weights[hm.cat, hm.mat]
+    np.testing.assert_allclose(hm.w_twice.sum(-1), 1.0)
     np.testing.assert_allclose(hm.w_same[0], hm.w_same[4])
     np.testing.assert_allclose(hm.w_same[:, 0], hm.w_same[:, 4])
     assert not np.allclose(hm.weights[0], hm.weights[4])  # 원래 예제에서는 두 행이 다릅니다
@@ -49,4 +55,14 @@ def test_quiz_answers(hm):
     assert hm.tokens[int(hm.weights[row].argmax())] == "cat"
     assert hm.tokens[int(hm.contribution.argmax())] == "the"
     np.testing.assert_allclose(hm.contribution, hm.weights[row] * np.linalg.norm(hm.X @ hm.W_V, axis=-1))
-    assert hm.p_on.max() > 0.999 and hm.tokens[int(hm.p_on.argmax())] == "cat"
+    assert round(hm.weights[hm.cat].max(), 2) == 0.41  # 문제 4 의 "cat 행에서 가장 밝은 칸은 0.41"
+
+
+def test_quiz_page_output():
+    out = page_output("heatmap.md")
+    assert "'cat' 행의 mat: 하나일 때 0.408" in out
+    assert "둘일 때 0.290 + 0.290 = 0.579" in out and "모든 행에서 두 mat 칸이 같은가? True" in out
+    assert "두 토큰의 행이 같은가? True  열이 같은가? True" in out
+    assert "가중치 1등: cat  길이 1등: the" in out
+    assert "토큰  6개: 고른 몫 0.167, 가장 밝은 칸 0.41 → 2.4배" in out
+    assert "토큰 60개: 고른 몫 0.017, 가장 밝은 칸 0.20 → 12.0배" in out

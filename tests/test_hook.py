@@ -38,19 +38,27 @@ def serve_twice(tmp_path):
     shutil.copytree(HOOKS, hooks, ignore=shutil.ignore_patterns("__pycache__"))
     (tmp_path / "docs").mkdir()
     (tmp_path / "snippets").mkdir()
-    (tmp_path / "mkdocs.yml").write_text(textwrap.dedent(f"""
+    (tmp_path / "mkdocs.yml").write_text(
+        textwrap.dedent(f"""
         site_name: 훅 다시 읽기
         hooks:
-          - {hooks / 'attention_site.py'}
+          - {hooks / "attention_site.py"}
         markdown_extensions:
           - attr_list
           - pymdownx.superfences
           - pymdownx.snippets:
               base_path: !relative $config_dir/snippets
               check_paths: true
-        """), encoding="utf-8")
-    return subprocess.run([sys.executable, "-c", TWICE, str(tmp_path / "mkdocs.yml"), str(hooks)],
-                          capture_output=True, text=True, timeout=300, cwd=tmp_path)
+        """),
+        encoding="utf-8",
+    )
+    return subprocess.run(
+        [sys.executable, "-c", TWICE, str(tmp_path / "mkdocs.yml"), str(hooks)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
 
 
 # 새 파이썬 프로세스는 몇 초 걸리므로 세션을 시작할 때 배경에서 미리 돌립니다 (conftest.background).

@@ -4,6 +4,7 @@ import re
 
 import numpy as np
 import pytest
+
 from page_outputs import page_output
 
 
@@ -18,7 +19,7 @@ def test_prefix_and_positions(km):
     """접두어 "query: " 는 언제나 조각 셋이고, 문장은 4번 자리에서 시작합니다."""
     assert km.START == 4
     for tokens in km.all_tokens:
-        assert tokens[:km.START] == ["<s>", "▁que", "ry", ":"] and tokens[-1] == "</s>"
+        assert tokens[: km.START] == ["<s>", "▁que", "ry", ":"] and tokens[-1] == "</s>"
         assert tokens[km.START].startswith("▁")  # 접두어와 문장 첫 조각이 한 조각으로 붙지 않습니다
 
 
@@ -33,7 +34,7 @@ def test_annotations_match_the_sentences_and_the_pieces(km):
 
 
 def test_tokenizer_facts(km):
-    assert km.all_tokens[0][km.START:-1] == ["▁고양이", "가", "▁매", "트", "▁", "위에", "▁", "앉", "았다"]
+    assert km.all_tokens[0][km.START : -1] == ["▁고양이", "가", "▁매", "트", "▁", "위에", "▁", "앉", "았다"]
     roles = [m for m in km.marks]
     assert sum(r == "조사" for r, _, _ in roles) == 72 and sum(r == "조사" and s is not None for r, s, _ in roles) == 52
     assert sum(r == "어미" for r, _, _ in roles) == 22 and sum(r == "어미" and s is not None for r, s, _ in roles) == 21
@@ -51,8 +52,14 @@ def test_maps_are_the_same_as_one_sentence_at_a_time(km):
     text = km.PREFIX + km.SENTENCES[3]
     tokens, maps = attention_maps(text, model=km.model)
     assert tokens == km.results[3][0]
-    exact = Encoder({name: w if name.startswith("embeddings.word") else np.asarray(w, dtype=np.float64)
-                     for name, w in km.model.weights.items()}, km.model.config, km.model.tokenizer)
+    exact = Encoder(
+        {
+            name: w if name.startswith("embeddings.word") else np.asarray(w, dtype=np.float64)
+            for name, w in km.model.weights.items()
+        },
+        km.model.config,
+        km.model.tokenizer,
+    )
     maps64 = np.stack([w[0] for w in encode(exact, tokenize(exact, text)[0])[1]])
     assert maps64.dtype == np.float64
     rounding = np.abs(maps - maps64).max()
@@ -69,6 +76,9 @@ def test_head_statistics(km):
     assert np.all(bos[2:5] > 0.6) and 0.45 < bos[1] < 0.5  # 3–5층은 3분의 2 가까이, 2층은 절반 가까이
     assert np.all(eos[:5] < 0.15) and np.all(eos[5:10] > 0.25)  # </s> 는 6층부터
     assert np.all(np.abs(bos[5:] - eos[5:]) < 0.06)  # 6층부터는 <s> 와 </s> 가 비슷하게
+    merged = km.merged.mean(axis=1)
+    np.testing.assert_allclose(merged, bos + eos)
+    assert merged[1] > 0.5 and round(merged[5:10].min(), 2) == 0.59 and round(merged[5:10].max(), 2) == 0.71
     assert np.all(s["접두어"].mean(axis=1)[2:] < 0.1)
     ent = s["엔트로피"].mean(axis=1)
     assert ent.argmax() == 0 and np.argsort(ent)[-2] == 10  # 1층, 그다음 11층
@@ -99,11 +109,35 @@ def test_similarities(km):
     assert sim[0, 2] > 0.7 and sim[0, 4] > 0.7  # 관계없는 문장도 0.7 을 넘습니다
 
 
-def test_four_bit_facts(km):
-    assert km.n_q4 == 117_247_872 and km.n_f32 == 258_048
-    assert round(km.size / km.size_f32, 2) == 0.15
+def test_four_bit_facts():
+    import korean_loading as kl
+
+    assert kl.n_q4 == 117_247_872 and kl.n_f32 == 258_048
+    assert round(kl.size / kl.size_f32, 2) == 0.15
 
 
+def test_s_and_end_s_merge_from_layer_6(km):
+    """issue 22: <s> 와 </s> 는 6–8층부터 같은 은닉 상태라서, 두 키가 같은 점수를 받습니다 (한 자리를 두 번 셈).
+
+    은닉 상태 차이는 float32 반올림(상대 1e-7)보다 훨씬 큰 값들만 봅니다: 1–5층 1 이상, 6층 0.1 근처, 12층 1e-4 미만.
+    점수 차이는 28문장 × 헤드 144개 × 모든 쿼리에서의 최댓값이고, 같은 행의 가중치 비의 로그입니다."""
+    hg, gap = km.hidden_gap, km.gap
+    assert hg.shape == gap.shape == (12,)
+    assert np.all(hg[:5] > 1.0) and 0.05 < hg[5] < 0.15 and hg[11] < 1e-4
+    assert np.all(np.diff(hg[4:]) < 0)  # 5층부터 층마다 줄어듭니다
+    assert np.all(gap[:5] > 5) and gap[5] < 0.5 and gap[7] < np.log(1.004) and gap[11] < 1e-3
+    assert round(float(hg[5]), 3) == 0.097  # 본문: "6층에 들어갈 때 그 차이가 0.097"
+    # 가중치에서 구한 점수 차이 = q·k/√d_k 에서 직접 구한 차이 (첫 문장, 12층)
+    from bert_numpy import encode, tokenize
+
+    ids, tokens = tokenize(km.model, km.PREFIX + km.SENTENCES[0])
+    q, k = encode(km.model, ids, return_qk=True)[2][11]
+    scores = (q[0].astype(np.float64) @ k[0].astype(np.float64).swapaxes(-1, -2)) / np.sqrt(q.shape[-1])
+    direct = np.abs(scores[..., 0] - scores[..., -1]).max()
+    assert direct == pytest.approx(km.score_gap(tokens, km.results[0][1][None, 11])[0], abs=2e-5)
+    # 12층에서는 모든 헤드·쿼리에서 두 가중치의 비가 1 이고, 몫을 합쳐 읽습니다 (확인 문제 4)
+    assert np.abs(km.ratio_12 - 1).max() < 5e-4
+    assert round(float(km.merged[11].mean()), 2) == 0.47
 
 
 def test_page_text_quotes_the_measurements():
@@ -112,13 +146,32 @@ def test_page_text_quotes_the_measurements():
     (출력 전체는 tests/test_page_snapshots.py 의 스냅숏이 고정합니다.)"""
     text = open_page()
     out = page_output("korean_model.md")
-    for phrase in ["0.64–0.66", "절반 가까이(0.49)", "0.79를 주지만 어절 첫 조각에서는 0.22", "0.37 대 0.09, 0.12",
-                   "0.51을 주지만 어미와 다른 어절 안 조각에서는 0.31, 0.28", "0.29–0.35", "0.15배", "9% 안팎",
-                   "평균 0.98, 1.00", "조사 52개", "470 MB",
-                   "바로 앞 토큰(앞 어절의 끝)에 0.44"]:
+    for phrase in [
+        "0.64–0.66",
+        "0.59–0.71",
+        "0.79를 주지만 어절 첫 조각에서는 0.22",
+        "0.37 대 0.09, 0.12",
+        "0.51을 주지만 어미와 다른 어절 안 조각에서는 0.31, 0.28",
+        "0.097로 가까워지고",
+        "가중치의 비가 1.004 안",
+        "평균 0.98, 1.00",
+        "조사 52개",
+        "바로 앞 토큰(앞 어절의 끝)에 0.44",
+        "더한 0.47",
+    ]:
         assert phrase in text, phrase
         for number in re.findall(r"\d+\.\d+", phrase):
             assert re.search(rf"(?<![\d.]){re.escape(number)}(?!\d)", out), f"{phrase!r} 의 {number} 가 출력에 없습니다"
+    from site_pages import DOCS
+
+    appendix = (DOCS / "korean_loading.md").read_text(encoding="utf-8")
+    appendix_out = page_output("korean_loading.md")
+    # 본문의 말 → 그 말이 풀어 쓰는 출력의 수 ("9% 안팎" 은 제곱평균 0.092)
+    for phrase, number in {"0.15배": "0.15", "9% 안팎": "0.092", "470 MB": "470", "4.5비트": "4.5"}.items():
+        assert phrase in appendix, phrase
+        assert re.search(rf"(?<![\d.]){re.escape(number)}(?![\d])", appendix_out), f"{phrase!r} 의 {number}"
+    # 4비트 모델과 원래 모델의 유사도는 확인하지 못한 패키지의 주장이라고 밝힙니다
+    assert "0.98–0.99" in appendix and "스스로 밝힙니다" in appendix and "0.98–0.99" not in text
 
 
 def open_page():
@@ -137,7 +190,10 @@ def test_english_comparison_quotes_the_real_model_page():
     sep = re.search(r"층별 평균 \[SEP\] 몫: \[([^\]]+)\]", out).group(1).split()
     assert all(float(v) < 0.15 for v in sep)
     text = open_page()
-    assert "| 이전 토큰에 50% 넘게 주는 헤드 | 1-3 하나 |" in text and "| 다음 토큰에 50% 넘게 주는 헤드 | 2-9 하나 |" in text
+    assert (
+        "| 이전 토큰에 50% 넘게 주는 헤드 | 1-3 하나 |" in text
+        and "| 다음 토큰에 50% 넘게 주는 헤드 | 2-9 하나 |" in text
+    )
 
 
 def test_quiz_section_format():
@@ -153,7 +209,8 @@ def test_quiz_answers(km):
     from e5_numpy import BLOCK, Q4_0
 
     tokens = km.all_tokens[0]
-    assert len(tokens) == 14 and len(tokens[km.START:-1]) == 9 and len(km.SENTENCES[0].split()) == 4
-    assert sum(t.startswith("▁") for t in tokens[km.START:-1]) == 4  # ▁ 로 시작하는 조각 수 = 어절 수
+    assert len(tokens) == 14 and len(tokens[km.START : -1]) == 9 and len(km.SENTENCES[0].split()) == 4
+    assert sum(t.startswith("▁") for t in tokens[km.START : -1]) == 4  # ▁ 로 시작하는 조각 수 = 어절 수
     assert round(float(km.observed["조사"][4, 3]), 2) == 0.69 and round(float(km.baseline["조사"][4, 3]), 2) == 0.42
-    assert Q4_0.itemsize == 18 and Q4_0.itemsize * 8 / BLOCK == 4.5
+    assert Q4_0.itemsize == 18 and Q4_0.itemsize * 8 / BLOCK == 4.5  # 부록의 "4.5비트"
+    assert "▁앉" not in km.vocab and "앉" in km.vocab  # 본문: 사전에 "▁앉"이 없어서 ▁ 가 혼자 한 조각

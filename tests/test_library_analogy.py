@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+
 from page_outputs import printed
 
 
@@ -35,8 +36,6 @@ def test_toy_qkv_recreates_this_page(la):
     assert tokens == la.tokens
     for a, b in [(X, la.X), (Q, la.Q), (K, la.K), (V, la.V)]:
         np.testing.assert_array_equal(a, b)
-
-
 
 
 def test_quiz_answers(la):

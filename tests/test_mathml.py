@@ -2,10 +2,10 @@
 
 import markdown
 import pytest
-from site_pages import DOCS, expander, markdown_pages, site_config
-from sitebuild import cache, mathfont, mathml
 
 from conftest import ROOT, SNIPPETS
+from site_pages import DOCS, expander, markdown_pages, site_config
+from sitebuild import cache, mathfont, mathml
 
 
 @pytest.fixture(scope="module")
@@ -27,8 +27,9 @@ def test_every_formula_renders_with_covered_characters(font):
     sources = [DOCS / p for p in markdown_pages()] + sorted((SNIPPETS / "notebooks").glob("*.md"))
     formulas = 0
     for path in sources:
-        md = markdown.Markdown(extensions=[*cfg["markdown_extensions"], mathml.MathExtension(seen)],
-                               extension_configs=cfg["mdx_configs"])
+        md = markdown.Markdown(
+            extensions=[*cfg["markdown_extensions"], mathml.MathExtension(seen)], extension_configs=cfg["mdx_configs"]
+        )
         html = md.convert(expander()(path.read_text(encoding="utf-8")))
         formulas += html.count("<math ")
     assert formulas > 30
@@ -38,6 +39,7 @@ def test_every_formula_renders_with_covered_characters(font):
 
 def test_search_text_reads_like_the_formula():
     """검색 색인에 들어가는 수식 글자: MathML 을 그대로 이은 "dk", "QK⊤dk" 대신 읽을 수 있는 한 줄."""
+
     def text(tex):
         return mathml.search_text(mathml.tex_to_mathml(tex))
 
@@ -48,7 +50,10 @@ def test_search_text_reads_like_the_formula():
 
 def test_formulas_are_searchable_text_and_excluded_markup():
     """수식 요소는 색인에서 빠지고(data-search-exclude), 보이지 않는 .search-only 글자가 그 자리를 대신합니다."""
-    html = markdown.markdown("점수를 $\\sqrt{d_k}$로 나눕니다.", extensions=["pymdownx.arithmatex", mathml.MathExtension()],
-                             extension_configs={"pymdownx.arithmatex": {"generic": True}})
+    html = markdown.markdown(
+        "점수를 $\\sqrt{d_k}$로 나눕니다.",
+        extensions=["pymdownx.arithmatex", mathml.MathExtension()],
+        extension_configs={"pymdownx.arithmatex": {"generic": True}},
+    )
     assert '<span class="arithmatex" data-search-exclude="">' in html
     assert '<span class="search-only">√d_k</span>로 나눕니다.' in html

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from test_bad_inputs import named_error, run
 
 ENGINE_HERE = sys.platform == "linux" and platform.machine() == "x86_64"
@@ -63,7 +64,7 @@ def test_padding_on_any_side_gives_the_unpadded_answer(minilm, e5, which, side):
     np.testing.assert_array_equal(weights[-1][0, :, real, :][..., mask == 0], 0.0)  # 패딩 키는 가중치 0
     if side == "left":  # transformers 의 BertModel 처럼 패딩까지 세면 (position_ids 를 주지 않을 때) 달라집니다
         pos = model.weights["embeddings.position_embeddings.weight"]
-        shifted = pos[before:before + len(ids)] - pos[:len(ids)]
+        shifted = pos[before : before + len(ids)] - pos[: len(ids)]
         assert np.abs(shifted).max() > 0.05
 
 

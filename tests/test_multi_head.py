@@ -14,7 +14,7 @@ def mh():
 def test_heads_are_column_blocks(mh):
     assert mh.Qh.shape == (8, 6, 8)
     for i in range(8):
-        np.testing.assert_array_equal(mh.Qh[i], mh.Q[:, 8 * i:8 * (i + 1)])
+        np.testing.assert_array_equal(mh.Qh[i], mh.Q[:, 8 * i : 8 * (i + 1)])
 
 
 def test_batched_equals_loop(mh):
@@ -42,8 +42,6 @@ def test_gpt3_numbers(mh):
     assert 0.98 < total / 175.0e9 < 1.0  # 행렬만 세어도 논문 전체 크기의 99%
 
 
-
-
 def test_alt_text_claims(mh):
     assert mh.weights.max() < 0.7  # "가장 밝은 칸도 0.7에 못 미친다"
 
@@ -56,3 +54,6 @@ def test_quiz_answers(mh):
     one, eight = mh.measured_cost(6, 64, 1), mh.measured_cost(6, 64, 8)
     assert eight["가중치 원소"] == 8 * one["가중치 원소"] == 288
     assert one["FLOP"] == eight["FLOP"] and one["파라미터"] == eight["파라미터"]
+    # 문제 4: 헤드들을 평균한 한 장은 행의 합이 1 이지만, 그것으로 섞은 출력은 멀티헤드 출력과 다릅니다
+    np.testing.assert_allclose(mh.mean_w.sum(-1), 1.0)
+    assert not np.allclose(mh.from_mean, mh.out) and round(mh.gap, 2) == 0.53

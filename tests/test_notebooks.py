@@ -10,11 +10,12 @@ import sys
 import tempfile
 from pathlib import Path
 
+import numpy as np
 import pytest
-from site_pages import expander
-from sitebuild import notebooks
 
 from conftest import SNIPPETS, background
+from site_pages import expander
+from sitebuild import notebooks
 
 NB_SOURCES = sorted((SNIPPETS / "notebooks").glob("*.md"))
 NAMES = [p.stem for p in NB_SOURCES]
@@ -23,8 +24,9 @@ NAMES = [p.stem for p in NB_SOURCES]
 def generate(tmp_path, snippets_dir=SNIPPETS):
     from sitebuild import codeblocks
 
-    expand = codeblocks.SnippetExpander({"base_path": [str(snippets_dir)], "check_paths": True,
-                                         "dedent_subsections": True})
+    expand = codeblocks.SnippetExpander(
+        {"base_path": [str(snippets_dir)], "check_paths": True, "dedent_subsections": True}
+    )
     return {p.stem: p for p in notebooks.build_notebooks(snippets_dir / "notebooks", tmp_path, expand)}
 
 
@@ -64,8 +66,9 @@ def test_editing_a_snippet_changes_the_notebook_and_its_cache_key(tmp_path):
     part1 = copy / "practice_part1.py"
     source = part1.read_text(encoding="utf-8")
     assert "tokens, X, Q, K, V = toy_qkv()" in source
-    part1.write_text(source.replace("tokens, X, Q, K, V = toy_qkv()", "tokens, X, Q, K, V = toy_qkv(d_k=5)"),
-                     encoding="utf-8")
+    part1.write_text(
+        source.replace("tokens, X, Q, K, V = toy_qkv()", "tokens, X, Q, K, V = toy_qkv(d_k=5)"), encoding="utf-8"
+    )
     after = generate(tmp_path / "after", copy)["part1_numpy_attention"]
     assert code_cells(before) != code_cells(after)
     # mkdocs-jupyter 의 실행 캐시 열쇠는 노트북 내용에서 나오므로, 스니펫을 고치면 캐시가 빗나갑니다.
@@ -118,39 +121,61 @@ def run_standalone(notebook, workdir):
     workdir.mkdir(parents=True, exist_ok=True)
     site = isolated_site(workdir)
     script = workdir / "notebook.py"
-    script.write_text(f"import sys\nsys.path.insert(0, {str(site)!r})\n"
-                      + "\n\n".join(code_cells(notebook)), encoding="utf-8")
-    env = {"PATH": "/usr/bin:/bin", "MPLBACKEND": "Agg", "MPLCONFIGDIR": str(workdir / "mpl"),
-           "HOME": str(workdir)}
-    return subprocess.run([sys.executable, "-I", "-S", str(script)], cwd=workdir, env=env,
-                          capture_output=True, text=True, timeout=300)
+    script.write_text(
+        f"import sys\nsys.path.insert(0, {str(site)!r})\n" + "\n\n".join(code_cells(notebook)), encoding="utf-8"
+    )
+    env = {"PATH": "/usr/bin:/bin", "MPLBACKEND": "Agg", "MPLCONFIGDIR": str(workdir / "mpl"), "HOME": str(workdir)}
+    return subprocess.run(
+        [sys.executable, "-I", "-S", str(script)], cwd=workdir, env=env, capture_output=True, text=True, timeout=300
+    )
 
 
 def test_isolated_python_sees_only_numpy_and_matplotlib(tmp_path):
     site = isolated_site(tmp_path)
-    code = (f"import sys; sys.path.insert(0, {str(site)!r})\n"
-            "import numpy, matplotlib\n"
-            "for name in ('attention', 'plotting', 'koreanize_matplotlib', 'mkdocs', 'IPython'):\n"
-            "    try:\n        __import__(name)\n    except ImportError:\n        pass\n"
-            "    else:\n        raise SystemExit(f'{name} 를 import 할 수 있으면 안 됩니다')\n"
-            "print('ok', numpy.__version__, matplotlib.__version__)")
-    proc = subprocess.run([sys.executable, "-I", "-S", "-c", code], cwd=tmp_path, capture_output=True, text=True,
-                          env={"PATH": "/usr/bin:/bin", "MPLCONFIGDIR": str(tmp_path / "mpl")})
+    code = (
+        f"import sys; sys.path.insert(0, {str(site)!r})\n"
+        "import numpy, matplotlib\n"
+        "for name in ('attention', 'plotting', 'koreanize_matplotlib', 'mkdocs', 'IPython'):\n"
+        "    try:\n        __import__(name)\n    except ImportError:\n        pass\n"
+        "    else:\n        raise SystemExit(f'{name} 를 import 할 수 있으면 안 됩니다')\n"
+        "print('ok', numpy.__version__, matplotlib.__version__)"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", code],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin", "MPLCONFIGDIR": str(tmp_path / "mpl")},
+    )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("ok")
 
 
 EXPECTED = {
-    "part1_numpy_attention": ["④ output  = weights @ V      (3, 4)", "③ weights = softmax(scaled)  (3, 3)  행의 합: [1. 1. 1.]",
-                              "d_k = 512: 나누지 않음 0.955, ÷√d_k 0.322", "10을 더한 뒤에도 같은가? True"],
-    "part2_heatmap": ["가중치: (6, 6)  행의 합: [1. 1. 1. 1. 1. 1.]", "'sat' 행에서 가장 큰 가중치: 'The' (0.38)",
-                      "행마다 0이 아닌 칸의 수: [1 2 3 4 5 6]",
-                      "뒤섞은 가중치가 원래 가중치의 행과 열을 같은 순서로 바꾼 것과 같은가? True"],
-    "part3_multi_head": ["헤드별 가중치: (8, 6, 6)", "헤드 1 을 자기 자신과 비교:   0.000",
-                         "W_O 전에 바뀐 열 수: 8  W_O 뒤에 바뀐 열 수: 64"],
-    "part4_online_softmax": ["블록 2: [6. 0. 4.] → m = 6, l = 1.2127", "✓ 아주 큰 점수 (블록 1, 3, 64)", "모두 통과",
-                             "✗ 합친 (m, l) = (6, 2.4950), 정답 = (6, 1.5988)",
-                             "✓ 합친 (m, l) = (6, 1.5988), 정답 = (6, 1.5988)"],
+    "part1_numpy_attention": [
+        "④ output  = weights @ V      (3, 4)",
+        "③ weights = softmax(scaled)  (3, 3)  행의 합: [1. 1. 1.]",
+        "d_k = 512: 나누지 않음 0.955, ÷√d_k 0.322",
+        "10을 더한 뒤에도 같은가? True",
+    ],
+    "part2_heatmap": [
+        "가중치: (6, 6)  행의 합: [1. 1. 1. 1. 1. 1.]",
+        "'sat' 행에서 가장 큰 가중치: 'The' (0.38)",
+        "행마다 0이 아닌 칸의 수: [1 2 3 4 5 6]",
+        "뒤섞은 가중치가 원래 가중치의 행과 열을 같은 순서로 바꾼 것과 같은가? True",
+    ],
+    "part3_multi_head": [
+        "헤드별 가중치: (8, 6, 6)",
+        "헤드 1 을 자기 자신과 비교:   0.000",
+        "W_O 전에 바뀐 열 수: 8  W_O 뒤에 바뀐 열 수: 64",
+    ],
+    "part4_online_softmax": [
+        "블록 2: [6. 0. 4.] → m = 6, l = 1.2127",
+        "✓ 아주 큰 점수 (블록 1, 3, 64)",
+        "모두 통과",
+        "✗ 합친 (m, l) = (6, 2.4950), 정답 = (6, 1.5988)",
+        "✓ 합친 (m, l) = (6, 1.5988), 정답 = (6, 1.5988)",
+    ],
 }
 
 
@@ -226,19 +251,88 @@ def test_part2_exercise_solutions():
 def test_part3_exercise_solutions():
     import practice_part3 as p3
 
-    assert p3.n_params == 4 * 64 * 64
-    assert p3.w_try.shape == (1, 6, 6)
+    # 연습 1: 헤드 자리를 맞바꾸면 W_O 의 행도 함께 바꿀 때만 출력이 그대로입니다 (헤드 번호에는 뜻이 없음)
+    assert p3.solution_1 == {False: False, True: True}
+    np.testing.assert_allclose(p3.w_swapped[0], p3.weights[1])
+    np.testing.assert_allclose(p3.w_swapped[1], p3.weights[0])
     assert p3.solution_2[0.125] > 0.3 and p3.solution_2[0.02] < 0.03  # 작게 뽑으면 헤드가 구별되지 않음
     assert list(p3.np.flatnonzero(p3.changed_before)) == list(range(16, 24))
     assert p3.changed_after.all()
 
 
+def test_part1_learner_softmax_matches_the_core():
+    """파트 1 의 세 줄짜리 소프트맥스 = 코어의 softmax (검사와 dtype 규칙을 뺀 같은 계산)."""
+    import practice_part1 as p1
+    from attention import scaled_dot_product_attention, softmax
+
+    x = np.random.default_rng(3).standard_normal((4, 5, 7)) * 20
+    np.testing.assert_allclose(p1.plain_softmax(x), softmax(x, axis=-1), rtol=1e-13, atol=1e-300)
+    np.testing.assert_allclose(p1.plain_softmax(np.array([1000.0, 999.0])), [0.7310585786, 0.2689414214])
+    out, w = scaled_dot_product_attention(p1.Q, p1.K, p1.V)
+    np.testing.assert_allclose(p1.weights, w, rtol=1e-12)
+    np.testing.assert_allclose(p1.output, out, rtol=1e-12)
+
+
+def test_part2_and_part3_learner_functions_match_the_core():
+    """파트 2·3 이 직접 짠 어텐션, 헤드 나누기·잇기, 멀티헤드 = 코어의 함수들 (마스크, 무작위 모양 포함)."""
+    import practice_part2 as p2
+    import practice_part3 as p3
+    from attention import causal_mask, merge_heads, multi_head_attention, scaled_dot_product_attention, split_heads
+
+    rng = np.random.default_rng(11)
+    for shape_q, shape_k in [((5, 8), (7, 8)), ((3, 5, 8), (3, 5, 8)), ((2, 3, 4, 6), (2, 3, 9, 6))]:
+        Q, K = rng.standard_normal(shape_q), rng.standard_normal(shape_k)
+        V = rng.standard_normal(shape_k[:-1] + (3,))
+        for got, want in zip(p2.plain_attention(Q, K, V), scaled_dot_product_attention(Q, K, V)):
+            np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-15)
+        if shape_q[:-1] == shape_k[:-1]:
+            for got, want in zip(p3.plain_attention(Q, K, V), scaled_dot_product_attention(Q, K, V)):
+                np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-15)
+    Q, K, V = (rng.standard_normal((6, 4)) for _ in range(3))
+    for got, want in zip(
+        p2.plain_attention(Q, K, V, causal_mask(6)), scaled_dot_product_attention(Q, K, V, causal_mask(6))
+    ):
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-15)
+    x = rng.standard_normal((6, 64))
+    np.testing.assert_array_equal(p3.to_heads(x, 8), split_heads(x, 8))
+    np.testing.assert_array_equal(p3.from_heads(p3.to_heads(x, 8)), x)
+    np.testing.assert_array_equal(p3.from_heads(split_heads(x, 8)), merge_heads(split_heads(x, 8)))
+    out, w = multi_head_attention(p3.X, p3.X, p3.params, 8)
+    np.testing.assert_allclose(p3.output, out, rtol=1e-10)
+    np.testing.assert_allclose(p3.weights, w, rtol=1e-10)
+
+
+def test_parts_2_and_3_put_the_lesson_first():
+    """issue 22: 첫 결과가 나오기 전에 배우는 것이 아닌 코드(예제 입력, 그림 도우미)는 30줄 이하이고,
+    코어(attention.py)는 노트북에 들어가지 않습니다. 파트 1 은 세 줄짜리 소프트맥스로 시작합니다."""
+    lesson = {
+        "part2_heatmap": {"practice_part2.py:attention", "practice_part2.py:tokens"},
+        "part3_multi_head": {"practice_part3.py:attention", "practice_part3.py:split", "practice_part3.py:heads"},
+    }
+    for name, lesson_sections in lesson.items():
+        src = (SNIPPETS / "notebooks" / f"{name}.md").read_text(encoding="utf-8")
+        includes = re.findall(r'^--8<-- "([^"]+)"', src, flags=re.M)
+        assert not [i for i in includes if i.startswith("attention.py")], f"{name}: 코어를 통째로 넣지 않습니다"
+        other = 0
+        for section in includes:
+            code = expander()(f'--8<-- "{section}"')
+            if section not in lesson_sections:
+                other += len([line for line in code.splitlines() if line.strip()])
+            if "print(" in code:  # 첫 결과
+                break
+        assert other <= 30, f"{name}: 첫 결과 앞에 배우는 것이 아닌 코드가 {other}줄"
+    part1 = (SNIPPETS / "notebooks" / "part1_numpy_attention.md").read_text(encoding="utf-8")
+    first = re.search(r'^--8<-- "([^"]+)"', part1, flags=re.M).group(1)
+    assert first == "practice_part1.py:softmax"
+    body = expander()('--8<-- "practice_part1.py:softmax"').split("def plain_softmax")[1].split("\n\n")[0]
+    assert len([line for line in body.splitlines()[1:] if line.strip() and not line.strip().startswith('"""')]) == 2
+
+
 def test_part4_learner_code_matches_the_core_and_the_exercises_start_wrong():
     """파트 4: 직접 짠 소프트맥스와 온라인 소프트맥스가 코어와 같고, 확인 함수는 틀린 함수를 잡아내며,
     연습 셀 그대로의 함수는 틀리고 풀이는 맞습니다."""
-    from attention import softmax as core_softmax
-
     import practice_part4 as p4
+    from attention import softmax as core_softmax
 
     np = p4.np
     x = np.random.default_rng(5).standard_normal(300) * 10
@@ -250,8 +344,8 @@ def test_part4_learner_code_matches_the_core_and_the_exercises_start_wrong():
     def forgot_the_fix(x, block):  # 흔한 실수: 최댓값이 바뀌어도 예전 합을 고치지 않습니다
         m, l = -np.inf, 0.0
         for j in range(0, len(x), block):
-            m = max(m, x[j:j + block].max())
-            l += np.exp(x[j:j + block] - m).sum()
+            m = max(m, x[j : j + block].max())
+            l += np.exp(x[j : j + block] - m).sum()
         return np.exp(x - m) / l
 
     assert not p4.check(forgot_the_fix)

@@ -19,6 +19,7 @@ import threading
 
 import numpy as np
 import pytest
+
 from browser import DESKTOP, PHONE, QuietHandler, Tab
 from head_explorer_reference import DIGITS, compute
 from supported_strings import EDGE_CASES, generated
@@ -147,8 +148,21 @@ def test_unsupported_characters_are_named_like_python_does(reader):
 
     page = reader.page
     page.add_script_tag(url=reader.origin + "assets/e5-tokenizer.js")
-    bad = ["나는 cat", "漢字", "가\x00나", "가\ud800나", "😀 좋아", "ＡＢＣ", "가나다 é", "テスト", "가\u0301", "a",
-           "한글 русский", "\u200d가", "가 \x7f"]
+    bad = [
+        "나는 cat",
+        "漢字",
+        "가\x00나",
+        "가\ud800나",
+        "😀 좋아",
+        "ＡＢＣ",
+        "가나다 é",
+        "テスト",
+        "가\u0301",
+        "a",
+        "한글 русский",
+        "\u200d가",
+        "가 \x7f",
+    ]
     got = page.evaluate(TOKENIZE_JS, [bad, ["ko"], True])
     rejected = 0
     for text, g in zip(bad, got, strict=True):
@@ -160,7 +174,12 @@ def test_unsupported_characters_are_named_like_python_does(reader):
         pos, char = where
         assert (g["position"], g["char"]) == (pos, char), text
         assert f"{pos}번째 글자" in g["message"]
-        latin = char.isascii() and char.isalpha() or tables().get(char, char).isascii() and tables().get(char, char).isalpha()
+        latin = (
+            char.isascii()
+            and char.isalpha()
+            or tables().get(char, char).isascii()
+            and tables().get(char, char).isalpha()
+        )
         assert g["error"] == ("latin" if latin else "unsupported"), (text, g)
     assert rejected >= 10
     got = page.evaluate(TOKENIZE_JS, [["", "   ", "\u3000\t", "\u2581"], ["ko"], True])
@@ -197,7 +216,7 @@ def forward(reader):
         assert ready["type"] == "ready" and ready["kernel"] == kernel, ready  # 이 chromium 은 SIMD 를 씁니다
         texts, got = forward_texts(), []
         for chunk in range(0, len(texts), 6):
-            got += page.evaluate(RUN_JS, texts[chunk:chunk + 6])
+            got += page.evaluate(RUN_JS, texts[chunk : chunk + 6])
         out[kernel] = got
     return out
 
@@ -230,8 +249,10 @@ def test_forward_pass_equals_numpy(reader, forward, kernel):
         worst_s = max(worst_s, float(np.abs(s - ref["qk"]).max() / np.abs(ref["qk"]).max()))
         assert np.allclose(floats(got["q"]).reshape(ref["q"].shape), ref["q"], atol=1e-4, rtol=1e-4)
         assert np.allclose(floats(got["k"]).reshape(ref["k"].shape), ref["k"], atol=1e-4, rtol=1e-4)
-    print(f"인코더 ({kernel}): 문장 {len(texts)}개, 가중치 최대 차이 {worst_w:.2e}, 은닉 상태 코사인 최솟값 {worst_cos:.8f}, "
-          f"점수의 상대 차이 최대 {worst_s:.1e}")
+    print(
+        f"인코더 ({kernel}): 문장 {len(texts)}개, 가중치 최대 차이 {worst_w:.2e}, 은닉 상태 코사인 최솟값 {worst_cos:.8f}, "
+        f"점수의 상대 차이 최대 {worst_s:.1e}"
+    )
     assert len(texts) >= 20 and worst_w <= 1e-4 and worst_cos >= 0.99999 and worst_s < 1e-5
     reader.assert_clean()
 
@@ -249,19 +270,22 @@ def test_the_two_matrix_product_paths_agree(forward):
         ha, hb = floats(a["hidden"]).reshape(n, -1), floats(b["hidden"]).reshape(n, -1)
         cos = (ha * hb).sum(-1) / np.linalg.norm(ha, axis=-1) / np.linalg.norm(hb, axis=-1)
         worst_cos = min(worst_cos, float(cos.min()))
-    print(f"두 길 (wasm ↔ js): 문장 {len(forward['js'])}개, 가중치 최대 차이 {worst_w:.2e}, 은닉 상태 코사인 최솟값 {worst_cos:.8f}")
+    print(
+        f"두 길 (wasm ↔ js): 문장 {len(forward['js'])}개, 가중치 최대 차이 {worst_w:.2e}, 은닉 상태 코사인 최솟값 {worst_cos:.8f}"
+    )
     assert worst_w <= 1e-4 and worst_cos >= 0.99999 and differs > 0
 
 
 # ---------------------------------------------------------------- 화면 ----
 def numbers(page, scope):
-    return page.evaluate("""s => [...document.querySelectorAll(s + ' [data-value]')].map(e => [e.dataset.value, e.textContent])""",
-                         scope)
+    return page.evaluate(
+        """s => [...document.querySelectorAll(s + ' [data-value]')].map(e => [e.dataset.value, e.textContent])""", scope
+    )
 
 
 def close_to(text, value, digits, tol):
     """화면의 글자(소수 digits 자리)가 value 를 반올림한 것과 반올림 폭 + tol 안에서 같은지."""
-    return abs(float(text) - value) <= 0.5 * 10 ** -digits + tol
+    return abs(float(text) - value) <= 0.5 * 10**-digits + tol
 
 
 def test_button_size_comes_from_the_manifest(reader, browser, server, built_site):
@@ -275,7 +299,10 @@ def test_button_size_comes_from_the_manifest(reader, browser, server, built_site
     tab = Tab(browser, server, PHONE)
     try:
         page = open_tool(tab)
-        assert page.locator(f"{ROOT} .own-sentence__get[data-pack=ko]").text_content() == f"모델 받기 (약 {total / 1e6:.0f} MB)"
+        assert (
+            page.locator(f"{ROOT} .own-sentence__get[data-pack=ko]").text_content()
+            == f"모델 받기 (약 {total / 1e6:.0f} MB)"
+        )
         assert total <= 16_000_000
     finally:
         tab.close()
@@ -294,19 +321,35 @@ def test_the_readers_sentence_feeds_the_head_explorer(reader):
     s, l, h, i, j = (int(x) for x in explorer.get_attribute("data-state").split(","))
     assert (s, l, h) == (0, 6, 10) and ref["tokens"][i] == "께서"  # 첫 조사 "께서" 의 행
     q0 = ref["queries"][0]
-    for layer, head, query, key in ((6, 10, i, j), (0, 0, q0, 0), (11, 11, ref["queries"][1] - 1, 5), (3, 7, q0 + 2, 1)):
-        page.evaluate("""([t, i, j]) => { const root = document.querySelector('.own-sentence .head-explorer');
+    for layer, head, query, key in (
+        (6, 10, i, j),
+        (0, 0, q0, 0),
+        (11, 11, ref["queries"][1] - 1, 5),
+        (3, 7, q0 + 2, 1),
+    ):
+        page.evaluate(
+            """([t, i, j]) => { const root = document.querySelector('.own-sentence .head-explorer');
             root.querySelectorAll('.head-explorer__thumb')[t].click();
             root.querySelector(`.head-explorer__col:not(.head-explorer__col--keys) button[data-token='${i}']`).click();
             root.querySelector(`.head-explorer__col--keys button[data-token='${j}']`).click(); }""",
-                      [layer * 12 + head, query, key])
+            [layer * 12 + head, query, key],
+        )
         page.wait_for_selector(f"{ROOT} .head-explorer__dot[data-qk=ok]")
-        page.evaluate("() => { const d = document.querySelector('.own-sentence .head-explorer__dot details'); d.open = true; }")
+        page.evaluate(
+            "() => { const d = document.querySelector('.own-sentence .head-explorer__dot details'); d.open = true; }"
+        )
         page.wait_for_selector(f"{ROOT} .head-explorer__table")
         at = (layer, head, query - q0)
-        want = {"qk": ref["qk"][at][key], "scaled": ref["scaled"][at][key], "max": ref["max"][at],
-                "shifted": ref["shifted"][at][key], "exp": ref["exp"][at][key], "sum": ref["sum"][at],
-                "weight": ref["weight"][at][key], "sqrt-d": np.sqrt(32)}
+        want = {
+            "qk": ref["qk"][at][key],
+            "scaled": ref["scaled"][at][key],
+            "max": ref["max"][at],
+            "shifted": ref["shifted"][at][key],
+            "exp": ref["exp"][at][key],
+            "sum": ref["sum"][at],
+            "weight": ref["weight"][at][key],
+            "sqrt-d": np.sqrt(32),
+        }
         qv, kv = ref["q"][at].astype(np.float64), ref["k"][layer, head, key].astype(np.float64)
         prods = qv * kv
         order = sorted(range(32), key=lambda d: (-abs(prods[d]), d))[:3]
@@ -343,13 +386,17 @@ def test_particles_and_their_words_with_head_7_11(reader):
     from particles import HEAD, find_particles, particle_weights
 
     page = reader.page
-    for text in ["고양이가 매트 위에 앉았다", "동생이 어제 공원에서 새 자전거를 탔어요.", "비가 그치자 아이들이 밖으로 뛰어나갔다."]:
+    for text in [
+        "고양이가 매트 위에 앉았다",
+        "동생이 어제 공원에서 새 자전거를 탔어요.",
+        "비가 그치자 아이들이 밖으로 뛰어나갔다.",
+    ]:
         compute_text(page, text)
         ref = compute(load_e5(), text, PREFIX)
         found = find_particles(ref["tokens"], *ref["queries"])
         assert found
         full = np.zeros((12, 12, len(ref["tokens"]), len(ref["tokens"])))
-        full[:, :, ref["queries"][0]:ref["queries"][1]] = ref["weight"]
+        full[:, :, ref["queries"][0] : ref["queries"][1]] = ref["weight"]
         weights = particle_weights(full, found)
         rows = page.evaluate("""() => [...document.querySelectorAll('.own-sentence__table tbody tr')].map(tr =>
             [Number(tr.dataset.particle), tr.dataset.host.split(' ').map(Number), tr.cells[1].textContent,
@@ -365,13 +412,16 @@ def test_particles_and_their_words_with_head_7_11(reader):
     reader.assert_clean()
 
 
-@pytest.mark.parametrize("text, kind, words", [
-    ("나는 cat 이 좋다", "latin", ["4번째 글자", "'c'", "영어 조각"]),
-    ("오늘은 漢字 공부", "unsupported", ["5번째 글자", "'漢'"]),
-    ("   ", "empty", ["문장을 입력해 주세요"]),
-    ("가" * 70, "too_long", ["토큰이", "64개"]),
-    ("웃는 얼굴 😀", "unsupported", ["7번째 글자", "'😀'"]),
-])
+@pytest.mark.parametrize(
+    "text, kind, words",
+    [
+        ("나는 cat 이 좋다", "latin", ["4번째 글자", "'c'", "영어 조각"]),
+        ("오늘은 漢字 공부", "unsupported", ["5번째 글자", "'漢'"]),
+        ("   ", "empty", ["문장을 입력해 주세요"]),
+        ("가" * 70, "too_long", ["토큰이", "64개"]),
+        ("웃는 얼굴 😀", "unsupported", ["7번째 글자", "'😀'"]),
+    ],
+)
 def test_input_the_model_cannot_take_gets_a_message_and_nothing_drawn(reader, text, kind, words):
     page = reader.page
     compute_text(page, "나는 학교에 간다")
@@ -512,7 +562,12 @@ def test_result_fits_a_phone_and_passes_axe_in_both_palettes(browser, server, sc
         page.wait_for_selector(f"{ROOT}[data-result=ok]", timeout=120_000)
         page.wait_for_selector(f"{ROOT} .head-explorer__grid[data-atlas=ok]")
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-        for sel in (ROOT, f"{ROOT} .own-sentence__table", f"{ROOT} .head-explorer__grid", f"{ROOT} .head-explorer__view"):
+        for sel in (
+            ROOT,
+            f"{ROOT} .own-sentence__table",
+            f"{ROOT} .head-explorer__grid",
+            f"{ROOT} .head-explorer__view",
+        ):
             box = page.locator(sel).bounding_box()
             assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (sel, box)
         violations = Axe().run(page, context=ROOT).response["violations"]

@@ -13,12 +13,12 @@ tests/support/snapshots.py). 페이지 출력은 모두 numpy 로 계산한 것�
 import ast
 
 import pytest
+
+from conftest import SNIPPETS
 from page_outputs import page_outputs
 from site_pages import markdown_pages, page_blocks
 from sitebuild import snippets
 from support.snapshots import PageOutputSnapshot, last_place, same_output
-
-from conftest import SNIPPETS
 
 PAGES = [p for p in markdown_pages() if page_blocks(p)]
 

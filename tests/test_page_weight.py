@@ -6,9 +6,9 @@ Lighthouse 점수처럼 흔들리는 값은 벤치마크(make lighthouse)로 재
 """
 
 import pytest
+
 from site_pages import nav_pages
 from support.pageweight import page_weight
-
 
 BUDGET = 1_000_000  # 바이트, 압축하지 않은 크기
 EXPLORER_BUDGET = 300_000  # 바이트: 헤드 탐색기가 처음 보일 때 받는 데이터 (점수 + 시작 층의 q·k)
@@ -22,7 +22,8 @@ def test_page_stays_under_budget(built_site, doc):
     for (screen, palette), total in w["totals"].items():
         assert total <= BUDGET, (
             f"{doc}: {screen} 화면, {palette} 팔레트에서 {total / 1000:.0f} kB 로 예산 {BUDGET / 1000:.0f} kB 를 "
-            f"넘습니다. 큰 파일: {biggest}")
+            f"넘습니다. 큰 파일: {biggest}"
+        )
     assert w["gzip"] < w["total"] / 2  # 텍스트가 대부분이라 gzip 으로 절반 아래가 됩니다
 
 

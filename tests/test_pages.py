@@ -3,11 +3,11 @@
 import re
 
 import pytest
+
+from conftest import SNIPPETS
 from page_outputs import page_outputs
 from site_pages import DOCS, figure_refs, markdown_pages, nav_pages, page_blocks
 from sitebuild import figures
-
-from conftest import SNIPPETS
 
 FENCE = re.compile(r"^\s*(```+|~~~+)\s*(\S*)")
 CODE_LANGS = {"python", "py", "python3", "pycon", "ipython", "numpy"}
@@ -70,4 +70,5 @@ def test_pages_end_with_next_link():
         assert tail.startswith("다음 장:"), f"{here}: 마지막 줄이 '다음 장:' 링크가 아닙니다: {tail!r}"
         target = re.search(r"\]\(([^)#]+)", tail).group(1)
         assert (DOCS / here).parent.joinpath(target).resolve() == (DOCS / nxt).resolve(), (
-            f"{here}: 다음 장 링크가 {target} 인데 nav 의 다음 페이지는 {nxt} 입니다")
+            f"{here}: 다음 장 링크가 {target} 인데 nav 의 다음 페이지는 {nxt} 입니다"
+        )

@@ -5,9 +5,9 @@ import contextlib
 import io
 
 import pytest
-from supported_strings import generated
 
 from particles import HEAD, PARTICLES, find_particles, particle_weights
+from supported_strings import generated
 
 
 @pytest.fixture(scope="module")
@@ -33,10 +33,28 @@ def test_finds_every_hand_marked_particle_and_few_others(km):
 
 def test_rule_on_small_cases():
     s = "\u2581"
-    tokens = ["<s>", f"{s}que", "ry", ":", f"{s}고양이", "가", f"{s}매", "트", f"{s}", "위에", f"{s}", "앉", "았다", "</s>"]
+    tokens = [
+        "<s>",
+        f"{s}que",
+        "ry",
+        ":",
+        f"{s}고양이",
+        "가",
+        f"{s}매",
+        "트",
+        f"{s}",
+        "위에",
+        f"{s}",
+        "앉",
+        "았다",
+        "</s>",
+    ]
     assert find_particles(tokens, 4, 13) == [(5, [4])]
     tokens = ["<s>", f"{s}나", "는", f"{s}", "학교", "에", ".", "</s>"]
-    assert find_particles(tokens, 1, 7) == [(2, [1]), (5, [4])]  # ▁ 만 있는 조각은 붙은 말이 아니고, 끝의 마침표는 건넙니다
+    assert find_particles(tokens, 1, 7) == [
+        (2, [1]),
+        (5, [4]),
+    ]  # ▁ 만 있는 조각은 붙은 말이 아니고, 끝의 마침표는 건넙니다
     assert find_particles(["<s>", f"{s}가", "</s>"], 1, 2) == []  # 어절의 첫 조각은 조사가 아닙니다
     assert find_particles(["<s>", f"{s}가", "는", "길", "</s>"], 1, 4) == []  # 어절 끝이 아니면 조사가 아닙니다
     assert "가" in PARTICLES and "나" not in PARTICLES and HEAD == (6, 10)

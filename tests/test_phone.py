@@ -5,6 +5,7 @@ tests/test_pages_in_browser.py 가 (페이지, 화면, 팔레트)마다 한 번�
 """
 
 import pytest
+
 from support.pageweight import page_url
 
 pytestmark = pytest.mark.browser
@@ -44,7 +45,9 @@ def test_code_tools_arrive_when_the_block_is_seen(phone):
     probe = page.locator("[data-probe]")
     assert probe.evaluate("c => c.parentElement.querySelector('nav.md-code__nav')") is None
     probe.scroll_into_view_if_needed()
-    page.wait_for_function("() => document.querySelector('[data-probe]').parentElement.querySelector('nav.md-code__nav')")
+    page.wait_for_function(
+        "() => document.querySelector('[data-probe]').parentElement.querySelector('nav.md-code__nav')"
+    )
     page.wait_for_timeout(100)  # 사이트 스크립트는 다음 프레임에 고칩니다
     state = probe.evaluate("""c => ({nav: c.parentElement.querySelector('nav.md-code__nav').getAttribute('role'),
                                     button: !!c.parentElement.querySelector('nav.md-code__nav > button[data-clipboard-target]'),

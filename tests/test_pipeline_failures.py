@@ -15,12 +15,12 @@ import markdown
 import pytest
 from mkdocs.exceptions import PluginError
 from pymdownx.snippets import SnippetMissingError
+
+from conftest import HOOKS, SNIPPETS, mkdocs_build
 from sitebuild import codeblocks, figures, snippets
 from sitebuild.figure_markup import FigureExtension
 
-from conftest import HOOKS, SNIPPETS, mkdocs_build
-
-GOOD_SNIPPET = '''
+GOOD_SNIPPET = """
 # --8<-- [start:demo]
 import numpy as np
 
@@ -36,7 +36,7 @@ def figure_demo():
     ax.set_title("한글 제목")
     ax.plot(x)
     return fig
-'''
+"""
 
 GOOD_PAGE = """# 작은 페이지
 
@@ -85,6 +85,7 @@ def render_demo(tmp_path):
 
 # --- 빌드가 부르는 함수들을 직접 ---------------------------------------------------------------
 
+
 def test_good_page_runs(tmp_path):
     assert [r.output for r in run_page(tmp_path)] == ["합: 3\n"]
 
@@ -113,7 +114,9 @@ def test_failure_names_the_snippet_line_and_the_page(tmp_path):
     message = str(err.value)
     head = message.splitlines()[0]
     # 페이지의 6번째 줄이 include, 스니펫 파일의 6번째 줄이 print (1번째 줄은 빈 줄, 2번째 줄은 절 표시)
-    assert head.startswith("docs/index.md:6: 코드 블록 1 실행이 실패했습니다 (") and head.endswith("snippets/demo.py:6)")
+    assert head.startswith("docs/index.md:6: 코드 블록 1 실행이 실패했습니다 (") and head.endswith(
+        "snippets/demo.py:6)"
+    )
     assert 'snippets/demo.py", line 6, in <module>' in message
     assert 'print("합:", x.summ())' in message  # traceback 이 스니펫 파일에서 읽은 그 줄
     assert "codeblocks.py" not in message  # 실행기 자신의 틀은 빠집니다
@@ -149,9 +152,9 @@ def test_a_block_of_two_includes_points_into_the_right_file(tmp_path):
     # (traceback 은 한글 한 글자를 두 칸으로 셉니다)
     lines = message.splitlines()
     source = next(i for i, line in enumerate(lines) if 'print("합계"' in line)
-    prefix = lines[source][:lines[source].index("total /")]
+    prefix = lines[source][: lines[source].index("total /")]
     width = sum(2 if unicodedata.east_asian_width(c) == "W" else 1 for c in prefix)
-    assert lines[source + 1].index("~") == width, lines[source:source + 2]
+    assert lines[source + 1].index("~") == width, lines[source : source + 2]
     # 성공한 앞 조각(demo.py)은 그 파일의 줄로 컴파일되었습니다: 함수를 정의하면 그 파일과 줄을 압니다
     ok = '# 함수\n\n```python\n--8<-- "demo.py"\n```\n'
     _, blocks = codeblocks.page_blocks(expander(folder), ok, "docs/ok.md")
@@ -203,10 +206,20 @@ class _OneFigure:
     def info(self, name):
         from pathlib import Path
 
-        return {"wide": {"light": Path("demo-demo-light.png"), "dark": Path("demo-demo-dark.png"),
-                         "width": 200, "height": 100},
-                "narrow": {"light": Path("demo-demo-narrow-light.png"), "dark": Path("demo-demo-narrow-dark.png"),
-                           "width": 100, "height": 100}}
+        return {
+            "wide": {
+                "light": Path("demo-demo-light.png"),
+                "dark": Path("demo-demo-dark.png"),
+                "width": 200,
+                "height": 100,
+            },
+            "narrow": {
+                "light": Path("demo-demo-narrow-light.png"),
+                "dark": Path("demo-demo-narrow-dark.png"),
+                "width": 100,
+                "height": 100,
+            },
+        }
 
 
 def figure_html(text):
@@ -216,7 +229,9 @@ def figure_html(text):
 def test_figure_reference_becomes_a_light_dark_pair():
     html = figure_html("![[CLS] 가 보이는 그림](figures/demo-demo.png)")
     assert html.count("<img") == 4  # 넓은 판·좁은 판 × 밝은·어두운
-    assert 'src="figures/demo-demo-light.png#only-light"' in html and 'src="figures/demo-demo-dark.png#only-dark"' in html
+    assert (
+        'src="figures/demo-demo-light.png#only-light"' in html and 'src="figures/demo-demo-dark.png#only-dark"' in html
+    )
     assert 'src="figures/demo-demo-narrow-light.png#only-light"' in html
     assert '<a class="figure-link figure--narrow figure--dark" href="figures/demo-demo-narrow-dark.png">' in html
     assert html.count('alt="[CLS] 가 보이는 그림"') == 4 and html.count('width="200"') == 2
@@ -234,18 +249,20 @@ def test_unknown_figure_is_an_error():
 
 # --- 그 오류가 정말 빌드를 멈추는지: 작은 사이트 빌드 ---------------------------------------------
 
+
 def make_site(tmp_path, snippet=GOOD_SNIPPET, page=GOOD_PAGE):
     snippets_dir(tmp_path, snippet)
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "index.md").write_text(page, encoding="utf-8")
-    (tmp_path / "mkdocs.yml").write_text(textwrap.dedent(f"""
+    (tmp_path / "mkdocs.yml").write_text(
+        textwrap.dedent(f"""
         site_name: 작은 사이트
         theme:
           name: material
           language: ko
           font: false
         hooks:
-          - {HOOKS / 'attention_site.py'}
+          - {HOOKS / "attention_site.py"}
         markdown_extensions:
           - attr_list
           - pymdownx.arithmatex:
@@ -255,7 +272,9 @@ def make_site(tmp_path, snippet=GOOD_SNIPPET, page=GOOD_PAGE):
           - pymdownx.snippets:
               base_path: !relative $config_dir/snippets
               check_paths: true
-        """), encoding="utf-8")
+        """),
+        encoding="utf-8",
+    )
     return tmp_path / "mkdocs.yml"
 
 
@@ -274,8 +293,9 @@ def test_good_site_builds(tmp_path):
 @pytest.mark.site
 def test_failing_snippet_fails_build(tmp_path):
     broken = GOOD_SNIPPET.replace('print("합:", x.sum())', 'print("합:", x.summ())').split("def figure_demo")[0]
-    code, log = mkdocs_build(make_site(tmp_path, snippet=broken, page=GOOD_PAGE.split("![작은 그림]")[0]),
-                             tmp_path / "site")
+    code, log = mkdocs_build(
+        make_site(tmp_path, snippet=broken, page=GOOD_PAGE.split("![작은 그림]")[0]), tmp_path / "site"
+    )
     assert code != 0
     assert "AttributeError" in log and "docs/index.md:6: 코드 블록 1" in log
     assert 'snippets/demo.py", line 6, in <module>' in log  # 빌드 로그의 traceback 도 스니펫의 줄을 가리킵니다

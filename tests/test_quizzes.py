@@ -15,12 +15,22 @@
 import re
 
 import pytest
-from site_pages import DOCS
 
 from conftest import SNIPPETS
+from site_pages import DOCS
 
-PAGES = ["library_analogy.md", "four_steps.md", "why_scale.md", "heatmap.md", "self_vs_cross.md",
-         "multi_head.md", "summary.md", "efficient.md", "real_model.md", "korean_model.md"]
+PAGES = [
+    "library_analogy.md",
+    "four_steps.md",
+    "why_scale.md",
+    "heatmap.md",
+    "self_vs_cross.md",
+    "multi_head.md",
+    "summary.md",
+    "efficient.md",
+    "real_model.md",
+    "korean_model.md",
+]
 ANSWER = '??? success "정답과 풀이"'
 
 
@@ -37,7 +47,7 @@ def test_quiz_section_is_last_before_the_next_link(page):
     headings = re.findall(r"^## (.+)$", text, flags=re.M)
     assert headings[-1] == "확인 문제", f"{page}: 확인 문제 뒤에 다른 절이 있습니다: {headings}"
     assert text.rstrip().splitlines()[-1].startswith("다음 장:")
-    assert not re.search(r"^#{1,3} ", part[len("\n## 확인 문제\n"):], flags=re.M)
+    assert not re.search(r"^#{1,3} ", part[len("\n## 확인 문제\n") :], flags=re.M)
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -50,10 +60,14 @@ def test_three_to_five_questions_each_with_a_collapsed_answer(page):
         lines = block.strip("\n").splitlines()
         answer = [j for j, line in enumerate(lines) if line == ANSWER]
         assert len(answer) == 1, f"{page} 문제 {i}: 접힌 '정답과 풀이' 가 하나 있어야 합니다"
-        body = [line for line in lines[answer[0] + 1:] if line.strip() and not line.startswith("---")
-                and not line.startswith("다음 장:")]
+        body = [
+            line
+            for line in lines[answer[0] + 1 :]
+            if line.strip() and not line.startswith("---") and not line.startswith("다음 장:")
+        ]
         assert body and all(line.startswith("    ") for line in body), (
-            f"{page} 문제 {i}: 풀이는 모두 접힌 블록 안(네 칸 들여쓰기)에 있어야 합니다")
+            f"{page} 문제 {i}: 풀이는 모두 접힌 블록 안(네 칸 들여쓰기)에 있어야 합니다"
+        )
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -61,8 +75,9 @@ def test_every_quiz_section_of_the_chapter_is_shown_inside_an_answer(page):
     """스니펫의 quiz_N 절은 모두 이 페이지의 접힌 풀이 안에서 실행되어 출력이 그 자리에 붙습니다."""
     _, part = quiz_part(page)
     module = page.removesuffix(".md")
-    defined = re.findall(r"^# --8<-- \[start:(quiz_\d+)\]", (SNIPPETS / f"{module}.py").read_text(encoding="utf-8"),
-                         flags=re.M)
+    defined = re.findall(
+        r"^# --8<-- \[start:(quiz_\d+)\]", (SNIPPETS / f"{module}.py").read_text(encoding="utf-8"), flags=re.M
+    )
     shown = re.findall(rf'^    --8<-- "{module}\.py:(quiz_\d+)"', part, flags=re.M)
     assert defined and sorted(defined) == sorted(shown) and len(shown) == len(set(shown))
 

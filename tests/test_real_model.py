@@ -9,9 +9,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from page_outputs import printed
 
 from conftest import background
+from page_outputs import page_output, printed
 
 FIXTURE = Path(__file__).parent / "fixtures" / "minilm_reference.npz"
 
@@ -110,8 +110,9 @@ def test_gelu_erf_approximation_against_math_erf():
     #    float32 의 정규 범위 밖(tiny 미만)의 차이는 보지 않습니다.
     x32 = np.linspace(-20, 20, 400_001, dtype=np.float32)
     xs = x32.astype(float)
-    exact = np.array([0.5 * v * (1 + math.erf(v / math.sqrt(2))) if v >= 0 else 0.5 * v * math.erfc(-v / math.sqrt(2))
-                      for v in xs])  # 음수 쪽은 1 + erf 의 자릿수 손실을 피해 erfc 로 같은 값을 계산합니다
+    exact = np.array(
+        [0.5 * v * (1 + math.erf(v / math.sqrt(2))) if v >= 0 else 0.5 * v * math.erfc(-v / math.sqrt(2)) for v in xs]
+    )  # 음수 쪽은 1 + erf 의 자릿수 손실을 피해 erfc 로 같은 값을 계산합니다
     f32 = np.finfo(np.float32)
     bound = (1.2e-7 + (2.5 * xs**2 / 2 + 8) * float(f32.eps)) * np.abs(exact) + float(f32.tiny)
     out = gelu(x32)
@@ -122,8 +123,9 @@ def test_gelu_erf_approximation_against_math_erf():
 def test_paraphrases_are_closer_than_unrelated_sentences():
     from bert_numpy import sentence_embeddings
 
-    e = sentence_embeddings(["A man is playing a guitar.", "Someone is playing the guitar.",
-                             "The stock market fell sharply today."])
+    e = sentence_embeddings(
+        ["A man is playing a guitar.", "Someone is playing the guitar.", "The stock market fell sharply today."]
+    )
     np.testing.assert_allclose(np.linalg.norm(e, axis=-1), 1.0, rtol=1e-5)
     para, unrelated = float(e[0] @ e[1]), float(e[0] @ e[2])
     assert para > 0.7 and unrelated < 0.2 and para > unrelated + 0.5
@@ -154,6 +156,11 @@ def test_random_heads_are_nearly_uniform(rm):
     uniform_entropy = np.mean([math.log(n) for n in lengths for _ in range(n)])
     assert abs(r["엔트로피"].mean() - uniform_entropy) < 0.05
     assert rm.random_js.max() < 0.1 < 0.3 < rm.js_layers.min()
+    # 초기값 0.02 의 크기 (멀티헤드 장과 다른 까닭): 폭 384 에서 1/√d_model 의 0.39배, 768 에서 0.55배.
+    # 점수의 퍼짐은 그 비의 제곱: 편향이 0 이라 W_Q, W_K 를 c 배 하면 점수는 c² 배입니다.
+    assert round(rm.ratio, 2) == 0.39 and round(0.02 * math.sqrt(768), 2) == 0.55
+    assert round(rm.init_spread, 2) == 0.16 and round(rm.init_spread / rm.ratio**2, 2) == 1.03
+    assert rm.init_spread == pytest.approx(rm.ratio**2, rel=0.15)  # 예상한 c² 와 잰 값이 맞습니다
 
 
 def test_cat_sat_is_a_next_token_head(rm):
@@ -169,6 +176,11 @@ def test_korean_is_split_into_jamo(rm):
     assert tokenize(rm.model, "고양이가 매트 위에 앉았다.")[1].count("[UNK]") == 3
 
 
+def test_init_scale_caveat_is_measured():
+    """본문의 "0.02 는 BERT 크기에서 아주 작지 않습니다": 출력이 1/√d 와 견준 배수와 점수의 표준편차를 찍습니다."""
+    out = page_output("real_model.md")
+    assert "표준편차 0.02 = 1/√384(0.051)의 0.39배, BERT-base 의 폭 768 에서는 1/√768(0.036)의 0.55배" in out
+    assert "1층 점수(÷√d_k)의 표준편차: 0.16, 같은 행렬을 1/√d_model 크기로 키우면 1.03" in out
 
 
 def test_layer1_alt_text_claims(rm):
@@ -216,13 +228,17 @@ def test_quiz_answers(rm):
     assert rm.offsets.count(1) == 2 and rm.offsets.count(3) == 2
 
 
-
-
 def run_encoder_benchmark():
     root = Path(__file__).resolve().parent.parent
     env = {k: v for k, v in os.environ.items() if k != "BENCH_TORCH_PYTHON"} | {"BENCH_ROUNDS": "1", "BENCH_CALLS": "1"}
-    return subprocess.run([sys.executable, str(root / ".ci" / "bench_encoder.py")], cwd=root, env=env,
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, str(root / ".ci" / "bench_encoder.py")],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 BACKGROUND = {"real_model:encoder-benchmark": run_encoder_benchmark}  # 새 프로세스: 세션을 시작할 때 배경에서

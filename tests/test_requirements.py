@@ -81,7 +81,9 @@ def test_every_locked_requirement_is_pinned_and_hash_checked():
         head, *hashes = [part.strip() for part in entry.split("--hash=")]
         req = Requirement(head)
         assert len(req.specifier) == 1 and next(iter(req.specifier)).operator == "==", head
-        assert hashes and all(re.fullmatch(r"sha256:[0-9a-f]{64}", h) for h in hashes), f"해시가 없거나 이상합니다: {head}"
+        assert hashes and all(re.fullmatch(r"sha256:[0-9a-f]{64}", h) for h in hashes), (
+            f"해시가 없거나 이상합니다: {head}"
+        )
         names.append(normalise(req.name))
     assert len(names) == len(set(names))
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")

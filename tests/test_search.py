@@ -107,8 +107,9 @@ def test_a_bare_noun_finds_every_page_that_uses_it_with_a_particle(search, built
         assert not missing, f"{noun!r} 가 조사와 함께 쓰인 페이지를 찾지 못했습니다: {sorted(missing)}"
 
 
-@pytest.mark.parametrize("query, expected", [("Clark", "Clark"), ("BERT", "BERT"), ("softmax", "softmax"),
-                                             ("소프트맥스를", "소프트맥스")])
+@pytest.mark.parametrize(
+    "query, expected", [("Clark", "Clark"), ("BERT", "BERT"), ("softmax", "softmax"), ("소프트맥스를", "소프트맥스")]
+)
 def test_the_clicked_page_highlights_the_query(search, desktop, query, expected):
     """결과의 첫 링크(문서 제목)를 누르면 그 페이지에서 검색어가 강조됩니다 (라틴 문자 낱말 포함)."""
     search.pages(query)
@@ -125,7 +126,7 @@ def test_the_clicked_page_highlights_the_query(search, desktop, query, expected)
 
 
 def test_search_results_show_formulas_as_readable_text(search):
-    """"스케일링" 결과 미리보기에 수식이 "dk" 처럼 뭉개져 보이지 않고 √d_k 로 보입니다."""
+    """ "스케일링" 결과 미리보기에 수식이 "dk" 처럼 뭉개져 보이지 않고 √d_k 로 보입니다."""
     search.pages("스케일링")
     text = search.page.locator(".md-search-result").inner_text()
     assert "√d_k" in text

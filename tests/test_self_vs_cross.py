@@ -38,8 +38,6 @@ def test_changing_the_last_token_only_changes_itself(sc):
     assert np.abs(sc.out_free_changed[:3] - sc.out_free[:3]).max() > 1.0
 
 
-
-
 def test_encoder_self_attention_is_chapter_2(sc):
     import four_steps
 
@@ -53,3 +51,22 @@ def test_quiz_answers(sc):
     np.testing.assert_allclose(sc.w_causal.sum(axis=-1), 1.0)
     assert np.allclose(sc.decoder_self_attention(sc.dec, sc.all_visible), sc.decoder_self_attention(sc.dec))
     assert sc.leak > 1.0
+
+
+def test_page_names_both_pytorch_mask_conventions():
+    """issue 22: 코어와 torch 의 scaled_dot_product_attention 은 True = 볼 수 있음, nn.MultiheadAttention 의
+    key_padding_mask 와 불리언 attn_mask 는 True = 가림 (PyTorch 문서). 페이지와 용어집, 부록이 둘 다 밝힙니다."""
+    from attention import causal_mask, scaled_dot_product_attention
+    from site_pages import DOCS
+
+    page = (DOCS / "self_vs_cross.md").read_text(encoding="utf-8")
+    assert "`scaled_dot_product_attention`도 같지만" in page
+    assert '`nn.MultiheadAttention`의 `key_padding_mask`와 불리언 `attn_mask`에서는 True가 "가림"' in page
+    assert "PyTorch와 같은 약속" not in page  # 한쪽만 말하던 옛 문장
+    for doc in ("glossary.md", "core_tour.md", "references.md"):
+        text = (DOCS / doc).read_text(encoding="utf-8")
+        assert "MultiheadAttention" in text and "key_padding_mask" in text, doc
+    # 코어의 약속 자체: True 인 칸만 가중치를 받습니다
+    q = np.random.default_rng(0).standard_normal((4, 3))
+    _, w = scaled_dot_product_attention(q, q, q, causal_mask(4))
+    assert np.all(w[~causal_mask(4)] == 0) and np.all(w[causal_mask(4)] > 0)

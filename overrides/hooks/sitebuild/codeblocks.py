@@ -55,8 +55,10 @@ class _TracingSnippets(SnippetPreprocessor):
         numbered = [f"{i}{_TAG}{line}" for i, line in enumerate(self.read_lines(target["snippet"]), start=1)]
         picked = [int(line.split(_TAG, 1)[0].strip()) for line in self.select_snippet_lines(numbered, target)]
         if len(picked) != len(lines):
-            raise CodeBlockError(f"{target['snippet']}: 가져온 줄의 원래 줄 번호를 찾지 못했습니다 "
-                                 "(pymdownx.snippets 가 줄을 고르는 방식이 바뀌었을 수 있습니다)")
+            raise CodeBlockError(
+                f"{target['snippet']}: 가져온 줄의 원래 줄 번호를 찾지 못했습니다 "
+                "(pymdownx.snippets 가 줄을 고르는 방식이 바뀌었을 수 있습니다)"
+            )
         notation = self.get_syntax_mask(lines, is_section=target.get("section") is not None)
         out = []
         for line, number, is_notation in zip(lines, picked, notation):
@@ -135,7 +137,7 @@ def page_blocks(expander, text, page="page", page_file=None):
     blocks = []
     for b in python_blocks(expanded):
         fence = b.lineno - 1
-        origins = where[fence + 1:fence + 1 + b.code.count("\n")]
+        origins = where[fence + 1 : fence + 1 + b.code.count("\n")]
         opening = where[fence]
         page_line = opening[1] + 1 if opening else None
         blocks.append(Block(b.code, b.lineno, page, page_line, origins))
@@ -281,8 +283,10 @@ def with_outputs(expanded_markdown, blocks, outputs):
         indent = opening[: len(opening) - len(opening.lstrip())]
         ticks = opening.lstrip()[: len(opening.lstrip()) - len(opening.lstrip().lstrip("`"))]
         if len(ticks) < 3 or end >= len(lines) or not lines[end].strip().startswith(ticks):
-            raise CodeBlockError(f"{start + 1}번째 줄의 코드 블록 위치를 찾지 못했습니다 "
-                                 "(pytest-codeblocks 의 줄 번호 약속이 바뀌었을 수 있습니다)")
+            raise CodeBlockError(
+                f"{start + 1}번째 줄의 코드 블록 위치를 찾지 못했습니다 "
+                "(pytest-codeblocks 의 줄 번호 약속이 바뀌었을 수 있습니다)"
+            )
         lines[start] = f'{indent}{ticks}{{.python data-search-exclude=""}}'  # superfences 의 속성 문법
         text = output.rstrip("\n")
         if text:

@@ -22,26 +22,36 @@ from pygments.token import Comment, Keyword, Name, Operator, Punctuation, String
 # 대표 종류의 CSS class 와 Material 색 변수: s=string, se=special, k=keyword, nb=constant,
 # nf=function, c=comment, nv=variable.
 CANONICAL = [
-    (String.Doc, Comment),              # sd: Material 은 docstring 을 주석 색으로 칠합니다
-    (Comment.PreprocFile, String),      # cpf
-    (Comment.Preproc, String.Escape),   # cp
-    (Comment, Comment),                 # c c1 ch cm cs
-    (String.Affix, Text),               # sa: Material 에 색 규칙이 없습니다
-    (String.Escape, String.Escape), (String.Heredoc, String.Escape), (String.Regex, String.Escape),
-    (String.Other, String.Escape),      # se sh sr sx
-    (String, String),                   # s s1 s2 sb sc si ss
-    (Token.Literal.Number, Text),       # m mi mf ... : 일부러 기본 글자색
-    (Token.Literal, String),            # l
-    (Keyword.Constant, Text),           # kc: 기본 글자색(name 색)과 같습니다
-    (Keyword, Keyword),                 # k kd kn kp kr kt
-    (Name.Decorator, Keyword), (Name.Entity, Keyword), (Name.Label, Keyword), (Name.Tag, Keyword),
-    (Name.Builtin, Name.Builtin), (Name.Constant, Name.Builtin),  # bp nb no
-    (Name.Class, Name.Function), (Name.Exception, Name.Function), (Name.Namespace, Name.Function),
-    (Name.Function, Name.Function),     # nc ne nn nf
-    (Name.Attribute, Name.Variable), (Name.Variable, Name.Variable),  # na nv vc vg vi
-    (Name, Text),                       # n: 기본 글자색
-    (Operator, Text), (Punctuation, Text),  # o ow p: 일부러 기본 글자색
-    (Text, Text),                       # w (공백)
+    (String.Doc, Comment),  # sd: Material 은 docstring 을 주석 색으로 칠합니다
+    (Comment.PreprocFile, String),  # cpf
+    (Comment.Preproc, String.Escape),  # cp
+    (Comment, Comment),  # c c1 ch cm cs
+    (String.Affix, Text),  # sa: Material 에 색 규칙이 없습니다
+    (String.Escape, String.Escape),
+    (String.Heredoc, String.Escape),
+    (String.Regex, String.Escape),
+    (String.Other, String.Escape),  # se sh sr sx
+    (String, String),  # s s1 s2 sb sc si ss
+    (Token.Literal.Number, Text),  # m mi mf ... : 일부러 기본 글자색
+    (Token.Literal, String),  # l
+    (Keyword.Constant, Text),  # kc: 기본 글자색(name 색)과 같습니다
+    (Keyword, Keyword),  # k kd kn kp kr kt
+    (Name.Decorator, Keyword),
+    (Name.Entity, Keyword),
+    (Name.Label, Keyword),
+    (Name.Tag, Keyword),
+    (Name.Builtin, Name.Builtin),
+    (Name.Constant, Name.Builtin),  # bp nb no
+    (Name.Class, Name.Function),
+    (Name.Exception, Name.Function),
+    (Name.Namespace, Name.Function),
+    (Name.Function, Name.Function),  # nc ne nn nf
+    (Name.Attribute, Name.Variable),
+    (Name.Variable, Name.Variable),  # na nv vc vg vi
+    (Name, Text),  # n: 기본 글자색
+    (Operator, Text),
+    (Punctuation, Text),  # o ow p: 일부러 기본 글자색
+    (Text, Text),  # w (공백)
 ]
 
 

@@ -60,8 +60,9 @@ def build_data(snippets_dir, out_dir, environment):
             result = _call(snippets_dir, entry)
             texts = _parts(entry.name, result) if many else {f"{entry.name}.json": _dump(result)}
         except Exception as exc:
-            raise DataError(f"데이터 {entry.module}.{entry.func} 를 만들지 못했습니다: "
-                            f"{type(exc).__name__}: {exc}") from exc
+            raise DataError(
+                f"데이터 {entry.module}.{entry.func} 를 만들지 못했습니다: {type(exc).__name__}: {exc}"
+            ) from exc
         _, old = store.previous(stamp)
         for stale in (old or {}).get("files", ()) if isinstance(old, dict) else ():
             if stale not in texts:  # 지난 빌드의 조각 가운데 이번에 없는 것은 지웁니다

@@ -16,8 +16,10 @@ TITLE = "실행 결과"
 def output_html(text, title=TITLE):
     # 긴 줄이 가로로 넘치면 docs/assets/site.js 가 <pre> 에 tabindex 와 이름을 붙여
     # 키보드로도 스크롤할 수 있게 합니다 (넘치지 않는 출력까지 Tab 으로 거치지 않게).
-    return (f'<div class="cell-output" data-search-exclude=""><span class="filename">{escape(title)}</span>'
-            f'<pre><samp>{escape(text)}</samp></pre></div>')
+    return (
+        f'<div class="cell-output" data-search-exclude=""><span class="filename">{escape(title)}</span>'
+        f"<pre><samp>{escape(text)}</samp></pre></div>"
+    )
 
 
 def format_output(source, language, class_name, options, md, **kwargs):

@@ -73,7 +73,7 @@ class _Figures(Treeprocessor):
                     extra = {k: v for k, v in child.attrib.items() if k not in ("src", "alt")}
                     links = figure_links(info, alt, lambda f, d=m.group("dir"): f"{d}figures/{f}", extra)
                     links[-1].tail = child.tail
-                    parent[index:index + 1] = links
+                    parent[index : index + 1] = links
 
 
 class FigureExtension(Extension):

@@ -75,8 +75,9 @@ def render(module_name, func_name, out_paths, snippets_dir):
     try:
         module = snippets.import_snippet(snippets_dir, module_name)  # 모듈의 print 는 그림과 상관이 없습니다
     except Exception as exc:
-        raise FigureError(f"그림을 그리려고 스니펫 {module_name}.py 를 import 하다 실패했습니다: "
-                          f"{type(exc).__name__}: {exc}") from exc
+        raise FigureError(
+            f"그림을 그리려고 스니펫 {module_name}.py 를 import 하다 실패했습니다: {type(exc).__name__}: {exc}"
+        ) from exc
     func = getattr(module, func_name)
     mpl_log = logging.getLogger("matplotlib")
     handler = _RaiseOnWarning()
@@ -86,8 +87,7 @@ def render(module_name, func_name, out_paths, snippets_dir):
         mpl_log.addHandler(handler)
         try:
             narrow = variant == "narrow"
-            with warnings.catch_warnings(), plotting.theme(theme, narrow=narrow), \
-                    legibility.recording_texts() as texts:
+            with warnings.catch_warnings(), plotting.theme(theme, narrow=narrow), legibility.recording_texts() as texts:
                 warnings.simplefilter("error")
                 fig = func(narrow=True) if narrow else func()
                 buf = io.BytesIO()
@@ -97,15 +97,18 @@ def render(module_name, func_name, out_paths, snippets_dir):
                 measured[label] = legibility.measure(fig, texts, buf.getvalue(), label)
             Path(path).write_bytes(images.palette_png(buf.getvalue()))
         except Exception as exc:
-            raise FigureError(f"그림 {module_name}.{func_name} ({variant}, {theme}) 을 그리지 못했습니다: "
-                              f"{type(exc).__name__}: {exc}") from exc
+            raise FigureError(
+                f"그림 {module_name}.{func_name} ({variant}, {theme}) 을 그리지 못했습니다: {type(exc).__name__}: {exc}"
+            ) from exc
         finally:
             mpl_log.removeHandler(handler)
             plt.close("all")
     for label, m in measured.items():
         if legibility.problems(m):
-            raise FigureError(f"그림 {module_name}.{func_name} ({label}) 을 휴대전화·데스크톱에서 읽기 어렵습니다: "
-                              + "; ".join(legibility.problems(m)))
+            raise FigureError(
+                f"그림 {module_name}.{func_name} ({label}) 을 휴대전화·데스크톱에서 읽기 어렵습니다: "
+                + "; ".join(legibility.problems(m))
+            )
     return measured
 
 
@@ -129,8 +132,10 @@ class FigureSet:
         self.legibility_path = self.out_dir / "legibility.json"
         self.found = discover(self.snippets_dir)
         self.variants = {name: VARIANTS if e.narrow else VARIANTS[:1] for name, e in self.found.items()}
-        self.paths = {name: {(v, t): self.out_dir / file_name(name, v, t) for v in self.variants[name] for t in THEMES}
-                      for name in self.found}
+        self.paths = {
+            name: {(v, t): self.out_dir / file_name(name, v, t) for v in self.variants[name] for t in THEMES}
+            for name in self.found
+        }
         self.keys, self.legibility, self.futures, self.pool = {}, {}, {}, None
         by_module = {}
         for name, entry in self.found.items():
@@ -144,7 +149,8 @@ class FigureSet:
             # sys.path 를 물려받으므로, 이 패키지(sitebuild)의 폴더가 sys.path 에 있어야 합니다.
             snippets.add_to_path(HOOKS_DIR)
             self.pool = concurrent.futures.ProcessPoolExecutor(
-                max_workers=min(workers, len(by_module)), mp_context=multiprocessing.get_context("spawn"))
+                max_workers=min(workers, len(by_module)), mp_context=multiprocessing.get_context("spawn")
+            )
             # 가장 오래 걸리는 모듈(실제 모델)을 먼저 맡깁니다.
             for module, jobs in sorted(by_module.items(), key=lambda kv: not kv[0].startswith("real_model")):
                 self.futures[module] = self.pool.submit(_render_module, str(self.snippets_dir), module, jobs)
@@ -170,7 +176,9 @@ class FigureSet:
         except FigureError:
             raise
         except Exception as exc:
-            raise FigureError(f"그림을 그리는 작업 프로세스가 실패했습니다 ({module}): {type(exc).__name__}: {exc}") from exc
+            raise FigureError(
+                f"그림을 그리는 작업 프로세스가 실패했습니다 ({module}): {type(exc).__name__}: {exc}"
+            ) from exc
         for name, entry in self.found.items():
             if entry.module == module and entry.func in measured:
                 self.legibility[name] = measured[entry.func]

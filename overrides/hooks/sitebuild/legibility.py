@@ -66,7 +66,9 @@ def measure(fig, texts, png_bytes, variant):
     shown_on_phone = variant in ("narrow", "only")
     shown_on_desktop = variant in ("wide", "only")
     return {
-        "width": round(width, 3), "pt": pt, "text": smallest.get_text() if smallest else "",
+        "width": round(width, 3),
+        "pt": pt,
+        "text": smallest.get_text() if smallest else "",
         "phone": round(css_px(pt, width, PHONE_COLUMN), 2) if pt and shown_on_phone else None,
         "desktop": round(css_px(pt, width, DESKTOP_COLUMN), 2) if pt and shown_on_desktop else None,
         "clipped": ink_on_the_edge(png_bytes),
@@ -77,9 +79,13 @@ def problems(m):
     """측정값이 기준에 못 미치는 까닭들 (빈 목록이면 통과)."""
     out = []
     if m["phone"] is not None and m["phone"] < PHONE_MIN:
-        out.append(f"휴대전화에서 가장 작은 글자 {m['phone']:.1f} CSS px < {PHONE_MIN:g} ({m['text']!r}, {m['pt']:g} pt)")
+        out.append(
+            f"휴대전화에서 가장 작은 글자 {m['phone']:.1f} CSS px < {PHONE_MIN:g} ({m['text']!r}, {m['pt']:g} pt)"
+        )
     if m["desktop"] is not None and m["desktop"] < DESKTOP_MIN:
-        out.append(f"데스크톱에서 가장 작은 글자 {m['desktop']:.1f} CSS px < {DESKTOP_MIN:g} ({m['text']!r}, {m['pt']:g} pt)")
+        out.append(
+            f"데스크톱에서 가장 작은 글자 {m['desktop']:.1f} CSS px < {DESKTOP_MIN:g} ({m['text']!r}, {m['pt']:g} pt)"
+        )
     if m["clipped"]:
         out.append(f"그림 가장자리({', '.join(m['clipped'])})에 잉크가 닿아 잘립니다")
     return out
@@ -94,6 +100,8 @@ def table(rows):
     lines = [f"{'그림':<34}{'판':<8}{'폭(in)':>7}{'최소 pt':>8}{'폰 px':>7}{'데스크톱 px':>11}  가장 작은 글자"]
     for name in sorted(rows):
         for variant, m in rows[name].items():
-            lines.append(f"{name:<34}{variant:<8}{m['width']:>7.1f}{m['pt']:>8.1f}{fmt(m['phone']):>7}"
-                         f"{fmt(m['desktop']):>11}  {m['text'][:24]!r}")
+            lines.append(
+                f"{name:<34}{variant:<8}{m['width']:>7.1f}{m['pt']:>8.1f}{fmt(m['phone']):>7}"
+                f"{fmt(m['desktop']):>11}  {m['text'][:24]!r}"
+            )
     return "\n".join(lines)

@@ -18,12 +18,11 @@ FONT_NAME = "stix-two-math-site.woff2"
 
 # 수식에 쓰는 글자들. MathML 은 한 글자짜리 <mi> 를 수학용 이탤릭(U+1D434…)으로 바꿔 그리므로
 # 그 영역도 넣습니다. 여기 없는 글자를 수식에 쓰면 빌드가 멈춥니다 (build.py 의 on_post_build).
-ITALIC = [chr(c) for c in range(0x1D434, 0x1D468) if c != 0x1D455] + ["\u210E"]  # ℎ 는 따로 있음
+ITALIC = [chr(c) for c in range(0x1D434, 0x1D468) if c != 0x1D455] + ["\u210e"]  # ℎ 는 따로 있음
 GREEK = [chr(c) for c in range(0x3B1, 0x3CA)] + ["Σ", "Π", "Δ"]
 ITALIC_GREEK = [chr(c) for c in range(0x1D6FC, 0x1D715)]  # 이탤릭 소문자 α…ω
 SYMBOLS = "()[]{}|‖,.:;'/\\!?+-−=<>×÷·⋅∗±∓≈≠≤≥≪≫∝∞∂∇∑∏∫√∈∉⊂⊆∪∩∀∃→←↔⇒⇔⊤⊥′″…⋯ℝℕℤ%"
-CHARSET = "".join(sorted(set(
-    [chr(c) for c in range(0x20, 0x7F)] + ITALIC + GREEK + ITALIC_GREEK + list(SYMBOLS))))
+CHARSET = "".join(sorted(set([chr(c) for c in range(0x20, 0x7F)] + ITALIC + GREEK + ITALIC_GREEK + list(SYMBOLS))))
 
 
 def source_font():

@@ -41,6 +41,8 @@ def _italic(ch):
     if "\u03b1" <= ch <= "\u03c9":
         return chr(0x1D6FC + ord(ch) - 0x3B1)
     return ch
+
+
 # arithmatex 의 generic 출력: 인라인 \( \), 블록 \[ \]
 WRAPS = {"span": ("\\(", "\\)"), "div": ("\\[", "\\]")}
 
@@ -59,8 +61,11 @@ def tex_to_mathml(tex, display=False):
         raise MathError(f"MathML 로 옮길 수 없는 명령이 있습니다: {tex!r}")
     out = _SPLIT_WORD.sub(lambda m: "<mi>" + "".join(_LETTER.findall(m.group(1))) + "</mi>", out)
     # 화면 읽기 프로그램과 복사용으로 원래 TeX 를 alttext 로 남깁니다.
-    return out.replace('<math xmlns="http://www.w3.org/1998/Math/MathML"',
-                       f'<math xmlns="http://www.w3.org/1998/Math/MathML" alttext="{html.escape(tex.strip())}"', 1)
+    return out.replace(
+        '<math xmlns="http://www.w3.org/1998/Math/MathML"',
+        f'<math xmlns="http://www.w3.org/1998/Math/MathML" alttext="{html.escape(tex.strip())}"',
+        1,
+    )
 
 
 def characters(mathml):
@@ -108,15 +113,19 @@ class _Math(Treeprocessor):
         self.seen = seen  # 빌드가 쓰는 글자를 모으는 집합 (수식 글꼴 확인용) 또는 None
 
     def run(self, root):
-        found = [(parent, el) for parent in root.iter() for el in parent
-                 if "arithmatex" in (el.get("class") or "").split() and el.tag in WRAPS]
+        found = [
+            (parent, el)
+            for parent in root.iter()
+            for el in parent
+            if "arithmatex" in (el.get("class") or "").split() and el.tag in WRAPS
+        ]
         for parent, el in found:
             text = el.text or ""
             start, end = WRAPS[el.tag]
             if not (text.startswith(start) and text.endswith(end)):
                 raise PluginError(f"arithmatex 가 예상과 다른 모양의 수식을 남겼습니다: {text[:80]!r}")
             # 블록 수식은 arithmatex 가 &, <, > 를 미리 이스케이프해 둡니다.
-            tex = html.unescape(text[len(start):-len(end)]) if el.tag == "div" else text[len(start):-len(end)]
+            tex = html.unescape(text[len(start) : -len(end)]) if el.tag == "div" else text[len(start) : -len(end)]
             try:
                 mathml = tex_to_mathml(tex, display=el.tag == "div")
             except MathError as exc:

@@ -66,6 +66,7 @@ def build_model_files(snippets_dir, out_dir, environment):
                 paths.append(out_dir / name)
             store.put_files(MODULE, key, paths)
     except Exception as exc:
-        raise ModelFilesError(f"브라우저용 모델 파일({MODULE}.model_files)을 만들지 못했습니다: "
-                              f"{type(exc).__name__}: {exc}") from exc
+        raise ModelFilesError(
+            f"브라우저용 모델 파일({MODULE}.model_files)을 만들지 못했습니다: {type(exc).__name__}: {exc}"
+        ) from exc
     return [(f"{SITE_DIR}/{p.name}", p) for p in paths]

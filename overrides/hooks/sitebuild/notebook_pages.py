@@ -36,10 +36,10 @@ from .notebooks import SITE_KEY
 
 # mkdocs-jupyter 0.27 의 출력에서 기대는 구조
 SELECTORS = {
-    "cells": "div.jp-Notebook > div.jp-Cell",     # 셀마다 하나
-    "markdown": ".jp-RenderedMarkdown",            # 마크다운 셀의 그려진 내용
-    "cell_id": "div[id^='cell-id=']",              # 코드 셀의 노트북 셀 id (id="cell-id=<id>")
-    "output": ".jp-OutputArea-output",             # 코드 셀의 출력 하나
+    "cells": "div.jp-Notebook > div.jp-Cell",  # 셀마다 하나
+    "markdown": ".jp-RenderedMarkdown",  # 마크다운 셀의 그려진 내용
+    "cell_id": "div[id^='cell-id=']",  # 코드 셀의 노트북 셀 id (id="cell-id=<id>")
+    "output": ".jp-OutputArea-output",  # 코드 셀의 출력 하나
 }
 MARKDOWN_CELL_CLASS = "jp-MarkdownCell"
 
@@ -72,9 +72,11 @@ def unescape_markdown_cells(page_markdown, notebook_path):
         escaped = html.escape(cell.source, quote=False)
         found = page_markdown.find(escaped, position)
         if found < 0:
-            raise NotebookPageError(f"{Path(notebook_path).name}: mkdocs-jupyter 가 넘긴 페이지에서 마크다운 셀을 "
-                                    f"찾지 못했습니다 ({cell.source[:40]!r}…). 셀을 넘기는 방식이 바뀌었습니다")
-        page_markdown = page_markdown[:found] + cell.source + page_markdown[found + len(escaped):]
+            raise NotebookPageError(
+                f"{Path(notebook_path).name}: mkdocs-jupyter 가 넘긴 페이지에서 마크다운 셀을 "
+                f"찾지 못했습니다 ({cell.source[:40]!r}…). 셀을 넘기는 방식이 바뀌었습니다"
+            )
+        page_markdown = page_markdown[:found] + cell.source + page_markdown[found + len(escaped) :]
         position = found + len(cell.source)
     return page_markdown
 
@@ -89,8 +91,9 @@ def slim_notebook_html(page_html, notebook_path, label, figures, page_url):
 
     out = soup.new_tag("div", attrs={"class": "notebook"})
     download = soup.new_tag("p", attrs={"class": "notebook-download"})
-    link = soup.new_tag("a", href=Path(notebook_path).name, download="",
-                        attrs={"class": "md-button md-button--primary"})
+    link = soup.new_tag(
+        "a", href=Path(notebook_path).name, download="", attrs={"class": "md-button md-button--primary"}
+    )
     link.string = f"노트북 내려받기 ({Path(notebook_path).name})"
     download.append(link)
     note = soup.new_tag("span")
@@ -123,8 +126,10 @@ def slim_notebook_html(page_html, notebook_path, label, figures, page_url):
                 flush_text()
                 site = cells[cell_id].metadata.get(SITE_KEY, {})
                 if not site.get("figure"):
-                    raise NotebookPageError(f"{label}: 셀 {cell_id} 가 그림을 그리는데 어느 사이트 그림인지 모릅니다 "
-                                            '(노트북 원본의 ```python figure="모듈-이름" alt="..." 로 적어 주세요)')
+                    raise NotebookPageError(
+                        f"{label}: 셀 {cell_id} 가 그림을 그리는데 어느 사이트 그림인지 모릅니다 "
+                        '(노트북 원본의 ```python figure="모듈-이름" alt="..." 로 적어 주세요)'
+                    )
                 try:
                     info = figure_info(figures, site["figure"], (site.get("alt") or "").strip())
                 except PluginError as exc:
@@ -138,8 +143,9 @@ def slim_notebook_html(page_html, notebook_path, label, figures, page_url):
                 text.append(pre.get_text())
                 continue
             if output.get_text(strip=True):
-                raise NotebookPageError(f"{label}: 셀 {cell_id} 에 처리할 수 없는 출력이 있습니다: "
-                                        f"{html.escape(str(output)[:200])}")
+                raise NotebookPageError(
+                    f"{label}: 셀 {cell_id} 에 처리할 수 없는 출력이 있습니다: {html.escape(str(output)[:200])}"
+                )
         flush_text()
     if download is not None:  # 제목이 없는 노트북이면 맨 위에
         out.insert(0, download)

@@ -43,11 +43,14 @@ def notebook_from_source(text, expand):
             raise ValueError(f"노트북 원본에 다룰 수 없는 셀 종류가 있습니다: {cell.cell_type}")
     for i, cell in enumerate(cells):
         cell.id = f"cell-{i:02d}"  # 같은 원본이면 같은 바이트: mkdocs-jupyter 캐시가 헛돌지 않게
-    nb = nbformat.v4.new_notebook(cells=cells, metadata={
-        "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
-        "language_info": {"name": "python"},
-        SITE_KEY: site_meta,
-    })
+    nb = nbformat.v4.new_notebook(
+        cells=cells,
+        metadata={
+            "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+            "language_info": {"name": "python"},
+            SITE_KEY: site_meta,
+        },
+    )
     nbformat.validate(nb)
     return nb
 

@@ -102,6 +102,7 @@ def figure_hash(entry, snippets_dir):
 
 # --- sys.path 와 sys.modules: 여기서만 ------------------------------------------------------------
 
+
 def add_to_path(folder):
     """folder 를 import 경로 맨 앞에 넣습니다 (이미 있으면 그대로). 빌드와 그림 작업 프로세스가 부릅니다."""
     folder = str(Path(folder))

@@ -1,0 +1,114 @@
+"""줄바꿈 묶음(sitebuild/glue.py): 조사가 닫는 괄호·수식·코드 뒤에서, 숫자 범위가 대시 뒤에서 갈라지지 않게 묶습니다.
+
+여기서는 무엇을 묶고 무엇을 그대로 두는지를 봅니다. 묶음이 실제 화면에서 줄바꿈을 막는지는 브라우저 검사
+(tests/test_pages_in_browser.py 의 test_no_particle_starts_a_line_alone, test_no_range_splits_at_the_dash)가 봅니다.
+"""
+
+import functools
+
+import markdown
+import pytest
+from bs4 import BeautifulSoup
+
+from conftest import SNIPPETS
+from site_pages import DOCS, expander, markdown_pages, site_config
+from sitebuild import glue, mathml
+
+
+@functools.cache
+def _md(with_glue):
+    cfg = site_config()
+    extensions = [*cfg["markdown_extensions"], mathml.MathExtension()]
+    if with_glue:
+        extensions.append(glue.GlueExtension())
+    return markdown.Markdown(extensions=extensions, extension_configs=cfg["mdx_configs"])
+
+
+def render(text, with_glue=True):
+    md = _md(with_glue)
+    md.reset()
+    return BeautifulSoup(md.convert(text), "html.parser")
+
+
+def glued(text):
+    """묶음마다 그 안의 보이는 글자 (수식의 검색용 글자는 빼고)."""
+    out = []
+    for span in render(text).select("span.glue"):
+        for hidden in span.select(".search-only"):
+            hidden.decompose()
+        out.append(span.get_text())
+    return out
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("토큰 [CLS]가 맨 앞에 옵니다.", ["S]가"]),
+        ("모양은 (3, 3)입니다.", ["3)입니다"]),
+        ("정확도는 90%보다 높습니다.", ["0%보다"]),
+        ("헤드 7-11은 조사를 봅니다.", ["7-11은"]),
+        ("2–5층에서 밝습니다.", ["2–5층에서"]),
+        ("코사인 0.98–0.99 사이", ["0.98–0.99"]),
+        ('모델이 "나는 본다"고 합니다.', ['다"고']),  # 여는 따옴표 뒤는 묶지 않고, 닫는 따옴표 뒤만
+    ],
+)
+def test_attached_words_and_ranges_in_text_are_glued(text, expected):
+    assert glued(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "모델 all-MiniLM-L6-v2 와 e5-small 을 씁니다.",  # 숫자 범위가 아닌 하이픈
+        "허용 차이는 1e-6 입니다.",
+        "셀프(self) 어텐션",  # 닫는 괄호 뒤가 띄어쓰기
+        "인코더-디코더 구조",  # 한글 사이의 하이픈은 그대로 (거기서 바꿔도 됩니다)
+        "`split_heads`는 축을 나눕니다.",  # 글자로 끝나는 코드: keep-all 이 이미 붙여 둡니다
+    ],
+)
+def test_what_already_holds_together_is_left_alone(text):
+    assert glued(text) == []
+
+
+def test_inline_math_and_code_are_glued_to_the_particle():
+    """수식은 검색용 글자와 함께, 기호로 끝나는 코드는 통째로 뒤의 한글과 한 묶음이 됩니다."""
+    soup = render("점수를 $\\sqrt{d_k}$로 나누고 `softmax(x)`를 씁니다.")
+    spans = soup.select("span.glue")
+    assert len(spans) == 2
+    math, code = spans
+    assert math.select_one(".arithmatex math") and math.select_one(".search-only").get_text() == "√d_k"
+    assert math.contents[-1] == "로"
+    assert code.code.get_text() == "softmax(x)" and code.contents[-1] == "를"
+
+
+def test_a_long_element_gets_a_word_joiner_instead_of_a_span():
+    """한 줄에 다 들어가지 않을 수 있는 긴 링크는 span 으로 묶지 않고(그 안에서 줄을 바꿀 수 있어야 하므로),
+    링크와 조사 사이에 WORD JOINER 를 넣습니다."""
+    soup = render("[셀프 어텐션(self-attention)과 크로스 어텐션(cross-attention)](x.md)에서 봅니다.")
+    link = soup.a
+    assert link.next_sibling.startswith(glue.JOINER + "에서")
+    assert not link.find_parent("span", class_="glue")
+    assert glue.width_em(link.get_text()) > glue.MAX_EM
+
+
+def test_code_blocks_and_inline_code_are_never_changed():
+    soup = render("```text\nf(x)가 [CLS]를 7-11\n```\n\n`a[0]가`")
+    assert soup.pre.get_text() == "f(x)가 [CLS]를 7-11\n"
+    assert soup.p.code.get_text() == "a[0]가" and not soup.select("span.glue")
+
+
+SOURCES = [DOCS / p for p in markdown_pages()] + sorted((SNIPPETS / "notebooks").glob("*.md"))
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
+def test_glue_never_changes_what_a_page_says(path):
+    """모든 페이지와 노트북 원본: 묶은 뒤의 글자가 묶기 전과 같습니다 (WORD JOINER 만 더해짐)."""
+    source = expander()(path.read_text(encoding="utf-8"))
+    before, after = render(source, with_glue=False), render(source)
+    assert after.get_text().replace(glue.JOINER, "") == before.get_text()
+
+
+def test_the_pages_have_what_the_glue_is_for():
+    """대조군: 사이트의 글에는 묶을 자리가 실제로 많이 있습니다 (규칙이 헛돌지 않습니다)."""
+    count = sum(len(render(expander()(p.read_text(encoding="utf-8"))).select("span.glue")) for p in SOURCES)
+    assert count > 300

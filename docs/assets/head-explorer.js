@@ -290,7 +290,7 @@
     var radios = data.sentences.map(function (sent, s) {
       var label = el("label", {});
       var input = el("input", { type: "radio", name: uid + "-sentence", value: String(s) });
-      input.addEventListener("change", function () { pickSentence(s); });
+      input.addEventListener("change", function () { pickSentence(s, undefined, true); });
       label.appendChild(input);
       label.appendChild(el("span", {}, sent.text));
       picker.appendChild(label);
@@ -487,6 +487,7 @@
     }
 
     function render() {
+      catchUp();  // 미뤄 둔 문장이 있으면 그 토큰 줄부터
       var sent = sentence(), tokens = sent.tokens, q0 = sent.queries[0], n = tokens.length;
       var l = state.l, h = state.h, i = state.i, j = state.j;
       var name = headName(l, h), p = prep(state.s);
@@ -689,14 +690,43 @@
       return best;
     }
 
-    function pickSentence(s, query) {
+    /* 문장 바꾸기. 독자가 문장 단추를 눌렀고(lazy) 격자 아래의 세 부분(헤드 하나, 가장 큰 키, 네 단계)이 모두 화면
+       밖이면, 다음 화면에는 단추와 작은 히트맵만 새로 그리고 세 부분은 브라우저가 한가할 때 채웁니다 (그 전에 독자가
+       그쪽으로 내려가거나 다른 것을 고르면 곧바로). 휴대폰에서는 문장 단추를 누를 때 세 부분이 화면 밖이라,
+       누른 뒤 다음 화면까지의 일이 토큰 줄·선·숫자 수백 개를 새로 만드는 일에서 캔버스 한 장으로 줄어듭니다.
+       미뤄 둔 동안 탐색기에 data-pending="yes" 가 붙습니다. */
+    function pickSentence(s, query, lazy) {
       state.s = s;
       var sent = sentence();
       state.i = query !== undefined ? query
         : s === (start.sentence || 0) && start.query !== undefined ? start.query : sent.queries[0];
-      layoutSentence();
       state.j = topKey(state.i);
+      if (lazy && below && !onScreen.size) {
+        radios.forEach(function (r, k) { r.checked = k === state.s; });
+        showAtlas();
+        if (!pending) {
+          pending = true;
+          root.setAttribute("data-pending", "yes");
+          idle(finish, { timeout: 500 });
+        }
+        root.setAttribute("data-state", [state.s, state.l, state.h, state.i, state.j].join(","));
+        return;
+      }
+      if (!catchUp()) layoutSentence();
       render();
+    }
+
+    /* 미뤄 둔 문장의 토큰 줄을 만듭니다 (미뤄 둔 것이 없으면 false). */
+    function catchUp() {
+      if (!pending) return false;
+      pending = false;
+      root.removeAttribute("data-pending");
+      layoutSentence();
+      return true;
+    }
+
+    function finish() {
+      if (catchUp()) render();
     }
 
     function pickHead(l, h) {
@@ -716,9 +746,27 @@
       render();
     }
 
+    // 격자 아래의 세 부분 가운데 화면에 보이는 것 (IntersectionObserver 가 없으면 below 가 null: 늘 곧바로 그립니다)
+    var pending = false, onScreen = new Set(), below = null;
+    var idle = window.requestIdleCallback || function (f) { return setTimeout(f, 50); };
+    if (window.IntersectionObserver) {
+      below = new IntersectionObserver(function (entries) {
+        entries.forEach(function (e) { if (e.isIntersecting) onScreen.add(e.target); else onScreen.delete(e.target); });
+        if (onScreen.size) finish();
+      });
+      [view, top, stepsBox].forEach(function (box) { below.observe(box); });
+    }
+    // 미뤄 둔 동안 키보드로 그쪽 단추에 들어오면: 곧바로 채우고, 지워진 옛 단추 대신 같은 자리의 새 단추로 초점을 옮깁니다
+    // (쿼리·키 줄은 고른 단추, 네 단계는 "32개 곱 모두 보기").
+    root.addEventListener("focusin", function (ev) {
+      if (!pending || !view.contains(ev.target) && !stepsBox.contains(ev.target)) return;
+      var box = [qCol, kCol, stepsBox].filter(function (b) { return b.contains(ev.target); })[0];
+      finish();
+      var to = box && box.querySelector(box === stepsBox ? "summary" : "[tabindex='0']");
+      if (to) to.focus();
+    });
     pickSentence(state.s);
     // 다른 문장의 가중치와 작은 히트맵은 브라우저가 한가할 때 미리 만들어 둡니다: 문장을 바꾸는 순간이 가볍게.
-    var idle = window.requestIdleCallback || function (f) { return setTimeout(f, 200); };
     data.sentences.forEach(function (_, s) { idle(function () { atlas(s); }); });
 
     /* 바깥(여러분의 문장으로)에서 문장·헤드·쿼리·키를 고릅니다. 쿼리만 주면 키는 그 행에서 가중치가 가장 큰 토큰. */

@@ -14,7 +14,8 @@
    그 뒤 결과를 헤드 탐색기로 그리는 작업은 따로 적습니다.
 5. 다른 출처로 간 요청 수. 목표 0.
 6. 헤드 탐색기에서 문장 바꾸기 (누른 때부터 다음 화면까지, 4배 느리게, 375 px): 한국어 장의 두 문장, 여러분의 문장 셋(64토큰 포함).
-   목표 ≤ 100 ms (INP 의 200 ms 한계의 절반).
+   목표 ≤ 100 ms (INP 의 200 ms 한계의 절반). 탐색기는 격자 아래의 부분이 화면 밖이면 그 부분을 한가할 때 채우므로,
+   그것까지 다 그린 때(data-pending 이 사라진 다음 화면)도 함께 적습니다.
 
 같은 기계를 다른 일이 함께 쓰면 시간이 크게 흔들립니다. 그래서 시간은 여러 번 재어 가장 빠른 값과 가운데 값을 적고,
 잰 동안의 부하(load average)도 적습니다.
@@ -144,11 +145,16 @@ LONGTASK_JS = """async (text) => {
   obs.disconnect();
   return {during, longest: tasks.length ? Math.max(...tasks) : 0, count: tasks.length, ms: out.ms}; }"""
 
+# 문장 바꾸기: 누른 때부터 다음 화면까지 (INP 가 재는 것), 그리고 화면 밖이라 미뤄 둔 부분(data-pending)까지 다 그린 때까지
 SWITCH_JS = """async (k) => { const root = document.querySelector(k[0]);
   const inputs = root.querySelectorAll('.head-explorer__sentences input');
+  const frame = () => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
   const t0 = performance.now(); inputs[k[1] % inputs.length].click();
-  await new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
-  return performance.now() - t0; }"""
+  await frame();
+  const next = performance.now() - t0;
+  while (root.dataset.pending) await frame();
+  await frame();
+  return [next, performance.now() - t0]; }"""
 
 
 def measure(site):
@@ -274,6 +280,10 @@ def measure(site):
     def ms(values):
         return f"가장 빠름 {min(values):.0f}, 가운데 {statistics.median(values):.0f}"
 
+    def switch(values):  # (다음 화면까지, 다 그릴 때까지)
+        done = [d for _, d in values]
+        return f"{ms([n for n, _ in values])} (다 그림 {ms(done)})"
+
     rows = [
         (
             "첫 묶음 (한글) 받는 양",
@@ -308,8 +318,8 @@ def measure(site):
             "≤ 50 ms",
         ),
         ("64토큰 결과: 계산하기 → 탐색기까지 (4배, 주 스레드 포함)", f"{draw_64:.2f} 초", ""),
-        ("문장 바꾸기, 한국어 장 (4배, ms)", ms(ko_switch), "≤ 100"),
-        ("문장 바꾸기, 여러분의 문장 16·64토큰 (4배, ms)", ms(own_switch), "≤ 100"),
+        ("문장 바꾸기, 한국어 장: 다음 화면까지 (4배, ms)", switch(ko_switch), "≤ 100"),
+        ("문장 바꾸기, 여러분의 문장 16·64토큰: 다음 화면까지 (4배, ms)", switch(own_switch), "≤ 100"),
         ("다른 출처로 간 요청", str(len(foreign)), "0"),
     ]
     width = max(len(r[0]) for r in rows) + 2

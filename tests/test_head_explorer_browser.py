@@ -605,14 +605,15 @@ SECTIONS_JS = """() => { const r = document.querySelector('.head-explorer');
 
 
 def test_sections_below_the_screen_are_filled_when_idle_or_reached(touch):
-    """375 px 에서 문장 단추를 누를 때 헤드 하나·가장 큰 키·네 단계가 화면 밖이면, 그 셋은 잠시 미뤄 두었다가
+    """375 px 에서 문장 단추를 누를 때 헤드 하나·가장 큰 키·네 단계 가운데 화면 밖인 것은 잠시 미뤄 두었다가
     (data-pending) 브라우저가 한가할 때, 또는 독자가 그쪽으로 내려가거나 다른 것을 고르는 즉시 새 문장으로 채웁니다.
     채운 결과는 미루지 않고 그린 것과 같습니다. 화면에 보이면 미루지 않습니다."""
     page = touch.open(PAGES["e5"])
     touch.read_through(whole_page=False)
     ref = reference("e5")
-    page.locator(".head-explorer__sentences").evaluate("e => e.scrollIntoView({block: 'start'})")
-    page.wait_for_timeout(300)  # IntersectionObserver 가 격자 아래가 화면 밖임을 알릴 때까지
+    below = "e => e.scrollIntoView({block: 'end'})"  # 문장 단추가 화면 맨 아래: 그 아래는 모두 화면 밖
+    page.locator(".head-explorer__sentences").evaluate(below)
+    page.wait_for_timeout(300)  # IntersectionObserver 가 알릴 때까지
 
     def tap(s):
         return page.evaluate(
@@ -641,10 +642,11 @@ def test_sections_below_the_screen_are_filled_when_idle_or_reached(touch):
     page.locator(".head-explorer__steps").scroll_into_view_if_needed()
     assert settled()["keys"] == len(ref[1]["tokens"])
     # 4. 화면에 보이면 미루지 않고, 미뤘다 채운 것은 곧바로 그린 것과 같습니다
+    page.locator(".head-explorer__view").evaluate("e => e.scrollIntoView({block: 'start'})")
     page.wait_for_timeout(300)
     direct = tap(0)
     assert direct["pending"] is None and direct["keys"] == len(ref[0]["tokens"])
-    page.locator(".head-explorer__sentences").evaluate("e => e.scrollIntoView({block: 'start'})")
+    page.locator(".head-explorer__sentences").evaluate(below)
     page.wait_for_timeout(300)
     assert tap(1)["pending"] == "yes" and tap(0)["pending"] == "yes"
     assert settled() == direct

@@ -519,8 +519,7 @@
       }
       live.textContent = "헤드 " + name + ", 쿼리 " + plain(tokens[i]) + ", 키 " + plain(tokens[j]) +
         ": 가중치 " + fixed(st.weights[j], 3);
-      var value = [state.s, l, h, i, j].join(",");
-      if (root.getAttribute("data-state") !== value) root.setAttribute("data-state", value);  // 바뀔 때만 (지켜보는 쪽을 위해)
+      root.setAttribute("data-state", [state.s, l, h, i, j].join(","));  // 그릴 때마다 (미뤄 둔 부분을 채울 때는 쓰지 않습니다)
     }
 
     /* 미뤄 둔 부분을 지금 그립니다. */

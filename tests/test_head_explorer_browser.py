@@ -14,6 +14,7 @@ import re
 
 import numpy as np
 import pytest
+from playwright.sync_api import expect
 
 from browser import PHONE, Tab
 from head_explorer_reference import DIGITS, expected_dot, expected_steps, expected_top, reference, shown
@@ -297,10 +298,12 @@ def test_keyboard_alone_reaches_every_control(desktop, which):
     assert page.evaluate("document.activeElement.tagName") == "SUMMARY"
     table = page.locator(".head-explorer__table")
     assert not table.is_visible()
+    # details 의 toggle 이벤트(표를 채우는 곳)는 키를 누른 뒤 따로 오는 일이라, 보일 때까지 기다립니다.
     page.keyboard.press("Enter")
-    assert table.is_visible() and table.locator("tbody tr").count() == ref[s]["d_head"]
+    expect(table).to_be_visible()
+    assert table.locator("tbody tr").count() == ref[s]["d_head"]
     page.keyboard.press("Enter")
-    assert not table.is_visible()
+    expect(table).to_be_hidden()
     # 덫이 없습니다: Tab 은 탐색기 밖으로, Shift+Tab 두 번이면 키 열로 돌아옵니다
     page.keyboard.press("Tab")
     assert not focused(page)["inside"]
@@ -362,9 +365,9 @@ def test_touch_alone_reaches_every_control(touch):
     table = page.locator(".head-explorer__table")
     assert summary.bounding_box()["height"] >= 24 and summary.bounding_box()["width"] >= 24
     summary.tap()
-    assert table.is_visible()
+    expect(table).to_be_visible()
     summary.tap()
-    assert not table.is_visible()
+    expect(table).to_be_hidden()
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     box = page.locator(".head-explorer").bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]

@@ -497,14 +497,15 @@
       var name = headName(l, h);
       radios.forEach(function (r, s) { r.checked = s === state.s; });
       check(thumbGroup, l * H + h);
-      stepLabel.textContent = (l + 1) + "층 " + (h + 1) + "번 헤드";
+      // 글이 같으면 쓰지 않습니다 (문장만 바꿀 때 다시 배치할 줄을 줄입니다)
+      setText(stepLabel, (l + 1) + "층 " + (h + 1) + "번 헤드");
       steppers.querySelectorAll("button").forEach(function (btn) {
         var what = btn.getAttribute("data-what"), up = btn.getAttribute("data-step") === "+";
         var value = what === "layer" ? l : h, last = what === "layer" ? L - 1 : H - 1;
         btn.disabled = up ? value >= last : value <= 0;
       });
-      headTitle.textContent = "헤드 " + name + ": 왼쪽 쿼리를 누르면 그 행만 진하게, 오른쪽 키를 누르면 아래에 그 점수를 풀어 봅니다.";
-      note.textContent = data.rows_note || "";
+      setText(headTitle, "헤드 " + name + ": 왼쪽 쿼리를 누르면 그 행만 진하게, 오른쪽 키를 누르면 아래에 그 점수를 풀어 봅니다.");
+      setText(note, data.rows_note || "");
       note.hidden = !data.rows_note;
       var st = rowSteps(scoreRow(state.s, l, h, i), dHead);
       [[view, drawView], [top, drawTop], [stepsBox, drawSteps]].forEach(function (part) {
@@ -520,6 +521,10 @@
       live.textContent = "헤드 " + name + ", 쿼리 " + plain(tokens[i]) + ", 키 " + plain(tokens[j]) +
         ": 가중치 " + fixed(st.weights[j], 3);
       root.setAttribute("data-state", [state.s, l, h, i, j].join(","));  // 그릴 때마다 (미뤄 둔 부분을 채울 때는 쓰지 않습니다)
+    }
+
+    function setText(node, text) {
+      if (node.textContent !== text) node.textContent = text;
     }
 
     /* 미뤄 둔 부분을 지금 그립니다. */

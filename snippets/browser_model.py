@@ -166,9 +166,14 @@ def _dump(data):
     return json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8")
 
 
-@lru_cache(maxsize=1)
-def model_files():
-    """{파일 이름: 바이트} — models/e5-ko/ 에 쓸 파일 모두 (manifest.json 포함)."""
+@lru_cache(maxsize=2)
+def model_files(kernels=()):
+    """{파일 이름: 바이트} — models/e5-ko/ 에 쓸 파일 모두 (manifest.json 포함).
+
+    kernels: 빌드가 WAT 글에서 만든 WebAssembly 커널들 ((파일 이름, 바이트), …), 예: (("linear.wasm", b"\\0asm…"),).
+    목록에 다른 파일처럼 크기와 sha256 을 적고, kernels 에 {"linear": "linear.wasm"} 처럼 적습니다. 묶음에는 넣지
+    않습니다: 브라우저가 WebAssembly SIMD 를 쓸 수 있을 때만 받는 파일이라서입니다 (못 쓰면 JavaScript 로 계산합니다).
+    """
     config, pieces, scores, table, tensors = read_e5_file(weights_path())
     H = config["hidden_size"]
     files = {}
@@ -182,6 +187,10 @@ def model_files():
         files[f"embed-{pack}.bin"] = _q4_bytes(rows[ids])
     for name, head in LICENSES.items():
         files[name] = (head + MIT).encode("utf-8")
+    for name, data in kernels:
+        if not (name.endswith(".wasm") and bytes(data[:4]) == b"\0asm"):
+            raise ValueError(f"kernels 의 {name!r}: WebAssembly 파일(.wasm, b'\\0asm' 으로 시작)이어야 합니다")
+        files[name] = bytes(data)
 
     def entry(name):
         data = files[name]
@@ -198,6 +207,7 @@ def model_files():
                   "latin": ["vocab-latin.json", "embed-latin.bin"]},
         "files": {name: entry(name) for name in files},
         "tensors": tensor_table,
+        "kernels": {name.removesuffix(".wasm"): name for name, _ in kernels},
         "licenses": list(LICENSES),
     }
     files["manifest.json"] = _dump(manifest)

@@ -25,13 +25,16 @@ from browser_model import (
     subset_tokenizer,
     unsupported,
 )
+from conftest import ROOT
 from e5_numpy import PREFIX, bert_weights, dequantize_q4_0, load_e5, read_e5_file, weights_path
+from sitebuild import modelfiles
 from supported_strings import EDGE_CASES, generated
 
 
 @pytest.fixture(scope="module")
 def files():
-    return model_files()
+    """빌드가 쓰는 것과 같은 파일들: 커널(docs/assets/e5-linear.wat 을 바꾼 linear.wasm)까지."""
+    return model_files(modelfiles.kernel_files(ROOT))
 
 
 @pytest.fixture(scope="module")
@@ -172,9 +175,9 @@ def test_manifest_describes_every_file(files, manifest):
         assert entry["bytes"] == len(files[name])
         assert entry["sha256"] == hashlib.sha256(files[name]).hexdigest()
         assert 0 < entry["gzip_bytes"]
-    assert {n for pack in manifest["packs"].values() for n in pack} | set(manifest["licenses"]) == set(
-        manifest["files"]
-    )
+    listed = {n for pack in manifest["packs"].values() for n in pack} | set(manifest["licenses"])
+    assert listed | set(manifest["kernels"].values()) == set(manifest["files"])
+    assert manifest["kernels"] == {"linear": "linear.wasm"}
     assert all("MIT" in files[name].decode() for name in manifest["licenses"])
     assert manifest["config"]["max_tokens"] == MAX_TOKENS
     tok = json.loads(files["tokenizer.json"])
@@ -198,3 +201,55 @@ def test_built_site_ships_the_files(built_site, files):
     assert sorted(p.name for p in folder.iterdir()) == sorted(files)
     for name, data in files.items():
         assert (folder / name).read_bytes() == data, name
+
+
+def test_the_kernel_is_compiled_from_the_committed_wat_and_exports_linear(files):
+    """linear.wasm 은 저장소의 WAT 글을 바꾼 것이고(저장소에는 .wasm 이 없습니다), 메모리를 받아 linear 하나를 내놓습니다.
+    SIMD 명령(v128)을 쓰므로 SIMD 가 없는 wasmtime 설정은 이 파일을 거절합니다: 워커가 먼저 SIMD 를 확인하는 까닭."""
+    import wasmtime
+
+    wasm = files["linear.wasm"]
+    assert wasm == modelfiles.kernel_files(ROOT)[0][1] and not list(ROOT.glob("docs/**/*.wasm"))
+    module = wasmtime.Module(wasmtime.Engine(), wasm)
+    assert [(i.module, i.name, type(i.type).__name__) for i in module.imports] == [("env", "memory", "MemoryType")]
+    (export,) = module.exports
+    assert export.name == "linear" and [str(p) for p in export.type.params] == ["i32"] * 7 and not export.type.results
+    no_simd = wasmtime.Config()
+    no_simd.wasm_simd = False
+    no_simd.wasm_relaxed_simd = False
+    with pytest.raises(wasmtime.WasmtimeError):
+        wasmtime.Module(wasmtime.Engine(no_simd), wasm)
+
+
+def test_a_kernel_that_is_not_webassembly_is_refused():
+    with pytest.raises(ValueError, match="linear.wasm"):
+        model_files((("linear.wasm", b"not wasm"),))
+
+
+@pytest.mark.parametrize("n, inp, out", [(1, 384, 384), (13, 384, 1536), (16, 1536, 384), (64, 384, 384), (7, 8, 2)])
+def test_the_kernel_computes_x_times_w_transposed_plus_bias(files, n, inp, out):
+    """wasmtime 으로 커널을 돌려 numpy 의 float64 x Wᵀ + b 와 견줍니다: 토큰 수가 4의 배수가 아닐 때(마지막 묶음)도
+    모든 행을 쓰고, 그 밖의 메모리는 건드리지 않습니다. float32 로 더하므로 입력 수만큼의 반올림 안에서 같습니다."""
+    import wasmtime
+
+    rng = np.random.default_rng(n * inp + out)
+    x, w, b = (rng.standard_normal(s).astype(np.float32) for s in ((n, inp), (out, inp), (out,)))
+    store = wasmtime.Store()
+    size = 4 * (x.size + w.size + b.size + n * out + 4)
+    pages = -(-size // 65536)
+    memory = wasmtime.Memory(store, wasmtime.MemoryType(wasmtime.Limits(pages, pages)))
+    linear = wasmtime.Instance(store, wasmtime.Module(store.engine, files["linear.wasm"]), [memory]).exports(store)[
+        "linear"
+    ]
+    at = {}
+    offset = 0
+    for name, a in (("x", x), ("w", w), ("b", b)):
+        memory.write(store, a.tobytes(), offset)
+        at[name], offset = offset, offset + a.nbytes
+    sentinel = np.full(n * out + 4, 7.0, np.float32)  # y 자리 뒤 4개까지: 커널이 넘어 쓰지 않는지
+    memory.write(store, sentinel.tobytes(), offset)
+    linear(store, at["x"], n, inp, at["w"], at["b"], out, offset)
+    y = np.frombuffer(memory.read(store, offset, offset + sentinel.nbytes), np.float32)
+    want = x.astype(np.float64) @ w.T.astype(np.float64) + b
+    assert np.all(y[n * out :] == 7.0)
+    assert np.allclose(y[: n * out].reshape(n, out), want, rtol=0, atol=2e-6 * inp)

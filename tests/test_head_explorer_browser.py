@@ -599,3 +599,58 @@ def test_touch_steppers_land_on_the_intended_head(touch):
     assert page.eval_on_selector_all(".head-explorer__thumb[aria-checked=true]", "els => els.length") == 1
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     touch.assert_clean()
+
+
+SECTIONS_JS = """() => { const r = document.querySelector('.head-explorer');
+  const keys = [...r.querySelectorAll('.head-explorer__col--keys .head-explorer__tok')].map(e => e.dataset.token);
+  return {pending: r.dataset.pending || null, keys: keys.length,
+          heading: r.querySelector('.head-explorer__steps .head-explorer__heading').textContent}; }"""
+
+
+def test_sections_below_the_screen_are_filled_when_idle_or_reached(touch):
+    """375 px 에서 문장 단추를 누를 때 헤드 하나·가장 큰 키·네 단계 가운데 화면 밖인 것은 잠시 미뤄 두었다가
+    (data-pending) 브라우저가 한가할 때, 또는 독자가 그쪽으로 내려가거나 다른 것을 고르는 즉시 새 문장으로 채웁니다.
+    채운 결과는 미루지 않고 그린 것과 같습니다. 화면에 보이면 미루지 않습니다."""
+    page = touch.open(PAGES["e5"])
+    touch.read_through(whole_page=False)
+    ref = reference("e5")
+    below = "e => e.scrollIntoView({block: 'end'})"  # 문장 단추가 화면 맨 아래: 그 아래는 모두 화면 밖
+    page.locator(".head-explorer__sentences").evaluate(below)
+    page.wait_for_timeout(300)  # IntersectionObserver 가 알릴 때까지
+
+    def tap(s):
+        return page.evaluate(
+            "s => { document.querySelectorAll('.head-explorer__sentences input')[s].click(); return ("
+            + SECTIONS_JS
+            + ")(); }",
+            s,
+        )
+
+    def settled():
+        page.wait_for_function("() => !document.querySelector('.head-explorer').dataset.pending")
+        return page.evaluate(SECTIONS_JS)
+
+    # 1. 한가할 때: 누른 순간에는 옛 문장의 토큰 줄이 남아 있고 상태만 새 문장, 곧 새 문장으로 채워집니다
+    now = tap(1)
+    assert now["pending"] == "yes" and now["keys"] == len(ref[0]["tokens"]) and state(page)[0] == 1
+    later = settled()
+    assert later["keys"] == len(ref[1]["tokens"])
+    # 2. 다른 것을 고르면 곧바로: 미뤄 둔 문장의 토큰 줄을 만든 뒤에 헤드를 바꿉니다
+    assert tap(0)["pending"] == "yes"
+    page.locator(".head-explorer__thumb").nth(0).evaluate("b => b.click()")
+    assert page.evaluate(SECTIONS_JS)["pending"] is None and state(page)[:3] == [0, 0, 0]
+    assert page.evaluate(SECTIONS_JS)["keys"] == len(ref[0]["tokens"])
+    # 3. 내려가면 곧바로
+    assert tap(1)["pending"] == "yes"
+    page.locator(".head-explorer__steps").scroll_into_view_if_needed()
+    assert settled()["keys"] == len(ref[1]["tokens"])
+    # 4. 화면에 보이면 미루지 않고, 미뤘다 채운 것은 곧바로 그린 것과 같습니다
+    page.locator(".head-explorer__view").evaluate("e => e.scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(300)
+    direct = tap(0)
+    assert direct["pending"] is None and direct["keys"] == len(ref[0]["tokens"])
+    page.locator(".head-explorer__sentences").evaluate(below)
+    page.wait_for_timeout(300)
+    assert tap(1)["pending"] == "yes" and tap(0)["pending"] == "yes"
+    assert settled() == direct
+    touch.assert_clean()

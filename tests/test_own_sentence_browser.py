@@ -88,13 +88,14 @@ def reader(browser, server):
 
 
 # 페이지 안에서 워커를 하나 더 띄웁니다 (화면의 도구와 같은 파일, 같은 저장소: 이미 받아 둔 파일을 씁니다).
-WORKER_JS = """async (packs) => {
+# wasm=false 이면 워커는 WebAssembly 를 쓰지 않습니다: SIMD 가 없는 브라우저가 가는 길(JavaScript 의 linear)입니다.
+WORKER_JS = """async ([packs, wasm]) => {
   const manifest = await (await fetch('../models/e5-ko/manifest.json')).json();
   const w = new Worker('../assets/e5-worker.js');
   window.__ask = msg => new Promise(res => { w.onmessage = e => { if (e.data.type !== 'progress') res(e.data); };
                                              w.postMessage(msg); });
   return await window.__ask({type: 'load', manifest, base: new URL('../models/e5-ko/', location.href).href, packs,
-                             cache: 'attention-e5-ko'});
+                             cache: 'attention-e5-ko', wasm});
 }"""
 
 
@@ -194,7 +195,7 @@ RUN_JS = """async (texts) => { const out = [];
     return btoa(s); };
   for (const text of texts) { const r = await window.__ask({type: 'run', id: 1, text});
     out.push(r.error ? {error: r.error} : {ids: r.ids, weights: b64(r.weights), hidden: b64(r.hidden),
-                                           scores: b64(r.scores), q: b64(r.q), k: b64(r.k)}); }
+                                           scores: b64(r.scores), q: b64(r.q), k: b64(r.k), kernel: r.kernel}); }
   return out; }"""
 
 
@@ -202,42 +203,77 @@ def floats(text):
     return np.frombuffer(base64.b64decode(text), "<f4").astype(np.float64)
 
 
-def test_forward_pass_equals_numpy(reader):
-    """20개 넘는 문장: 모든 층·헤드의 어텐션 가중치 차이 ≤ 1e-4, 마지막 은닉 상태 코사인 ≥ 0.99999,
+def forward_texts():
+    return site_sentences()[:20] + generated("ko", 3, seed=7) + ["뷁 똠양꿍 ▁ 햏햏!", "１２３ 개의  공"]
+
+
+@pytest.fixture(scope="module")
+def forward(reader):
+    """길마다 (WebAssembly SIMD 커널, JavaScript 의 linear) 워커 하나로 같은 문장들을 계산한 결과."""
+    page, out = reader.page, {}
+    for kernel in ("wasm", "js"):
+        ready = page.evaluate(WORKER_JS, [["ko"], kernel == "wasm"])
+        assert ready["type"] == "ready" and ready["kernel"] == kernel, ready  # 이 chromium 은 SIMD 를 씁니다
+        texts, got = forward_texts(), []
+        for chunk in range(0, len(texts), 6):
+            got += page.evaluate(RUN_JS, texts[chunk : chunk + 6])
+        out[kernel] = got
+    return out
+
+
+@pytest.mark.parametrize("kernel", ["wasm", "js"])
+def test_forward_pass_equals_numpy(reader, forward, kernel):
+    """20개 넘는 문장, 행렬 곱의 두 길 모두: 모든 층·헤드의 어텐션 가중치 차이 ≤ 1e-4, 마지막 은닉 상태 코사인 ≥ 0.99999,
     q·k 점수와 q, k 벡터도 numpy 의 float32 값과 반올림만큼만 다릅니다."""
     from bert_numpy import encode, tokenize
     from e5_numpy import PREFIX, load_e5
 
     model = load_e5()
-    page = reader.page
-    assert page.evaluate(WORKER_JS, ["ko"])["type"] == "ready"
-    texts = site_sentences()[:20] + generated("ko", 3, seed=7) + ["뷁 똠양꿍 ▁ 햏햏!", "１２３ 개의  공"]
+    texts = forward_texts()
     worst_w, worst_cos, worst_s = 0.0, 1.0, 0.0
-    for chunk in range(0, len(texts), 6):
-        batch = texts[chunk : chunk + 6]
-        for text, got in zip(batch, page.evaluate(RUN_JS, batch), strict=True):
-            assert "error" not in got, (text, got)
-            ids, _ = tokenize(model, PREFIX + text)
-            hidden, weights = encode(model, ids)
-            n = len(ids)
-            assert got["ids"] == ids.tolist()
-            w = floats(got["weights"]).reshape(12, 12, n, n)
-            worst_w = max(worst_w, float(np.abs(w - np.stack([x[0] for x in weights])).max()))
-            h = floats(got["hidden"]).reshape(n, -1)
-            cos = (h * hidden[0]).sum(-1) / np.linalg.norm(h, axis=-1) / np.linalg.norm(hidden[0], axis=-1)
-            worst_cos = min(worst_cos, float(cos.min()))
-            ref = compute(model, text, PREFIX)
-            nq = ref["queries"][1] - ref["queries"][0]
-            s = floats(got["scores"]).reshape(12, 12, nq, n)
-            worst_s = max(worst_s, float(np.abs(s - ref["qk"]).max() / np.abs(ref["qk"]).max()))
-            assert np.allclose(floats(got["q"]).reshape(ref["q"].shape), ref["q"], atol=1e-4, rtol=1e-4)
-            assert np.allclose(floats(got["k"]).reshape(ref["k"].shape), ref["k"], atol=1e-4, rtol=1e-4)
+    for text, got in zip(texts, forward[kernel], strict=True):
+        assert "error" not in got, (text, got)
+        assert got["kernel"] == kernel
+        ids, _ = tokenize(model, PREFIX + text)
+        hidden, weights = encode(model, ids)
+        n = len(ids)
+        assert got["ids"] == ids.tolist()
+        w = floats(got["weights"]).reshape(12, 12, n, n)
+        worst_w = max(worst_w, float(np.abs(w - np.stack([x[0] for x in weights])).max()))
+        h = floats(got["hidden"]).reshape(n, -1)
+        cos = (h * hidden[0]).sum(-1) / np.linalg.norm(h, axis=-1) / np.linalg.norm(hidden[0], axis=-1)
+        worst_cos = min(worst_cos, float(cos.min()))
+        ref = compute(model, text, PREFIX)
+        nq = ref["queries"][1] - ref["queries"][0]
+        s = floats(got["scores"]).reshape(12, 12, nq, n)
+        worst_s = max(worst_s, float(np.abs(s - ref["qk"]).max() / np.abs(ref["qk"]).max()))
+        assert np.allclose(floats(got["q"]).reshape(ref["q"].shape), ref["q"], atol=1e-4, rtol=1e-4)
+        assert np.allclose(floats(got["k"]).reshape(ref["k"].shape), ref["k"], atol=1e-4, rtol=1e-4)
     print(
-        f"인코더: 문장 {len(texts)}개, 가중치 최대 차이 {worst_w:.2e}, 은닉 상태 코사인 최솟값 {worst_cos:.8f}, "
+        f"인코더 ({kernel}): 문장 {len(texts)}개, 가중치 최대 차이 {worst_w:.2e}, 은닉 상태 코사인 최솟값 {worst_cos:.8f}, "
         f"점수의 상대 차이 최대 {worst_s:.1e}"
     )
     assert len(texts) >= 20 and worst_w <= 1e-4 and worst_cos >= 0.99999 and worst_s < 1e-5
     reader.assert_clean()
+
+
+def test_the_two_matrix_product_paths_agree(forward):
+    """WebAssembly 커널(float32 로 더함)과 JavaScript 의 linear(float64 로 더함)는 같은 토큰에 반올림만큼만 다릅니다.
+    같은 길끼리 비트까지 같다면 커널을 쓰지 않은 것이므로, 적어도 한 문장에서는 달라야 합니다."""
+    worst_w, worst_cos, differs = 0.0, 1.0, 0
+    for a, b in zip(forward["wasm"], forward["js"], strict=True):
+        assert a["ids"] == b["ids"]
+        n = len(a["ids"])
+        wa, wb = floats(a["weights"]), floats(b["weights"])
+        worst_w = max(worst_w, float(np.abs(wa - wb).max()))
+        differs += not np.array_equal(wa, wb)
+        ha, hb = floats(a["hidden"]).reshape(n, -1), floats(b["hidden"]).reshape(n, -1)
+        cos = (ha * hb).sum(-1) / np.linalg.norm(ha, axis=-1) / np.linalg.norm(hb, axis=-1)
+        worst_cos = min(worst_cos, float(cos.min()))
+    print(
+        f"두 길 (wasm ↔ js): 문장 {len(forward['js'])}개, 가중치 최대 차이 {worst_w:.2e}, 은닉 상태 코사인 최솟값 {worst_cos:.8f}"
+    )
+    assert worst_w <= 1e-4 and worst_cos >= 0.99999 and differs > 0
 
 
 # ---------------------------------------------------------------- 화면 ----
@@ -488,7 +524,8 @@ def test_second_visit_starts_at_once_and_works_offline(browser, own_server):
         page.wait_for_selector(f"{ROOT}[data-result=ok]", timeout=120_000)
         page.wait_for_selector(f"{ROOT}[data-offline=yes]")
         first = len(model_requests(tab))
-        assert first == 4  # 토크나이저, 층, 어휘, 단어 임베딩
+        assert first == 5  # 토크나이저, 층, 어휘, 단어 임베딩, 행렬 곱 커널 (이 chromium 은 WebAssembly SIMD 를 씁니다)
+        assert page.locator(ROOT).get_attribute("data-kernel") == "wasm"
 
         # 다시 오면: 단추 없이 저장본으로 바로 열고 계산합니다. 모델 파일은 한 번도 더 받지 않습니다.
         page = open_tool(tab)

@@ -7,14 +7,21 @@
  * 모든 값은 Float32Array 에 두고, 곱과 합은 JavaScript 의 수(float64)로 계산합니다. numpy(float32 행렬 곱)와는
  * 반올림만큼 다릅니다: 가중치는 1e-4 안, 은닉 상태는 코사인 0.99999 이상 (tests/test_own_sentence_browser.py).
  *
- * 빠르게 하려고 한 일은 하나뿐입니다: 행렬 곱(linear)에서 가중치 두 행을 읽을 때 토큰 네 개에 함께 씁니다.
- * 가중치 행렬(층마다 7 MB)이 CPU 캐시에 들어가지 않으므로, 같은 행을 토큰마다 다시 읽는 것이 가장 비쌉니다.
+ * 빠르게 하려고 한 일은 둘입니다.
+ *   1. 행렬 곱(linear)에서 가중치 두 행을 읽을 때 토큰 네 개에 함께 씁니다. 가중치 행렬(층마다 7 MB)이 CPU 캐시에
+ *      들어가지 않으므로, 같은 행을 토큰마다 다시 읽는 것이 가장 비쌉니다.
+ *   2. 계산 시간의 대부분인 그 행렬 곱의 가장 안쪽 고리만, 브라우저가 WebAssembly SIMD 를 쓸 수 있으면 e5-linear.wat
+ *      (수 네 개씩 한 번에 곱하는 같은 고리, 빌드가 linear.wasm 으로 바꿉니다)로 돌립니다. 그쪽은 numpy 처럼 float32 로
+ *      더합니다. 쓸 수 없으면 아래의 linear() 그대로입니다. 두 길 모두 같은 테스트로 numpy 와 견줍니다.
  *
  * 페이지와 주고받는 말 (postMessage)
- *   → {type: "load", manifest, base, packs, cache}   ← {type: "progress", loaded, total} … {type: "ready", packs, cached}
- *                                                     또는 {type: "load-error", kind, message}
- *   → {type: "run", id, text}                         ← {type: "result", id, tokens, ids, queries, scores, q, k,
- *                                                         weights, hidden, ms} 또는 {type: "result", id, error}
+ *   → {type: "load", manifest, base, packs, cache[, wasm: false]}
+ *                                 ← {type: "progress", loaded, total} … {type: "ready", packs, cached, kernel}
+ *                                   또는 {type: "load-error", kind, message}
+ *     wasm: false 이면 WebAssembly 를 쓰지 않습니다 (SIMD 가 없는 브라우저와 같은 길: 테스트가 두 길을 견줍니다).
+ *     kernel: 행렬 곱을 도는 길, "wasm" 또는 "js".
+ *   → {type: "run", id, text}     ← {type: "result", id, tokens, ids, queries, scores, q, k, weights, hidden, ms, kernel}
+ *                                   또는 {type: "result", id, error}
  */
 /* global E5Tokenizer */
 "use strict";
@@ -50,18 +57,17 @@ function dequantize(bytes, offset, count, out, at) {
   }
 }
 
-function readTensors(buffer, table) {
+/* encoder.bin 의 텐서들 → {이름: Float32Array}. alloc(크기) 가 float32 자리를 줍니다: 보통은 새 Float32Array,
+   WebAssembly 로 곱할 때는 그 메모리 안의 자리 (아래 makeKernel). */
+function readTensors(buffer, table, alloc) {
   var bytes = new Uint8Array(buffer), out = {};
   table.forEach(function (t) {
     var size = t.shape.reduce(function (a, b) { return a * b; }, 1);
-    if (t.kind === "f32") {
-      out[t.name] = new Float32Array(buffer.slice(t.offset, t.offset + t.bytes));
-    } else {
-      var w = new Float32Array(size);
-      dequantize(bytes, t.offset, size / 32, w, 0);
-      out[t.name] = w;
-    }
-    if (out[t.name].length !== size) throw new Error("텐서 " + t.name + " 의 크기가 목록과 다릅니다");
+    if (t.bytes !== (t.kind === "f32" ? 4 * size : 18 * size / 32)) throw new Error("텐서 " + t.name + " 의 크기가 목록과 다릅니다");
+    var w = alloc(size);
+    if (t.kind === "f32") w.set(new Float32Array(buffer, t.offset, size));  // 텐서는 4바이트 경계에서 시작합니다
+    else dequantize(bytes, t.offset, size / 32, w, 0);
+    out[t.name] = w;
   });
   return out;
 }
@@ -125,27 +131,36 @@ function gelu(x) {
 function attention(q, k, v, n, dModel, heads) {
   var dh = dModel / heads, scale = Math.sqrt(dh);
   var out = new Float32Array(n * dModel), scores = new Float32Array(heads * n * n), weights = new Float32Array(heads * n * n);
-  var row = new Float64Array(n);
+  var row = new Float64Array(n), acc = new Float64Array(dh);
   for (var h = 0; h < heads; h++) {
     var c = h * dh;
     for (var i = 0; i < n; i++) {
       var qi = i * dModel + c, max = -Infinity, at = (h * n + i) * n;
-      for (var j = 0; j < n; j++) {  // ① 내적 q·k
-        var kj = j * dModel + c, s = 0;
-        for (var d = 0; d < dh; d++) s += q[qi + d] * k[kj + d];
+      for (var j = 0; j < n; j++) {  // ① 내적 q·k: 차원을 네 줄로 나눠 더하고 마지막에 합칩니다 (서로 기다리지 않는 덧셈)
+        var kj = j * dModel + c, s0 = 0, s1 = 0, s2 = 0, s3 = 0, d = 0;
+        for (; d + 3 < dh; d += 4) {
+          s0 += q[qi + d] * k[kj + d];
+          s1 += q[qi + d + 1] * k[kj + d + 1];
+          s2 += q[qi + d + 2] * k[kj + d + 2];
+          s3 += q[qi + d + 3] * k[kj + d + 3];
+        }
+        for (; d < dh; d++) s0 += q[qi + d] * k[kj + d];
+        var s = (s0 + s1) + (s2 + s3);
         scores[at + j] = s;
         row[j] = Math.fround(s) / scale;  // ② √d_k 로 나누기
         if (row[j] > max) max = row[j];
       }
       var sum = 0;
       for (var j2 = 0; j2 < n; j2++) { row[j2] = Math.exp(row[j2] - max); sum += row[j2]; }  // ③ 소프트맥스
-      var o = i * dModel + c;
+      acc.fill(0);
       for (var j3 = 0; j3 < n; j3++) {
         var w = row[j3] / sum;
         weights[at + j3] = w;
         var vj = j3 * dModel + c;
-        for (var d2 = 0; d2 < dh; d2++) out[o + d2] += w * v[vj + d2];  // ④ 가중치 × V
+        for (var d2 = 0; d2 < dh; d2++) acc[d2] += w * v[vj + d2];  // ④ 가중치 × V (float64 로 더한 뒤 한 번에 씁니다)
       }
+      var o = i * dModel + c;
+      for (var d3 = 0; d3 < dh; d3++) out[o + d3] = acc[d3];
     }
   }
   return { out: out, scores: scores, weights: weights };
@@ -155,6 +170,53 @@ function add(a, b) {
   var y = new Float32Array(a.length);
   for (var i = 0; i < a.length; i++) y[i] = a[i] + b[i];
   return y;
+}
+
+/* ---- 같은 행렬 곱을 WebAssembly SIMD 로 (e5-linear.wat → linear.wasm) ----------------------------------- */
+
+/* SIMD 를 쓸 수 있는지: v128 값 하나를 만드는 가장 작은 모듈 (func (result v128) i32.const 0 i8x16.splat) 을
+   이 브라우저가 받아들이는지 봅니다. */
+var SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 8, 1, 6, 0, 65, 0, 253, 15, 11]);
+function simdAvailable() {
+  try { return typeof WebAssembly === "object" && WebAssembly.validate(SIMD_PROBE); } catch (err) { return false; }
+}
+
+/* 커널이 쓰는 메모리의 float32 개수: 텐서마다 (16바이트 경계로 올림) + 입력 x 와 출력 y 의 자리 (토큰 max_tokens × 가장 넓은 행). */
+function kernelFloats(manifest) {
+  var cfg = manifest.config, width = cfg.max_tokens * Math.max(cfg.hidden_size, cfg.intermediate_size);
+  return manifest.tensors.reduce(function (s, t) {
+    return s + 4 * Math.ceil(t.shape.reduce(function (a, b) { return a * b; }, 1) / 4);
+  }, 2 * width);
+}
+
+/* 메모리를 한 번에 필요한 만큼 만들고 linear.wasm 을 붙입니다. 가중치는 alloc 으로 이 메모리에 차례로 놓습니다:
+   커널이 가중치를 복사하지 않고 읽고, JavaScript 쪽 계산(층 정규화 …)도 같은 Float32Array 를 씁니다.
+   메모리는 다시 키우지 않습니다 (키우면 앞서 만든 Float32Array 들이 떨어져 나갑니다). */
+async function makeKernel(bytes, manifest) {
+  var floats = kernelFloats(manifest), pages = Math.ceil(4 * floats / 65536);
+  var memory = new WebAssembly.Memory({ initial: pages, maximum: pages });
+  var instance = (await WebAssembly.instantiate(bytes, { env: { memory: memory } })).instance;
+  var used = 0, width = manifest.config.max_tokens * Math.max(manifest.config.hidden_size, manifest.config.intermediate_size);
+  function alloc(size) {
+    var at = used;
+    used += 4 * Math.ceil(size / 4);  // 다음 자리는 16바이트 경계에서 (v128 읽기)
+    if (used > floats) throw new Error("WebAssembly 메모리가 모자랍니다");
+    return new Float32Array(memory.buffer, 4 * at, size);
+  }
+  return { memory: memory, alloc: alloc, linear: instance.exports.linear, x: alloc(width), y: alloc(width) };
+}
+
+/* linear() 와 같은 값 (float32 로 더하는 것만 다릅니다): x 를 커널의 입력 자리에 옮기고, 커널이 메모리 안의 가중치
+   W, 편향과 곱해 출력 자리에 쓴 것을 새 Float32Array 로 돌려줍니다. 커널의 약속(inp 는 4의 배수, out 은 짝수,
+   가중치가 그 메모리 안)에 맞지 않으면 linear() 로 계산합니다. */
+function kernelLinear(x, n, inp, W, bias, out) {
+  var k = model.kernel;
+  if (inp % 4 || out % 2 || n * Math.max(inp, out) > k.x.length || W.buffer !== k.memory.buffer || bias.buffer !== k.memory.buffer) {
+    return linear(x, n, inp, W, bias, out);
+  }
+  k.x.set(x.subarray(0, n * inp));
+  k.linear(k.x.byteOffset, n, inp, W.byteOffset, bias.byteOffset, out, k.y.byteOffset);
+  return k.y.slice(0, n * out);
 }
 
 /* ---- 인코더 (bert_numpy.encode) ------------------------------------------------------------------- */
@@ -173,6 +235,7 @@ function embedRow(id, x, at) {
 function encode(ids) {
   var cfg = model.config, T = model.tensors, n = ids.length, D = cfg.hidden_size, H = cfg.heads;
   var F = cfg.intermediate_size, eps = cfg.layer_norm_eps;
+  var lin = model.kernel ? kernelLinear : linear;  // 같은 행렬 곱: WebAssembly 가 있으면 그쪽으로
   var x = new Float32Array(n * D);
   for (var t = 0; t < n; t++) {
     embedRow(ids[t], x, t * D);
@@ -182,15 +245,15 @@ function encode(ids) {
   var layers = [];
   for (var l = 0; l < cfg.layers; l++) {
     var p = "l" + l + ".";
-    var q = linear(x, n, D, T[p + "q.w"], T[p + "q.b"], D);
-    var k = linear(x, n, D, T[p + "k.w"], T[p + "k.b"], D);
-    var v = linear(x, n, D, T[p + "v.w"], T[p + "v.b"], D);
+    var q = lin(x, n, D, T[p + "q.w"], T[p + "q.b"], D);
+    var k = lin(x, n, D, T[p + "k.w"], T[p + "k.b"], D);
+    var v = lin(x, n, D, T[p + "v.w"], T[p + "v.b"], D);
     var a = attention(q, k, v, n, D, H);
-    var attn = linear(a.out, n, D, T[p + "ao.w"], T[p + "ao.b"], D);
+    var attn = lin(a.out, n, D, T[p + "ao.w"], T[p + "ao.b"], D);
     x = layerNorm(add(x, attn), n, D, T[p + "aln.w"], T[p + "aln.b"], eps);
-    var inner = linear(x, n, D, T[p + "fi.w"], T[p + "fi.b"], F);
+    var inner = lin(x, n, D, T[p + "fi.w"], T[p + "fi.b"], F);
     for (var g = 0; g < inner.length; g++) inner[g] = gelu(inner[g]);
-    var ffn = linear(inner, n, F, T[p + "fo.w"], T[p + "fo.b"], D);
+    var ffn = lin(inner, n, F, T[p + "fo.w"], T[p + "fo.b"], D);
     x = layerNorm(add(x, ffn), n, D, T[p + "oln.w"], T[p + "oln.b"], eps);
     layers.push({ q: q, k: k, scores: a.scores, weights: a.weights });
   }
@@ -323,8 +386,10 @@ async function load(msg) {
   var text = function (name) { return JSON.parse(new TextDecoder().decode(files[name])); };
   if (!model) {
     var tokenizer = new E5Tokenizer(text("tokenizer.json"), manifest.config.max_tokens);
-    model = { config: manifest.config, tensors: readTensors(files["encoder.bin"], manifest.tensors), embed: [],
-              tokenizer: tokenizer };
+    var kernel = msg.wasm === false ? null : await loadKernel(manifest, base, store);
+    var alloc = kernel ? kernel.alloc : function (size) { return new Float32Array(size); };
+    model = { config: manifest.config, tensors: readTensors(files["encoder.bin"], manifest.tensors, alloc), embed: [],
+              tokenizer: tokenizer, kernel: kernel };
     peakHeld = Math.max(peakHeld, heldBytes());
     delete files["encoder.bin"];  // 풀어 둔 float32 만 남깁니다
   }
@@ -337,14 +402,27 @@ async function load(msg) {
     model.tokenizer.addVocab(vocab);
     model.embed.push({ bytes: bytes, rowBytes: rowBytes, index: index });
   });
-  return { packs: model.tokenizer.packs.slice(), cached: fromCache };
+  return { packs: model.tokenizer.packs.slice(), cached: fromCache, kernel: model.kernel ? "wasm" : "js" };
+}
+
+/* 행렬 곱 커널 (목록의 kernels.linear, 2 KB 남짓): SIMD 를 쓸 수 있을 때만 받습니다 (다른 파일처럼 확인하고 저장).
+   받지 못하거나 붙이지 못하면 null: 계산은 JavaScript 의 linear() 로 그대로 됩니다. */
+async function loadKernel(manifest, base, store) {
+  var name = manifest.kernels && manifest.kernels.linear;
+  if (!name || !manifest.files[name] || !simdAvailable()) return null;
+  try {
+    return await makeKernel(await getFile(name, manifest.files[name], base, store, function () {}), manifest);
+  } catch (err) {
+    return null;
+  }
 }
 
 /* 워커가 들고 있는 ArrayBuffer 바이트 (풀어 둔 가중치, 4비트 단어 임베딩, 아직 남은 받은 파일). 벤치마크가 JS 힙과 함께 적습니다. */
 function heldBytes() {
   var total = 0;
   if (model) {
-    Object.keys(model.tensors).forEach(function (k) { total += model.tensors[k].byteLength; });
+    if (model.kernel) total += model.kernel.memory.buffer.byteLength;  // 가중치가 모두 이 메모리 안에 있습니다
+    else Object.keys(model.tensors).forEach(function (k) { total += model.tensors[k].byteLength; });
     model.embed.forEach(function (e) { total += e.bytes.byteLength; });
   }
   Object.keys(files).forEach(function (k) { if (files[k]) total += files[k].byteLength; });
@@ -359,19 +437,20 @@ function run(msg) {
   var arrays = explorerArrays(res, enc.ids.length, enc.queries);
   return { type: "result", id: msg.id, text: msg.text, tokens: enc.tokens, ids: enc.ids, queries: enc.queries,
            scores: arrays.scores, q: arrays.q, k: arrays.k, weights: arrays.weights, hidden: res.hidden,
-           ms: performance.now() - t0, held: heldBytes(), peakHeld: Math.max(peakHeld, heldBytes()) };
+           ms: performance.now() - t0, held: heldBytes(), peakHeld: Math.max(peakHeld, heldBytes()),
+           kernel: model.kernel ? "wasm" : "js" };
 }
 
 /* 벤치마크(.ci/bench_browser_model.py)는 같은 코드를 페이지의 주 스레드에 붙여 CPU 를 4배 느리게 한 채로 잽니다
    (Chromium 의 CPU 느리게 하기는 워커에는 걸리지 않습니다). 그래서 계산 함수를 이름으로도 내놓습니다. */
-self.E5Model = { load: load, run: run, heldBytes: heldBytes, encode: encode, linear: linear, layerNorm: layerNorm, gelu: gelu,
-                 dequantize: dequantize, half: half };
+self.E5Model = { load: load, run: run, heldBytes: heldBytes, encode: encode, linear: linear, kernelLinear: kernelLinear,
+                 layerNorm: layerNorm, gelu: gelu, dequantize: dequantize, half: half, simdAvailable: simdAvailable };
 
 if (IN_WORKER) onmessage = function (ev) {
   var msg = ev.data;
   if (msg.type === "load") {
     load(msg).then(function (info) {
-      postMessage({ type: "ready", packs: info.packs, cached: info.cached });
+      postMessage({ type: "ready", packs: info.packs, cached: info.cached, kernel: info.kernel });
     }, function (err) {
       postMessage({ type: "load-error", kind: err.kind || "error", message: err.message || String(err) });
     });

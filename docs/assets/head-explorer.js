@@ -290,7 +290,7 @@
     var radios = data.sentences.map(function (sent, s) {
       var label = el("label", {});
       var input = el("input", { type: "radio", name: uid + "-sentence", value: String(s) });
-      input.addEventListener("change", function () { pickSentence(s); });
+      input.addEventListener("change", function () { pickSentence(s, undefined, true); });
       label.appendChild(input);
       label.appendChild(el("span", {}, sent.text));
       picker.appendChild(label);
@@ -367,10 +367,12 @@
     var qGroup = { buttons: [] }, kGroup = { buttons: [] };
     var faint = [], rowLines = [];  // 흐린 선(다른 쿼리 행, 진하기 단계마다 path 하나)과 고른 행의 선
     var dotBox = null;  // ① 의 풀이가 들어갈 자리 (renderSteps 가 만들고 renderDot 이 채웁니다)
+    var laidOut = null;  // 토큰 줄을 만들어 둔 문장
 
-    /* 문장이 바뀌면 토큰 줄과 선, 작은 히트맵을 다시 만듭니다. */
+    /* 문장이 바뀌면 토큰 줄과 선을 다시 만듭니다. */
     function layoutSentence() {
       var sent = sentence(), tokens = sent.tokens, n = tokens.length, q0 = sent.queries[0], q1 = sent.queries[1];
+      laidOut = state.s;
       view.style.setProperty("--rows", String(n));
       qCol.textContent = "";
       kCol.textContent = "";
@@ -413,7 +415,6 @@
         svg.appendChild(line);
         rowLines.push(line);
       }
-      showAtlas();
     }
 
     /* 작은 히트맵 L × H 개: 문장마다 한 번, 타일 L × H 개를 이어 붙인 그림(화소 하나 = 가중치 하나)을 만들어 두고,
@@ -486,24 +487,62 @@
       drawTiles();
     }
 
-    function render() {
-      var sent = sentence(), tokens = sent.tokens, q0 = sent.queries[0], n = tokens.length;
-      var l = state.l, h = state.h, i = state.i, j = state.j;
-      var name = headName(l, h), p = prep(state.s);
+    /* 화면을 지금 상태로 그립니다. lazy 이면(독자가 문장 단추를 눌렀을 때) 격자 아래의 세 부분(헤드 하나, 가장 큰 키,
+       네 단계) 가운데 화면 밖인 것은 미뤄 둡니다 (아래 pending). 미뤄 둔 부분은 브라우저가 한가할 때, 또는 독자가 그쪽으로
+       내려가거나 초점을 옮기거나 다른 것을 고르는 즉시 그립니다. 그동안 탐색기에 data-pending="yes" 가 붙습니다.
+       휴대폰에서는 문장 단추를 누를 때 세 부분이 대개 화면 밖이라, 누른 뒤 다음 화면까지의 일이 토큰 줄·선·숫자
+       수백 개를 새로 만드는 일에서 단추 상태와 격자 뒤의 캔버스 한 장으로 줄어듭니다. */
+    function render(lazy) {
+      var l = state.l, h = state.h, i = state.i, j = state.j, tokens = sentence().tokens;
+      var name = headName(l, h);
       radios.forEach(function (r, s) { r.checked = s === state.s; });
       check(thumbGroup, l * H + h);
-      check(qGroup, i - q0);
-      check(kGroup, j);
-      stepLabel.textContent = (l + 1) + "층 " + (h + 1) + "번 헤드";
+      // 글이 같으면 쓰지 않습니다 (문장만 바꿀 때 다시 배치할 줄을 줄입니다)
+      setText(stepLabel, (l + 1) + "층 " + (h + 1) + "번 헤드");
       steppers.querySelectorAll("button").forEach(function (btn) {
         var what = btn.getAttribute("data-what"), up = btn.getAttribute("data-step") === "+";
         var value = what === "layer" ? l : h, last = what === "layer" ? L - 1 : H - 1;
         btn.disabled = up ? value >= last : value <= 0;
       });
-      headTitle.textContent = "헤드 " + name + ": 왼쪽 쿼리를 누르면 그 행만 진하게, 오른쪽 키를 누르면 아래에 그 점수를 풀어 봅니다.";
-      note.textContent = data.rows_note || "";
+      setText(headTitle, "헤드 " + name + ": 왼쪽 쿼리를 누르면 그 행만 진하게, 오른쪽 키를 누르면 아래에 그 점수를 풀어 봅니다.");
+      setText(note, data.rows_note || "");
       note.hidden = !data.rows_note;
+      var st = rowSteps(scoreRow(state.s, l, h, i), dHead);
+      [[view, drawView], [top, drawTop], [stepsBox, drawSteps]].forEach(function (part) {
+        if (lazy && below && !onScreen.has(part[0])) pending.set(part[0], part[1]);
+        else { pending.delete(part[0]); part[1](st); }
+      });
+      if (pending.size) {
+        root.setAttribute("data-pending", "yes");
+        idle(finish, { timeout: 500 });
+      } else {
+        root.removeAttribute("data-pending");
+      }
+      live.textContent = "헤드 " + name + ", 쿼리 " + plain(tokens[i]) + ", 키 " + plain(tokens[j]) +
+        ": 가중치 " + fixed(st.weights[j], 3);
+      root.setAttribute("data-state", [state.s, l, h, i, j].join(","));  // 그릴 때마다 (미뤄 둔 부분을 채울 때는 쓰지 않습니다)
+    }
 
+    function setText(node, text) {
+      if (node.textContent !== text) node.textContent = text;
+    }
+
+    /* 미뤄 둔 부분을 지금 그립니다. */
+    function finish() {
+      if (!pending.size) return;
+      var st = rowSteps(scoreRow(state.s, state.l, state.h, state.i), dHead);
+      pending.forEach(function (draw) { draw(st); });
+      pending.clear();
+      root.removeAttribute("data-pending");
+    }
+
+    /* 헤드 하나: 토큰 줄(문장이 바뀌었으면 새로), 고른 쿼리·키, 선 */
+    function drawView() {
+      if (laidOut !== state.s) layoutSentence();
+      var sent = sentence(), q0 = sent.queries[0], n = sent.tokens.length;
+      var l = state.l, h = state.h, i = state.i, j = state.j, p = prep(state.s);
+      check(qGroup, i - q0);
+      check(kGroup, j);
       // 선: 고른 행은 강조색으로 가중치만큼 진하게 (고른 키로 가는 선은 굵게), 다른 행은 흐리게.
       // 흐린 선은 진하기를 열 단계로 묶어 단계마다 path 하나로 그립니다 (토큰 64개면 선이 4,000개 가까이 됩니다).
       var d = faint.map(function () { return []; });
@@ -522,15 +561,17 @@
         line.setAttribute("class", k === j ? "is-row is-key" : "is-row");
         line.setAttribute("stroke-opacity", p.weights[at + k].toFixed(3));
       });
+    }
 
-      var st = rowSteps(scoreRow(state.s, l, h, i), dHead);
-      // 가장 많이 보는 키 (가중치가 같으면 앞 토큰 먼저)
+    /* 가장 많이 보는 키 (가중치가 같으면 앞 토큰 먼저) */
+    function drawTop(st) {
+      var tokens = sentence().tokens;
       var order = st.weights.map(function (w, k) { return k; })
         .sort(function (a, b) { return st.weights[b] - st.weights[a] || a - b; }).slice(0, TOP);
       top.textContent = "";
       var topTitle = el("p", {});
       topTitle.appendChild(document.createTextNode("쿼리 "));
-      topTitle.appendChild(tokenLabel(tokens[i], true));
+      topTitle.appendChild(tokenLabel(tokens[state.i], true));
       topTitle.appendChild(document.createTextNode("의 행에서 가중치가 가장 큰 키 " + TOP + "개:"));
       top.appendChild(topTitle);
       var list = el("ol", {});
@@ -542,11 +583,10 @@
         list.appendChild(li);
       });
       top.appendChild(list);
+    }
 
-      renderSteps(st, tokens, i, j, name);
-      live.textContent = "헤드 " + name + ", 쿼리 " + plain(tokens[i]) + ", 키 " + plain(tokens[j]) +
-        ": 가중치 " + fixed(st.weights[j], 3);
-      root.setAttribute("data-state", [state.s, l, h, i, j].join(","));
+    function drawSteps(st) {
+      renderSteps(st, sentence().tokens, state.i, state.j, headName(state.l, state.h));
     }
 
     function renderSteps(st, tokens, i, j, name) {
@@ -689,14 +729,15 @@
       return best;
     }
 
-    function pickSentence(s, query) {
+    /* 문장 바꾸기. lazy: 독자가 문장 단추를 눌렀을 때 (render 의 설명) */
+    function pickSentence(s, query, lazy) {
       state.s = s;
       var sent = sentence();
       state.i = query !== undefined ? query
         : s === (start.sentence || 0) && start.query !== undefined ? start.query : sent.queries[0];
-      layoutSentence();
       state.j = topKey(state.i);
-      render();
+      showAtlas();
+      render(lazy);
     }
 
     function pickHead(l, h) {
@@ -716,9 +757,27 @@
       render();
     }
 
+    // 격자 아래의 세 부분 가운데 화면에 보이는 것 (IntersectionObserver 가 없으면 below 가 null: 늘 곧바로 그립니다)
+    var pending = new Map(), onScreen = new Set(), below = null;  // pending: 미뤄 둔 부분 → 그리는 함수
+    var idle = window.requestIdleCallback || function (f) { return setTimeout(f, 50); };
+    if (window.IntersectionObserver) {
+      below = new IntersectionObserver(function (entries) {
+        entries.forEach(function (e) { if (e.isIntersecting) onScreen.add(e.target); else onScreen.delete(e.target); });
+        if ([].some.call(entries, function (e) { return e.isIntersecting && pending.has(e.target); })) finish();
+      });
+      [view, top, stepsBox].forEach(function (box) { below.observe(box); });
+    }
+    // 미뤄 둔 동안 키보드로 그쪽 단추에 들어오면: 곧바로 채우고, 지워진 옛 단추 대신 같은 자리의 새 단추로 초점을 옮깁니다
+    // (쿼리·키 줄은 고른 단추, 네 단계는 "32개 곱 모두 보기").
+    root.addEventListener("focusin", function (ev) {
+      if (!pending.size || !view.contains(ev.target) && !stepsBox.contains(ev.target)) return;
+      var box = [qCol, kCol, stepsBox].filter(function (b) { return b.contains(ev.target); })[0];
+      finish();
+      var to = box && box.querySelector(box === stepsBox ? "summary" : "[tabindex='0']");
+      if (to) to.focus();
+    });
     pickSentence(state.s);
     // 다른 문장의 가중치와 작은 히트맵은 브라우저가 한가할 때 미리 만들어 둡니다: 문장을 바꾸는 순간이 가볍게.
-    var idle = window.requestIdleCallback || function (f) { return setTimeout(f, 200); };
     data.sentences.forEach(function (_, s) { idle(function () { atlas(s); }); });
 
     /* 바깥(여러분의 문장으로)에서 문장·헤드·쿼리·키를 고릅니다. 쿼리만 주면 키는 그 행에서 가중치가 가장 큰 토큰. */

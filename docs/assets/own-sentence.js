@@ -149,6 +149,7 @@
         getLatin.hidden = m.packs.indexOf("latin") >= 0 || getLatin.hidden;
         root.setAttribute("data-packs", m.packs.join(" "));
         root.setAttribute("data-source", m.cached ? "cache" : "network");
+        root.setAttribute("data-kernel", m.kernel);  // 행렬 곱을 도는 길: "wasm" 또는 "js" (SIMD 가 없는 브라우저)
         setState("ready");
         say(m.cached ? "이 브라우저에 저장된 모델을 열었습니다. 네트워크 없이도 계산합니다."
                      : "모델을 받아 이 브라우저에 저장했습니다. 다음에는 받지 않고 바로 엽니다.");

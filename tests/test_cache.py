@@ -6,6 +6,7 @@
 """
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -106,3 +107,21 @@ def test_the_environment_is_python_and_the_lock_file(tmp_path):
     one = cache.environment(tmp_path)
     (tmp_path / "requirements.txt").write_text("numpy==2\n")
     assert cache.environment(tmp_path) != one and sys.version.split()[0] in one
+
+
+def test_the_environment_names_blas_threads_and_the_cpu(tmp_path):
+    """float32 행렬 곱의 마지막 비트를 바꾸는 두 가지가 열쇠에 들어갑니다: 스레드 수를 바꾸거나 다른 CPU 의
+    .cache 를 쓰면, 캐시의 값은 테스트가 새로 계산한 값과 다른 조건의 것이 되므로 다시 만들어야 합니다."""
+    avx2, avx512 = tmp_path / "avx2", tmp_path / "avx512"
+    avx2.write_text("processor\t: 0\nmodel name\t: X\nflags\t\t: fpu avx2\n" * 2)
+    avx512.write_text("processor\t: 0\nmodel name\t: X\nflags\t\t: fpu avx2 avx512f avx512_vnni\n")
+    one = cache.native({"OPENBLAS_NUM_THREADS": "1"}, avx2)
+    assert one.startswith("blas OPENBLAS_NUM_THREADS=1 | cpu ")
+    assert cache.native({"OPENBLAS_NUM_THREADS": "1"}, avx2) == one  # 같은 조건이면 같은 줄 (코어마다의 되풀이는 한 번)
+    assert cache.native({"OPENBLAS_NUM_THREADS": "2"}, avx2) != one
+    assert cache.native({"OMP_NUM_THREADS": "1"}, avx2) != one
+    assert cache.native({}, avx2).startswith(f"blas cores={os.cpu_count()} ")
+    assert cache.native({"OPENBLAS_NUM_THREADS": "1"}, avx512) != one
+    assert cache.native({"OPENBLAS_NUM_THREADS": "1"}, tmp_path / "missing").startswith(
+        "blas OPENBLAS_NUM_THREADS=1 | cpu "
+    )

@@ -53,6 +53,14 @@ def state(page):
     return [int(x) for x in page.locator(".head-explorer").get_attribute("data-state").split(",")]
 
 
+# 탐색기의 데이터(q, k)는 빌드 프로세스가, 기준값은 이 테스트 프로세스가 float32 행렬 곱으로 따로 계산합니다. 둘은
+# 같은 기계에서도 BLAS 의 스레드 수만 바꾸면 마지막 비트가 달라집니다 (e5 에서 1 → 2 스레드: q·k 7.6e-5, exp 9.9e-6,
+# 가중치 2.7e-6 — exp 는 보이는 마지막 자리 0.0001 의 10분의 1). 그래서 numpy 의 값이 반올림의 경계에 붙어 있으면
+# 마지막 자리가 하나 다를 수 있습니다. 허용은 그것뿐입니다: 보인 값은 numpy 의 값에서 마지막 자리 하나 안이고, 그렇게
+# 다른 곳은 천에 하나 아래입니다 (계산이 틀렸다면 어긋남이 넓게 퍼집니다). 반올림 규칙 자체는 test_rounding_is_pythons 가 봅니다.
+BOUNDARY_SHARE = 1e-3
+
+
 @pytest.mark.parametrize("which", ["minilm", "e5"])
 def test_every_number_the_explorer_computes_equals_numpy(desktop, which):
     """모든 문장·층·헤드·쿼리·키에서: 탐색기가 계산해 적을 글자 = numpy 의 값을 같은 자리로 반올림한 글자."""
@@ -60,18 +68,22 @@ def test_every_number_the_explorer_computes_equals_numpy(desktop, which):
     desktop.read_through(whole_page=False)
     src = page.locator(".head-explorer").get_attribute("data-src")
     shown_js = page.evaluate(ALL_NUMBERS_JS, [src, DIGITS])
-    checked = 0
+    checked, boundary = 0, 0
     for js, ref in zip(shown_js, reference(which), strict=True):
         for name, values in js.items():
-            expect = np.array([shown(x, DIGITS[name]) for x in ref[name].ravel()])
+            exact = ref[name].ravel().astype(np.float64)
+            expect = np.array([shown(x, DIGITS[name]) for x in exact])
             got = np.array(values.split(" "))
-            bad = np.flatnonzero(got != expect)
-            assert not bad.size, (
-                f"{which} '{ref['text']}' {name}: {bad.size}/{got.size} 곳이 다릅니다, "
-                f"예: {[(int(i), got[i], expect[i]) for i in bad[:5]]}"
+            assert got.size == expect.size, (which, ref["text"], name)
+            bad = np.flatnonzero(got != expect)  # 반올림의 경계에서 마지막 자리가 다른 곳 (위의 BOUNDARY_SHARE)
+            wrong = bad[np.abs(got[bad].astype(np.float64) - exact[bad]) > 10.0 ** -DIGITS[name]]
+            assert not wrong.size, (
+                f"{which} '{ref['text']}' {name}: {wrong.size}/{got.size} 곳이 다릅니다, "
+                f"예: {[(int(i), got[i], expect[i], exact[i]) for i in wrong[:5]]}"
             )
-            checked += got.size
-    print(f"{which}: 숫자 {checked:,}개가 numpy 와 같습니다")
+            checked, boundary = checked + got.size, boundary + bad.size
+    print(f"{which}: 숫자 {checked:,}개가 numpy 와 같습니다 (반올림 경계에서 마지막 자리가 다른 것 {boundary}개)")
+    assert boundary <= checked * BOUNDARY_SHARE
     desktop.assert_clean()
 
 

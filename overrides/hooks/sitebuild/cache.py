@@ -3,7 +3,10 @@
 열쇠(key)는 "무엇을 만들었는가" 를 정하는 것의 해시입니다.
 
 - 재료: 부르는 쪽이 넘깁니다 (페이지의 코드 블록, 스니펫 파일 내용, 글꼴 파일 …).
-- 환경: 파이썬 버전과 잠금 파일(requirements.txt, 모든 패키지 버전). 패키지 하나만 올려도 바뀝니다.
+- 환경: 파이썬 버전과 잠금 파일(requirements.txt, 모든 패키지 버전). 패키지 하나만 올려도 바뀝니다. 그리고
+  float32 행렬 곱의 마지막 비트를 정하는 것: BLAS 스레드 수와 CPU (OpenBLAS 는 CPU 에 따라 커널을 고르고, 스레드
+  수에 따라 더하는 차례가 달라집니다). 그래서 OPENBLAS_NUM_THREADS 를 바꿔 빌드하거나 다른 기계로 .cache 를
+  옮겨도, 테스트가 새로 계산한 값과 캐시의 값이 다른 조건에서 나온 것이 되지 않습니다.
 - 빌드 코드 자신: 그것을 만드는 sitebuild 모듈들의 소스. 실행기(codeblocks.run_blocks)나 그리는 방식(figures,
   legibility)을 고치면 `make clean` 없이도 다시 만듭니다. 버전 번호를 손으로 올리지 않습니다.
 
@@ -14,15 +17,35 @@
 
 import hashlib
 import json
+import os
+import platform
 import sys
 from pathlib import Path
 
+# BLAS 의 스레드 수를 정하는 변수들 (앞의 것이 먼저). 없으면 OpenBLAS 는 코어 수만큼 씁니다.
+THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")
+
+
+def native(env=None, cpuinfo="/proc/cpuinfo"):
+    """BLAS 스레드 수와 CPU 를 한 줄로: 이 둘이 같으면 numpy 의 float32 행렬 곱은 같은 비트를 냅니다."""
+    env = os.environ if env is None else env
+    threads = next((f"{v}={env[v]}" for v in THREAD_VARIABLES if env.get(v)), f"cores={os.cpu_count()}")
+    try:  # 리눅스: CPU 이름과 명령어 집합(flags). 코어마다 같은 줄이 되풀이되므로 한 번씩만.
+        lines = Path(cpuinfo).read_text(errors="replace").splitlines()
+        wanted = dict.fromkeys(
+            line for line in lines if line.startswith(("model name", "flags", "Features", "CPU part"))
+        )
+        cpu = hashlib.sha256("\n".join(wanted).encode()).hexdigest()[:12] if wanted else platform.processor()
+    except OSError:
+        cpu = platform.processor() or platform.machine()
+    return f"blas {threads} | cpu {cpu or platform.machine()}"
+
 
 def environment(root):
-    """계산 결과를 바꿀 수 있는 환경: 파이썬 버전과 잠금 파일의 해시."""
+    """계산 결과를 바꿀 수 있는 환경: 파이썬 버전, 잠금 파일의 해시, BLAS 스레드 수와 CPU."""
     lock = Path(root) / "requirements.txt"
     digest = hashlib.sha256(lock.read_bytes()).hexdigest()[:16] if lock.exists() else "no-lock"
-    return f"python {sys.version.split()[0]} | requirements {digest}"
+    return f"python {sys.version.split()[0]} | requirements {digest} | {native()}"
 
 
 def source_hash(*modules):

@@ -10,6 +10,7 @@
 """
 
 import io
+import math
 import re
 
 import numpy as np
@@ -514,8 +515,15 @@ def test_without_javascript_the_figures_stay_and_the_explorer_hides(browser, ser
         context.close()
 
 
-RING_JS = """() => { const t = document.querySelector('.head-explorer__thumb[aria-checked=true]');
-  t.scrollIntoView({block: 'center'}); const r = t.getBoundingClientRect(), s = getComputedStyle(document.body);
+# 칸을 화면 가운데로 옮긴 뒤 배치가 멈출 때까지(두 프레임 연달아 같은 자리) 기다려 잽니다: 탭한 뒤 아래쪽 부분을 나중에
+# 채우는 일(data-pending)이 끝나기 전에 재면, 스크린숏을 찍을 때 칸이 한두 픽셀 옮겨 가 있을 수 있습니다.
+RING_JS = """async () => { const t = document.querySelector('.head-explorer__thumb[aria-checked=true]');
+  t.scrollIntoView({block: 'center', behavior: 'instant'});
+  const frame = () => new Promise(r => requestAnimationFrame(() => r()));
+  let last = '';
+  for (let i = 0; i < 30; i++) { await frame(); const b = t.getBoundingClientRect(), now = `${b.x},${b.y}`;
+    if (now === last) break; last = now; }
+  const r = t.getBoundingClientRect(), s = getComputedStyle(document.body);
   const probe = document.createElement('span'); t.parentNode.appendChild(probe);
   const colour = v => { probe.style.color = `var(${v})`; return getComputedStyle(probe).color; };
   const out = {x: r.x, y: r.y, w: r.width, h: r.height, bg: colour('--md-default-bg-color'),
@@ -541,16 +549,19 @@ def test_selected_tile_ring_is_painted_above_its_neighbours(touch, scheme):
         page.wait_for_timeout(50)
         r = page.evaluate(RING_JS)
         assert r["z"] != "auto" and int(r["z"]) >= 1
+        # 칸의 자리는 소수 픽셀(예: y = 393.36)입니다. 잘라 낼 자리는 정수로 두고, 테두리 한 겹(2 px)의 한가운데가 든
+        # 픽셀을 봅니다: 그 픽셀은 늘 그 겹 안에 있습니다 (겹의 가장자리를 보면 반올림에 따라 이웃 겹이 잡힙니다).
+        ox, oy = math.floor(r["x"]) - 8, math.floor(r["y"]) - 8
+        scale = page.evaluate("devicePixelRatio")
         shot = Image.open(
-            io.BytesIO(
-                page.screenshot(clip={"x": r["x"] - 8, "y": r["y"] - 8, "width": r["w"] + 16, "height": r["h"] + 16})
-            )
-        ).convert("RGB")
-        sx, sy = shot.width / (r["w"] + 16), shot.height / (r["h"] + 16)
-        cx, cy = 8 + r["w"] / 2, 8 + r["h"] / 2
+            io.BytesIO(page.screenshot(clip={"x": ox, "y": oy, "width": 40 + r["w"], "height": 40 + r["h"]}))
+        )
+        shot = shot.convert("RGB")
+        left, top = r["x"] - ox, r["y"] - oy
+        right, bottom, cx, cy = left + r["w"], top + r["h"], left + r["w"] / 2, top + r["h"] / 2
         for name, d, want in (("안쪽", 1, rgb(r["bg"])), ("바깥", 3, rgb(r["fg"]))):
-            for px, py in ((cx, 8 - d), (cx, 8 + r["h"] + d - 0.01), (8 - d, cy), (8 + r["w"] + d - 0.01, cy)):
-                got = shot.getpixel((int(px * sx), int(py * sy)))
+            for px, py in ((cx, top - d), (cx, bottom + d), (left - d, cy), (right + d, cy)):
+                got = shot.getpixel((math.floor(px * scale), math.floor(py * scale)))
                 assert max(abs(a - b) for a, b in zip(got, want)) <= 40, (scheme, t, name, (px, py), got, want)
     touch.assert_clean()
 

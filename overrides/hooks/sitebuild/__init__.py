@@ -9,10 +9,12 @@
                              │       outputs.PageOutputs.get       실행합니다 (cache: 코드 + 스니펫 + 버전 + 실행기 소스)
                              │         codeblocks.run_blocks         include 마다 스니펫 파일의 이름·줄로 컴파일해 실행
                              │       codeblocks.with_outputs       블록 아래에 ```output 펜스를 넣습니다
-                             │     fences.format_output             ```output → "실행 결과" <pre><samp>
+                             │     fences.format_output             ```output → "실행 결과" <pre><samp> (줄마다 lines)
                              │     codestyle.LeanTokens             코드 색칠을 Material 의 색 수만큼으로
                              │     mathml.MathExtension             $...$ → MathML (수식 글꼴: mathfont)
                              │     glue.GlueExtension               "[CLS]가", "√d_k로", "7-11" 을 한 줄에 (줄바꿈 묶음)
+                             │     tables.CardTablesExtension       넓은 표를 휴대전화에서 카드로 (열 이름, 표의 역할)
+                             │     lines.wrap_code_in_details       접은 상자 속 코드를 줄마다 (on_page_content)
                              │
                              ├─ 그림:    figure_<이름>(narrow=False) → ![대체 텍스트](figures/four_steps-<이름>.png)
                              │     figures.FigureSet               넓은/좁은 판 × 밝은/어두운 PNG 네 장을 작업 프로세스에서
@@ -46,6 +48,8 @@
 - mathml         TeX → MathML (Python-Markdown 트리 처리기)
 - mathfont       STIX Two Math 에서 쓰는 글자만 잘라 낸 woff2
 - glue           조사가 닫는 괄호·수식·코드 뒤에서, 숫자 범위가 대시 뒤에서 줄이 갈리지 않게 묶기 (트리 처리기)
+- lines          실행 결과와 접은 상자 속 코드를 줄마다 span 으로: 좁은 화면에서 내어쓰기로 접히게
+- tables         <div class="table-cards"> 안의 표에 열 이름과 역할을 붙이기: 좁은 화면에서 줄마다 카드 (트리 처리기)
 - datafiles      data_* 함수 → JSON, datafiles_* 함수 → 조각마다 JSON
 - modelfiles     브라우저용 모델 파일 (snippets/browser_model.py) → models/e5-ko/
 - notebooks      노트북 원본(.md) → .ipynb

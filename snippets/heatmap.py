@@ -48,8 +48,9 @@ print("'sat' 이 1등인 비율:", top_counts["sat"] / 200, " (토큰 6개를 �
 Q, K, V = X @ W_Q, X @ W_K, X @ W_V
 mat = tokens.index("mat")
 _, w_twice = scaled_dot_product_attention(Q, np.vstack([K, K[mat]]), np.vstack([V, V[mat]]))
-print(f"'cat' 행의 mat: 하나일 때 {weights[cat, mat]:.3f}")
-print(f"  둘일 때 {w_twice[cat, mat]:.3f} + {w_twice[cat, -1]:.3f} = {w_twice[cat, mat] + w_twice[cat, -1]:.3f}")
+# 넷째 자리까지: 셋째 자리로 반올림하면 0.290 + 0.290 = 0.579 처럼 덧셈이 틀려 보입니다.
+print(f"'cat' 행의 mat: 하나일 때 {weights[cat, mat]:.4f}")
+print(f"  둘일 때 {w_twice[cat, mat]:.4f} + {w_twice[cat, -1]:.4f} = {w_twice[cat, mat] + w_twice[cat, -1]:.4f}")
 print("모든 행에서 두 mat 칸이 같은가?", np.allclose(w_twice[:, mat], w_twice[:, -1]))
 # --8<-- [end:quiz_1]
 

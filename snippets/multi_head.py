@@ -101,8 +101,10 @@ layers, d, heads_gpt3 = 96, 12288, 96
 print("헤드 폭 d_model / 헤드 수 =", d // heads_gpt3)
 attn_params = layers * 4 * d * d  # 층마다 W_Q, W_K, W_V, W_O (편향 제외)
 ffn_params = layers * 2 * d * (4 * d)  # 층마다 d → 4d → d 인 피드포워드
-print(f"어텐션 파라미터 {attn_params / 1e9:.1f}B + FFN 파라미터 {ffn_params / 1e9:.1f}B "
-      f"= {(attn_params + ffn_params) / 1e9:.1f}B  (논문의 전체 175.0B 에는 임베딩 등이 더해집니다)")
+# 소수 셋째 자리까지 (57.982 + 115.964 = 173.946 이 그대로 맞습니다). 첫째 자리로 반올림하면 58.0 + 116.0 이
+# 173.9 로 찍혀 덧셈이 틀려 보입니다.
+print(f"어텐션 {attn_params / 1e9:.3f}B + FFN {ffn_params / 1e9:.3f}B = {(attn_params + ffn_params) / 1e9:.3f}B")
+print("(논문의 전체 175.0B 에는 임베딩 등이 더해집니다)")
 # --8<-- [end:gpt3]
 
 

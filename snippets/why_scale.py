@@ -11,14 +11,15 @@ rng = np.random.default_rng(0)
 dims = [1, 4, 16, 64, 256, 1024]
 pairs = 10_000  # d_k 마다 (q, k) 쌍 1만 개를 뽑아 내적을 잽니다
 spread = {}
-print(" d_k   평균    표준편차  표준편차/√d_k  나눈 뒤 표준편차")
+# 휴대전화의 실행 결과 상자(약 38자)에 들어가게 세 열만: 평균은 모든 d_k 에서 0 근처라 뺐고,
+# "표준편차 ÷ √d_k" 와 "√d_k 로 나눈 점수의 표준편차" 는 같은 값이라 뒤의 것만 둡니다.
+print(" d_k  표준편차  √d_k  나눈 뒤")
 for d_k in dims:
     q = rng.standard_normal((pairs, d_k))  # 성분이 평균 0, 분산 1 인 벡터
     k = rng.standard_normal((pairs, d_k))
     dots = np.sum(q * k, axis=-1)  # 쌍마다 q·k 하나 (행마다 짝지은 내적이라 * 가 맞습니다)
     spread[d_k] = dots
-    print(f"{d_k:4d} {dots.mean():7.3f} {dots.std():9.3f} {dots.std() / np.sqrt(d_k):11.3f}"
-          f" {(dots / np.sqrt(d_k)).std():13.3f}")
+    print(f"{d_k:4d} {dots.std():9.3f} {np.sqrt(d_k):5.0f} {(dots / np.sqrt(d_k)).std():8.3f}")
 # --8<-- [end:spread]
 
 # --8<-- [start:what_grows]
@@ -45,8 +46,10 @@ def entropy(p):
 
 for name, s in [("나누지 않음", raw), ("÷ √d_k", raw / np.sqrt(d_k))]:
     p = softmax(s, axis=-1)
-    print(f"{name:7s}: 가장 큰 가중치 평균 {p.max(-1).mean():.3f}, "
-          f"엔트로피 평균 {entropy(p).mean():.3f}, 0.99 넘게 몰린 비율 {(p.max(-1) > 0.99).mean():.3f}")
+    print(f"{name}")
+    print(f"  가장 큰 가중치 평균 {p.max(-1).mean():.3f}")
+    print(f"  엔트로피 평균 {entropy(p).mean():.3f}")
+    print(f"  한 키에 0.99 넘게 몰린 쿼리 {(p.max(-1) > 0.99).mean():.3f}")
 # --8<-- [end:sharpness]
 
 # --8<-- [start:article_example]

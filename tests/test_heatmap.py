@@ -60,8 +60,8 @@ def test_quiz_answers(hm):
 
 def test_quiz_page_output():
     out = page_output("heatmap.md")
-    assert "'cat' 행의 mat: 하나일 때 0.408" in out
-    assert "둘일 때 0.290 + 0.290 = 0.579" in out and "모든 행에서 두 mat 칸이 같은가? True" in out
+    assert "'cat' 행의 mat: 하나일 때 0.4076" in out
+    assert "둘일 때 0.2896 + 0.2896 = 0.5792" in out and "모든 행에서 두 mat 칸이 같은가? True" in out
     assert "두 토큰의 행이 같은가? True  열이 같은가? True" in out
     assert "가중치 1등: cat  길이 1등: the" in out
     assert "토큰  6개: 고른 몫 0.167, 가장 밝은 칸 0.41 → 2.4배" in out

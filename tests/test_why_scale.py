@@ -7,6 +7,7 @@ import pytest
 
 from attention import softmax
 from page_outputs import printed
+from site_pages import DOCS
 
 
 @pytest.fixture(scope="module")
@@ -102,5 +103,13 @@ def test_quiz_answers(ws):
 
 def test_the_page_quotes_the_unscaled_peak():
     """본문이 "가장 큰 가중치의 평균이 0.867" 이라고 풀어 씁니다 (나누지 않으면 한 곳에 몰린다는 논지)."""
-    assert printed("why_scale.md", r"나누지 않음 : 가장 큰 가중치 평균 ([\d.]+)") == pytest.approx(0.867, abs=5e-4)
-    assert printed("why_scale.md", r"÷ √d_k : 가장 큰 가중치 평균 ([\d.]+)") < 0.4
+    assert printed("why_scale.md", r"나누지 않음\n  가장 큰 가중치 평균 ([\d.]+)") == pytest.approx(0.867, abs=5e-4)
+    assert printed("why_scale.md", r"÷ √d_k\n  가장 큰 가중치 평균 ([\d.]+)") < 0.4
+
+
+def test_the_page_quotes_the_share_of_queries_on_one_key():
+    """본문: "쿼리 세 개 가운데 하나꼴(0.356)은 한 키에 99% 넘게" 몰아 주고, 나누면 그런 쿼리가 사라집니다."""
+    raw = printed("why_scale.md", r"나누지 않음\n(?:  .*\n)*?  한 키에 0\.99 넘게 몰린 쿼리 ([\d.]+)")
+    scaled = printed("why_scale.md", r"÷ √d_k\n(?:  .*\n)*?  한 키에 0\.99 넘게 몰린 쿼리 ([\d.]+)")
+    assert raw == pytest.approx(0.356, abs=5e-4) and round(1 / raw) == 3 and scaled == 0
+    assert "쿼리 세 개 가운데 하나꼴(0.356)" in (DOCS / "why_scale.md").read_text(encoding="utf-8")

@@ -17,9 +17,11 @@ keys = np.array([[1.0, 1.0, 0.0],
 values = np.array([[0.9, 0.8],
                    [0.2, 0.9],
                    [0.8, 0.0]])
-query = np.array([1.0, 1.0, 0.0])  # 내가 찾는 것: "파이썬" 이면서 "입문"
+# 내가 찾는 것: "파이썬" 이면서 "입문"
+query = np.array([1.0, 1.0, 0.0])
 
-scores = keys @ query  # 라벨마다 내 요청과 얼마나 겹치는지 (내적)
+# 라벨마다 내 요청과 얼마나 겹치는지 (내적)
+scores = keys @ query
 print("라벨과의 점수:", scores)
 # --8<-- [end:library]
 
@@ -40,8 +42,10 @@ from toy_data import projection_weights, token_vectors
 
 tokens = ["나는", "학교에", "간다"]
 d_model, d_k = 8, 4
-X = token_vectors(tokens, d_model)  # 토큰마다 8차원 벡터 → (3, 8)
-W_Q, W_K, W_V = projection_weights(d_model, d_k)  # 각각 (8, 4)
+# 토큰마다 8차원 벡터 → (3, 8)
+X = token_vectors(tokens, d_model)
+# 각각 (8, 4)
+W_Q, W_K, W_V = projection_weights(d_model, d_k)
 
 Q = X @ W_Q  # 같은 X 를 세 가지 다른 행렬로 비춥니다
 K = X @ W_K
@@ -87,7 +91,8 @@ def figure_lookup(narrow=False):
 
 # --8<-- [start:quiz_1]
 X5 = token_vectors(["오늘", "나는", "도서관에서", "책을", "빌렸다"], 16)  # 토큰 5개, d_model = 16
-W5 = projection_weights(16, 8)  # W_Q, W_K, W_V: 각각 (16, 8)
+# W_Q, W_K, W_V: 각각 (16, 8)
+W5 = projection_weights(16, 8)
 print("X:", X5.shape, " Q, K, V:", [(X5 @ W).shape for W in W5])
 # --8<-- [end:quiz_1]
 
@@ -105,7 +110,8 @@ print("키를 바꾼 뒤 가중치:", weights_k)
 # --8<-- [end:quiz_2]
 
 # --8<-- [start:quiz_3]
-query_cooking = np.array([0.0, 1.0, 1.0])  # "입문" 이면서 "요리"
+# "입문" 이면서 "요리"
+query_cooking = np.array([0.0, 1.0, 1.0])
 scores_cooking = keys @ query_cooking
 weights_cooking = softmax(scores_cooking)
 print("점수:", scores_cooking, " 한 권만 고르기 →", books[int(np.argmax(scores_cooking))])
@@ -113,7 +119,8 @@ print("어텐션 가중치:", weights_cooking)
 # --8<-- [end:quiz_3]
 
 # --8<-- [start:quiz_4]
-query_empty = np.zeros(3)  # 어떤 라벨과도 겹치지 않는 요청
+# 어떤 라벨과도 겹치지 않는 요청
+query_empty = np.zeros(3)
 weights_empty = softmax(keys @ query_empty)
 print("가중치:", weights_empty, " 섞인 내용:", weights_empty @ values, " 밸류의 평균:", values.mean(axis=0))
 # --8<-- [end:quiz_4]

@@ -92,6 +92,22 @@ def test_lines_wrap_each_line_and_reopen_spans_across_lines():
     assert wrapped.count('class="line"') == 3
 
 
+def test_code_in_collapsed_blocks_breaks_after_brackets_commas_and_dots():
+    """접은 상자 속 코드는 여는 괄호·쉼표·등호·점 뒤에서 접히고(<wbr>), 글과 태그는 그대로입니다. 실행 결과는 숫자가
+    갈라지지 않게 <wbr> 을 넣지 않습니다."""
+    import re
+
+    from sitebuild import fences, lines
+
+    code = '<span class="n">np</span>.sqrt(q.dtype, d_k=<span class="s">"a.b"</span>)\n'
+    got = lines.code_break_points(code)
+    assert got == '<span class="n">np</span>.<wbr>sqrt(<wbr>q.<wbr>dtype, d_k=<wbr><span class="s">"a.<wbr>b"</span>)\n'
+    assert re.sub(r"<[^>]+>", "", got) == re.sub(r"<[^>]+>", "", code)
+    page = f"<details><pre><code>{code}</code></pre></details>"
+    assert lines.wrap_code_in_details(page).count("<wbr>") == 5
+    assert "<wbr>" not in fences.output_html("softmax([1, 2]) = [0.27 0.73]")
+
+
 def test_card_tables_label_cells_with_their_column():
     """sitebuild/tables.py: <div class="table-cards" markdown> 안의 표만 칸마다 열 이름(data-label)과 역할(role)."""
     import markdown

@@ -130,7 +130,7 @@
     function render() {
       var w = weights(data.scores, state.factor);
       var ratio = state.factor * Math.sqrt(dK);
-      scaleText.textContent = "× " + state.factor.toFixed(3) + "  (÷√d_k 의 " + ratio.toFixed(2) + "배)";
+      scaleText.textContent = "× " + state.factor.toFixed(3) + "  (1/√d_k의 " + ratio.toFixed(2) + "배)";
       slider.setAttribute("aria-valuetext", "점수 × " + state.factor.toFixed(3));
       w.forEach(function (row, i) {
         row.forEach(function (v, j) {
@@ -147,7 +147,7 @@
       var p = w[state.row];
       var best = p.indexOf(Math.max.apply(null, p));
       summary.textContent = "'" + tokens[state.row] + "' 행: 가장 큰 가중치 " + p[best].toFixed(3) +
-        " ('" + tokens[best] + "'), 엔트로피 " + entropy(p).toFixed(3) + " 나트 (고르게 나누면 " +
+        " ('" + tokens[best] + "'), 엔트로피 " + entropy(p).toFixed(3) + " (고르게 나누면 " +
         Math.log(n).toFixed(3) + ")";
       summary.setAttribute("data-max", String(p[best]));
       summary.setAttribute("data-entropy", String(entropy(p)));

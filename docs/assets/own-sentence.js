@@ -246,7 +246,7 @@
 
     function particleTable(h, found) {
       var section = el("div", { "class": "own-sentence__particles" });
-      section.appendChild(el("p", { "class": "own-sentence__heading" }, "조사와 붙은 말: 헤드 7-11 이 조사 조각에서 붙은 말에 준 가중치"));
+      section.appendChild(el("p", { "class": "own-sentence__heading" }, "조사와 붙은 말: 헤드 7-11이 조사 조각에서 붙은 말에 준 가중치"));
       if (!found.length) {
         section.appendChild(el("p", {}, "이 문장에서는 따로 떨어진 조사 조각을 찾지 못했습니다 (\"위에\", \"나는\"처럼 조사가 앞 조각에 붙어 한 조각이 된 경우도 있습니다)."));
         result.appendChild(section);
@@ -255,7 +255,7 @@
       var n = h.tokens.length, layer = HEAD[0], head = HEAD[1];
       var table = el("table", { "class": "own-sentence__table" });
       var tr = el("tr", {});
-      ["조사", "붙은 말", "가중치 (헤드 7-11)"].forEach(function (t) { tr.appendChild(el("th", { scope: "col" }, t)); });
+      ["조사", "붙은 말", "7-11의 가중치"].forEach(function (t) { tr.appendChild(el("th", { scope: "col" }, t)); });
       tr.appendChild(el("th", { scope: "col" })).appendChild(el("span", { "class": "head-explorer__sr" }, "탐색기"));
       table.appendChild(el("thead", {})).appendChild(tr);
       var body = el("tbody", {});

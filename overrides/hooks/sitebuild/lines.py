@@ -57,6 +57,19 @@ def wrap_lines(fragment):
     )
 
 
+# 코드 줄을 접을 자리: 여는 괄호, 쉼표, 등호, 점 바로 뒤. 자리가 없으면 CSS 의 overflow-wrap: anywhere 가 아무
+# 글자에서나 자르므로 "scaled_dot_product_attention(X_s⏎ame" 처럼 이름이 갈라졌습니다. <wbr> 은 글이 아니라서
+# textContent(복사 단추가 복사하는 글)는 그대로입니다. 실행 결과에는 넣지 않습니다: "0.5" 가 "0." 과 "5" 로 갈리면 안 됩니다.
+_CODE_BREAK = re.compile(r"([(\[,=.])(?=[^\s)\]]|$)")
+_ANY_TAG = re.compile(r"(<[^>]+>)")
+
+
+def code_break_points(fragment):
+    """HTML 조각의 글 부분에서 _CODE_BREAK 뒤에 <wbr> 을 넣습니다 (태그 안은 건드리지 않습니다)."""
+    parts = _ANY_TAG.split(fragment)
+    return "".join(p if p.startswith("<") else _CODE_BREAK.sub(r"\1<wbr>", p) for p in parts)
+
+
 def wrap_code_in_details(html):
     """<details> 안의 코드 블록(<pre><code>)만 줄마다 감쌉니다. 본문의 코드 블록은 그대로 가로로 스크롤합니다."""
     if "<details" not in html:
@@ -69,7 +82,8 @@ def wrap_code_in_details(html):
         elif token == "</details>":
             depth = max(depth - 1, 0)
         elif depth:
-            out.append(html[pos : match.start()] + match.group(1) + wrap_lines(match.group(2)) + match.group(3))
+            code = wrap_lines(code_break_points(match.group(2)))
+            out.append(html[pos : match.start()] + match.group(1) + code + match.group(3))
             pos = match.end()
     out.append(html[pos:])
     return "".join(out)

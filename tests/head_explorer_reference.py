@@ -98,11 +98,10 @@ def compute(model, text, prefix):
     }
 
 
-def expected_steps(ref, layer, head, query, key):
-    """쿼리 토큰 자리 query, 키 자리 key 에서 화면에 보여야 할 글자들: {data-value 이름: [글자, …]}."""
-    r = query - ref["queries"][0]
-    at = (layer, head, r)
-    value = {
+def step_values(ref, layer, head, query, key):
+    """쿼리 토큰 자리 query, 키 자리 key 에서 ①–④ 의 값: {data-value 이름: numpy 의 값}."""
+    at = (layer, head, query - ref["queries"][0])
+    return {
         "qk": ref["qk"][at][key],
         "sqrt-d": np.sqrt(ref["d_head"]),
         "scaled": ref["scaled"][at][key],
@@ -112,6 +111,11 @@ def expected_steps(ref, layer, head, query, key):
         "sum": ref["sum"][at],
         "weight": ref["weight"][at][key],
     }
+
+
+def expected_steps(ref, layer, head, query, key):
+    """쿼리 토큰 자리 query, 키 자리 key 에서 화면에 보여야 할 글자들: {data-value 이름: [글자, …]}."""
+    value = step_values(ref, layer, head, query, key)
     # 탐색기 ②·④ 는 앞 단계의 값을 한 번 더 적습니다 (q·k ÷ √d_k, exp ÷ Σ)
     repeats = {"qk": 2, "exp": 2, "sum": 2}
     return {name: [shown(v, DIGITS[name])] * repeats.get(name, 1) for name, v in value.items()}

@@ -24,6 +24,7 @@ from pygments.token import STANDARD_TYPES, Token
 from conftest import ROOT
 from sitebuild import codestyle, mathml, notebook_pages
 from support import pageweight
+from support.one_figure import OneFigure
 
 MATERIAL = Path(__import__("material").__file__).parent / "templates"
 
@@ -267,23 +268,6 @@ def test_mkdocs_jupyter_html_has_the_cells_notebook_pages_reads(tmp_path):
     assert outputs[1][0].find("img")["src"].startswith("data:image/png;base64,"), hint
 
 
-class _OneFigure:
-    """FigureSet 대신: 그림 하나(demo-demo)만 아는 가짜."""
-
-    def __contains__(self, name):
-        return name == "demo-demo"
-
-    def info(self, name):
-        return {
-            "wide": {
-                "light": Path("demo-demo-light.png"),
-                "dark": Path("demo-demo-dark.png"),
-                "width": 200,
-                "height": 100,
-            }
-        }
-
-
 def test_notebook_page_is_rebuilt_from_the_contract(tmp_path):
     """위의 구조를 가진 HTML 에서 노트북 페이지를 지으면 코드·출력·그림이 사이트의 모양으로 나옵니다."""
     nb = nbformat.v4.new_notebook(
@@ -301,7 +285,7 @@ def test_notebook_page_is_rebuilt_from_the_contract(tmp_path):
         '<div class="jp-OutputArea-output"><pre>합\n</pre></div>'
         f'<div class="jp-OutputArea-output"><img src="data:image/png;base64,{_png()}"></div></div></div></div>'
     )
-    out = notebook_pages.slim_notebook_html(page, path, "x.ipynb", _OneFigure(), "practice/x/")
+    out = notebook_pages.slim_notebook_html(page, path, "x.ipynb", OneFigure(narrow=False), "practice/x/")
     assert '<div class="highlight" data-search-exclude="">' in out and '<span class="nb">print</span>' in out
     assert '<div class="cell-output" data-search-exclude=""><span class="filename">실행 결과</span>' in out
     assert '<samp><span class="line" style="--indent:0ch">합\n</span></samp>' in out
@@ -311,7 +295,7 @@ def test_notebook_page_is_rebuilt_from_the_contract(tmp_path):
     nb.cells[0].metadata = {}
     nbformat.write(nb, str(path))
     with pytest.raises(notebook_pages.NotebookPageError, match="figure="):
-        notebook_pages.slim_notebook_html(page, path, "x.ipynb", _OneFigure(), "practice/x/")
+        notebook_pages.slim_notebook_html(page, path, "x.ipynb", OneFigure(narrow=False), "practice/x/")
 
 
 def test_mkdocs_jupyter_escapes_markdown_cells_as_unescape_expects(tmp_path):
@@ -340,7 +324,7 @@ def test_notebook_text_outputs_of_one_cell_become_one_block(tmp_path):
         '<div class="jp-OutputArea-output"><pre>같은가?</pre></div>'
         '<div class="jp-OutputArea-output"><pre> True\n</pre></div></div></div></div>'
     )
-    out = notebook_pages.slim_notebook_html(page, path, "x.ipynb", _OneFigure(), "practice/x/")
+    out = notebook_pages.slim_notebook_html(page, path, "x.ipynb", OneFigure(narrow=False), "practice/x/")
     assert (
         out.count('class="cell-output"') == 1
         and '<samp><span class="line" style="--indent:0ch">같은가? True\n</span></samp>' in out

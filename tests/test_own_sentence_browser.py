@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 from browser import DESKTOP, PHONE, QuietHandler, Tab
-from head_explorer_reference import DIGITS, compute
+from head_explorer_reference import DIGITS, compute, step_values
 from supported_strings import EDGE_CASES, generated
 
 pytestmark = pytest.mark.browser
@@ -340,16 +340,7 @@ def test_the_readers_sentence_feeds_the_head_explorer(reader):
         )
         page.wait_for_selector(f"{ROOT} .head-explorer__table")
         at = (layer, head, query - q0)
-        want = {
-            "qk": ref["qk"][at][key],
-            "scaled": ref["scaled"][at][key],
-            "max": ref["max"][at],
-            "shifted": ref["shifted"][at][key],
-            "exp": ref["exp"][at][key],
-            "sum": ref["sum"][at],
-            "weight": ref["weight"][at][key],
-            "sqrt-d": np.sqrt(32),
-        }
+        want = step_values(ref, layer, head, query, key)
         qv, kv = ref["q"][at].astype(np.float64), ref["k"][layer, head, key].astype(np.float64)
         prods = qv * kv
         order = sorted(range(32), key=lambda d: (-abs(prods[d]), d))[:3]

@@ -19,6 +19,7 @@ from pymdownx.snippets import SnippetMissingError
 from conftest import HOOKS, SNIPPETS, mkdocs_build
 from sitebuild import codeblocks, figures, snippets
 from sitebuild.figure_markup import FigureExtension
+from support.one_figure import OneFigure
 
 GOOD_SNIPPET = """
 # --8<-- [start:demo]
@@ -197,33 +198,9 @@ def test_missing_glyph_is_an_error(render_demo):
         render_demo(GOOD_SNIPPET.replace('"한글 제목"', '"한글 ▁제목"'))
 
 
-class _OneFigure:
-    """FigureSet 대신: 그림 하나(demo-demo)만 아는 가짜."""
-
-    def __contains__(self, name):
-        return name == "demo-demo"
-
-    def info(self, name):
-        from pathlib import Path
-
-        return {
-            "wide": {
-                "light": Path("demo-demo-light.png"),
-                "dark": Path("demo-demo-dark.png"),
-                "width": 200,
-                "height": 100,
-            },
-            "narrow": {
-                "light": Path("demo-demo-narrow-light.png"),
-                "dark": Path("demo-demo-narrow-dark.png"),
-                "width": 100,
-                "height": 100,
-            },
-        }
-
-
 def figure_html(text):
-    return markdown.markdown(text, extensions=[FigureExtension(_OneFigure)])
+    # FigureExtension 은 그림 모음을 만드는 함수를 받습니다 (빌드처럼 늦게 만듭니다): 클래스를 그대로 넘깁니다.
+    return markdown.markdown(text, extensions=[FigureExtension(OneFigure)])
 
 
 def test_figure_reference_becomes_a_light_dark_pair():

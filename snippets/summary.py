@@ -56,13 +56,13 @@ def attention_core_cost(n, d_head=64, bytes_per_number=4):
     return flops, memory_mb
 
 
-# 휴대전화의 실행 결과 상자(약 38자)에 들어가게: MiB 는 n × n 어텐션 가중치를 float32 로 담은 메모리,
+# 휴대전화의 실행 결과 상자(약 32자)에 들어가게 (FLOP 은 백만 단위): MiB 는 n × n 어텐션 가중치를 float32 로 담은 메모리,
 # 마지막 열은 128 토큰 대비 FLOP.
-print("   n            FLOP     MiB  128 대비")
+print("   n  FLOP(백만)    MiB 128 대비")
 base_flops, _ = attention_core_cost(128)
 for n in (128, 512, 2048, 8192):
     flops, mem = attention_core_cost(n)
-    print(f"{n:4d} {flops:15,d} {mem:7g} {flops / base_flops:7.0f}배")
+    print(f"{n:4d} {flops / 1e6:10,.1f} {mem:6g} {flops / base_flops:5.0f}배")
 # --8<-- [end:quadratic]
 
 # --8<-- [start:beyond]

@@ -123,6 +123,54 @@ def test_failure_names_the_snippet_line_and_the_page(tmp_path):
     assert "codeblocks.py" not in message  # 실행기 자신의 틀은 빠집니다
 
 
+PROCESS_SNIPPET = """
+# --8<-- [start:demo]
+import sys
+import threading
+
+print("스레드", threading.active_count(), "conftest" in sys.modules)
+# --8<-- [end:demo]
+"""
+
+
+def test_page_outputs_come_from_a_fresh_process(tmp_path):
+    """빌드가 페이지를 돌리는 길(PageOutputs): 부르는 프로세스의 스레드도, 그 프로세스가 import 한 것(tests/conftest.py)도 보지 않습니다.
+
+    이 테스트 프로세스에는 배경 스레드(conftest.background)가 돌고 conftest 가 import 되어 있습니다. 같은 블록을
+    그 자리에서 돌리면 (대조군) 둘 다 보입니다.
+    """
+    import threading
+
+    from sitebuild import outputs
+
+    folder = snippets_dir(tmp_path, PROCESS_SNIPPET)
+    _, blocks = codeblocks.page_blocks(expander(folder), GOOD_PAGE, "docs/index.md")
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)  # 이 테스트 하나만 돌려도 다른 스레드가 있게
+    other.start()
+    try:
+        here = codeblocks.run_blocks(blocks)[0].output
+        assert here == f"스레드 {threading.active_count()} True\n" and threading.active_count() >= 2
+        out = outputs.PageOutputs(tmp_path / "cache", folder, "env")
+        assert out.get("index.md", blocks) == ["스레드 1 False\n"]
+    finally:
+        stop.set()
+        other.join()
+
+
+def test_a_page_failing_in_its_process_still_names_the_snippet_line(tmp_path):
+    from sitebuild import outputs
+
+    broken = GOOD_SNIPPET.replace('print("합:", x.sum())', 'print("합:", x.summ())')
+    _, blocks = codeblocks.page_blocks(expander(snippets_dir(tmp_path, broken)), GOOD_PAGE, "docs/index.md")
+    with pytest.raises(codeblocks.CodeBlockError) as err:
+        outputs.PageOutputs(tmp_path / "cache", tmp_path / "snippets", "env").get("index.md", blocks)
+    head, message = str(err.value).splitlines()[0], str(err.value)
+    assert head.startswith("docs/index.md:6: 코드 블록 1 실행이 실패했습니다 (") and head.endswith("demo.py:6)")
+    assert "AttributeError" in message and 'print("합:", x.summ())' in message
+    assert not list((tmp_path / "cache").glob("*.stamp.json"))  # 실패는 캐시에 남지 않습니다
+
+
 SECOND_SNIPPET = '''"""둘째 파일: 함수 안의 절(들여쓰기가 dedent 됨)과 그 안의 다른 절 표시."""
 
 

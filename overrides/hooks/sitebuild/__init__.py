@@ -7,6 +7,7 @@
                              │       codeblocks.SnippetExpander    include 를 펼칩니다 (pymdownx.snippets, 줄마다 출처도)
                              │       codeblocks.page_blocks        블록을 꺼냅니다 (pytest-codeblocks, 한 번만 읽음)
                              │       outputs.PageOutputs.get       실행합니다 (cache: 코드 + 스니펫 + 버전 + 실행기 소스)
+                             │         outputs.run_in_fresh_process  페이지마다 새 파이썬 프로세스에서
                              │         codeblocks.run_blocks         include 마다 스니펫 파일의 이름·줄로 컴파일해 실행
                              │       codeblocks.with_outputs       블록 아래에 ```output 펜스를 넣습니다
                              │     fences.format_output             ```output → "실행 결과" <pre><samp> (줄마다 lines)
@@ -38,7 +39,7 @@
 - snippets       스니펫 ↔ 빌드의 약속: figure_*/data_*/datafiles_* 찾기, import 닫힘과 해시, sys.path·sys.modules
 - cache          캐시 하나: 재료 + 환경 + 빌드 코드 자신의 소스가 열쇠 (출력·그림·데이터·수식 글꼴이 함께 씁니다)
 - codeblocks     페이지의 python 블록: 펼치기(줄마다 출처), 꺼내기, 실행하기, 출력 펜스 넣기
-- outputs        페이지 실행 결과의 캐시 (빌드와 테스트가 함께 씁니다)
+- outputs        페이지 실행: 새 프로세스에서 돌리고 결과를 캐시에 (빌드와 테스트가 함께 씁니다)
 - fences         ```output 사용자 펜스 (pymdownx.superfences)
 - codestyle      Pygments 필터 (pymdownx.highlight 의 extend_pygments_lang)
 - figures        figure_* 함수 → PNG 네 장(판 × 테마), 작업 프로세스

@@ -14,7 +14,8 @@
 
 스니펫 하나는 다섯 가지 방법으로 돕니다. 실행 순서는 두 가지입니다.
 
-1. 페이지: 그 페이지가 include 한 절들이 **페이지에 나오는 순서대로**, 노트북처럼 한 이름공간에서 (codeblocks.run_blocks).
+1. 페이지: 그 페이지가 include 한 절들이 **페이지에 나오는 순서대로**, 노트북처럼 한 이름공간에서, 페이지마다 새
+   프로세스에서 (outputs.run_in_fresh_process → codeblocks.run_blocks).
 2. 모듈로 import: 테스트(`import four_steps`), 그림 작업 프로세스, 데이터 함수. 파일이 **위에서 아래로** 한 번 돕니다.
 3. 실습 노트북: 원본(snippets/notebooks/*.md)이 include 한 절들이 셀 순서대로 (1 과 같은 규칙, 커널에서).
 

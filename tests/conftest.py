@@ -8,6 +8,7 @@
 
 import concurrent.futures
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -42,9 +43,19 @@ os.environ.setdefault("JUPYTER_PLATFORM_DIRS", "1")
 # --- 다른 코어에서 미리 돌려 두는 일 -------------------------------------------------------------
 # pytest 는 한 코어만 씁니다. 새 파이썬 프로세스를 띄워 도는 테스트(스니펫 파일 하나씩 실행, 내려받은
 # 노트북 실행)는 세션을 시작할 때 배경 스레드에서 하나씩 먼저 띄워 두고, 테스트는 그 결과를 확인만 합니다.
-# 테스트 모듈은 BACKGROUND = {열쇠: 인자 없는 함수} 로 그런 일을 알립니다.
+# 테스트 모듈은 BACKGROUND = {열쇠: 인자 없는 함수} 로 그런 일을 알립니다. 그 일들은 재료가 그대로면 지난 결과를
+# 읽습니다 (tests/support/runs.py).
+#
+# make check 는 pytest-xdist 의 작업 프로세스 둘(-n 2)로 돌고, 두 코어가 이미 테스트로 찹니다. 작업 프로세스마다
+# 모든 테스트를 모으지만 그 가운데 일부만 돌리므로, 거기서는 미리 띄우지 않고 처음 결과를 묻는 테스트가 그 자리에서
+# 돌립니다 (같은 일을 두 작업 프로세스가 나란히 하지 않게).
 _background = {}
+_jobs = {}
 _pool = None
+
+
+def _xdist_worker(config):
+    return hasattr(config, "workerinput")
 
 
 def pytest_collection_finish(session):
@@ -52,7 +63,8 @@ def pytest_collection_finish(session):
     jobs = {}  # 테스트가 도는 차례대로: 먼저 쓸 결과를 먼저 만듭니다
     for module in dict.fromkeys(item.module for item in session.items if hasattr(item, "module")):
         jobs.update(getattr(module, "BACKGROUND", {}))
-    if jobs and not session.config.option.collectonly:
+    _jobs.update(jobs)
+    if jobs and not session.config.option.collectonly and not _xdist_worker(session.config):
         _pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="background")
         _background.update({key: _pool.submit(fn) for key, fn in jobs.items()})
 
@@ -63,7 +75,17 @@ def pytest_sessionfinish(session):
 
 
 def background(key):
-    """pytest_collection_finish 가 미리 띄워 둔 일의 결과 (아직이면 끝날 때까지 기다립니다)."""
+    """pytest_collection_finish 가 미리 띄워 둔 일의 결과 (아직이면 끝날 때까지 기다립니다).
+
+    미리 띄우지 않았으면 (xdist 의 작업 프로세스) 여기서 한 번 돌리고 그 결과를 기억합니다.
+    """
+    if key not in _background:
+        done = concurrent.futures.Future()
+        try:
+            done.set_result(_jobs[key]())
+        except Exception as exc:  # 미리 띄운 일과 같이: 결과를 묻는 테스트마다 같은 예외가 올라갑니다
+            done.set_exception(exc)
+        _background[key] = done
     return _background[key].result()
 
 
@@ -77,7 +99,31 @@ ENGINE_MODULES = {"test_e5_model"}
 MODEL_MODULES = {"test_browser_model", "test_model_inputs"}
 
 
-def pytest_collection_modifyitems(items):
+# pytest-xdist 로 나눠 돌릴 때 (make check 의 -n 2 --dist loadgroup): 테스트 모듈 하나는 한 작업 프로세스에서 돕니다.
+# import 하는 데 1초가 넘는 스니펫(모듈을 위에서 아래로 돌리며 모델을 읽거나 큰 행렬을 계산합니다; 2코어에서
+# korean_model 4.1 초, real_model 2.3 초, why_scale 2.1 초, efficient 1.3 초)을 쓰는 모듈들은 그 스니펫끼리
+# 한 작업 프로세스로 모읍니다. 두 작업 프로세스가 같은 스니펫을 따로 import 하면 그만큼 일이 두 번이 됩니다.
+# 나누는 방식이 바뀔 뿐 무엇을 확인하는지는 그대로입니다.
+HEAVY_SNIPPETS = {"korean_model": "models", "real_model": "models", "why_scale": "why_scale", "efficient": "efficient"}
+
+
+def _group(module):
+    source = Path(module.__file__).read_text(encoding="utf-8")
+    for snippet, group in HEAVY_SNIPPETS.items():
+        if re.search(rf"^\s*(import|from) {snippet}\b", source, re.M):
+            return group
+    return module.__name__
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.pluginmanager.hasplugin("xdist"):
+        groups = {}
+        for item in items:
+            module = getattr(item, "module", None)
+            if module is not None:
+                if module not in groups:
+                    groups[module] = _group(module)
+                item.add_marker(pytest.mark.xdist_group(groups[module]))
     for item in items:
         if getattr(item, "module", None) is not None and item.module.__name__ in ENGINE_MODULES:
             item.add_marker(pytest.mark.engine)

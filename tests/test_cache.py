@@ -15,6 +15,7 @@ from pathlib import Path
 
 from conftest import HOOKS, SNIPPETS, background
 from sitebuild import cache
+from support import runs
 
 # 복사한 sitebuild 로 열쇠를 계산하고, 한 군데씩 고친 뒤 sitebuild 를 잊고 새로 읽어 다시 계산합니다 (serve 처럼).
 EDITS = [  # (이름, 파일, 고치기 전, 고친 뒤)
@@ -55,21 +56,31 @@ print(json.dumps(result))
 """
 
 
-def edited_keys(tmp_path):
+def _edited_keys_run(tmp_path):
     hooks = tmp_path / "hooks"
     shutil.copytree(HOOKS / "sitebuild", hooks / "sitebuild", ignore=shutil.ignore_patterns("__pycache__"))
-    proc = subprocess.run(
+    return subprocess.run(
         [sys.executable, "-c", KEYS, str(hooks), str(tmp_path / "cache"), str(SNIPPETS), json.dumps(EDITS)],
         capture_output=True,
         text=True,
         timeout=300,
     )
+
+
+# 새 파이썬 프로세스는 1–3초 걸리므로 세션을 시작할 때 배경에서 미리 돌립니다 (conftest.background).
+def _edited_keys():
+    """빌드 코드와 스니펫이 그대로면 지난 결과를 씁니다 (support/runs.py)."""
+    proc = runs.cached(
+        "cache-edited-keys",
+        [HOOKS / "sitebuild", SNIPPETS],
+        lambda: _edited_keys_run(Path(tempfile.mkdtemp(prefix="edited-keys-"))),
+        __name__,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads(proc.stdout)
 
 
-# 새 파이썬 프로세스는 1–3초 걸리므로 세션을 시작할 때 배경에서 미리 돌립니다 (conftest.background).
-BACKGROUND = {"cache:edited-keys": lambda: edited_keys(Path(tempfile.mkdtemp(prefix="edited-keys-")))}
+BACKGROUND = {"cache:edited-keys": _edited_keys}
 
 
 def test_editing_the_build_code_invalidates_what_it_makes():

@@ -6,8 +6,6 @@
 
 import json
 import re
-import subprocess
-import sys
 import warnings
 
 import numpy as np
@@ -19,6 +17,8 @@ from attention import causal_mask, masked_softmax, multi_head_attention, scaled_
 from conftest import SNIPPETS, background
 from page_outputs import page_output
 from site_pages import DOCS
+from sitebuild import snippets
+from support import runs
 
 
 @pytest.fixture(scope="module")
@@ -40,14 +40,8 @@ _PEAKS = "import json, efficient as e; print(json.dumps({'core': e.core_peak, 't
 
 
 def _measure_peaks():
-    proc = subprocess.run(
-        [sys.executable, "-c", _PEAKS],
-        cwd=SNIPPETS,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={"PYTHONPATH": str(SNIPPETS), "MPLBACKEND": "Agg", "PATH": "/usr/bin:/bin", "OPENBLAS_NUM_THREADS": "1"},
-    )
+    closure = snippets.content_hash({"efficient"}, SNIPPETS)
+    proc = runs.cached("efficient-peaks", [closure, _PEAKS], lambda: runs.in_snippets("-c", _PEAKS), __name__)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return {
         kind: {int(n): v for n, v in peaks.items()} for kind, peaks in json.loads(proc.stdout.splitlines()[-1]).items()

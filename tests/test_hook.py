@@ -13,6 +13,7 @@ import textwrap
 from pathlib import Path
 
 from conftest import HOOKS, background
+from support import runs
 
 TWICE = """
 import sys
@@ -62,7 +63,12 @@ def serve_twice(tmp_path):
 
 
 # 새 파이썬 프로세스는 몇 초 걸리므로 세션을 시작할 때 배경에서 미리 돌립니다 (conftest.background).
-BACKGROUND = {"hook:serve-twice": lambda: serve_twice(Path(tempfile.mkdtemp(prefix="serve-twice-")))}
+# 훅과 빌드 코드가 그대로면 지난 결과를 씁니다 (support/runs.py).
+BACKGROUND = {
+    "hook:serve-twice": lambda: runs.cached(
+        "hook-serve-twice", [HOOKS], lambda: serve_twice(Path(tempfile.mkdtemp(prefix="serve-twice-"))), __name__
+    )
+}
 
 
 def test_serve_rebuilds_with_the_edited_build_code():

@@ -16,6 +16,7 @@ import pytest
 from conftest import SNIPPETS, background
 from site_pages import expander
 from sitebuild import notebooks
+from support import runs
 
 NB_SOURCES = sorted((SNIPPETS / "notebooks").glob("*.md"))
 NAMES = [p.stem for p in NB_SOURCES]
@@ -180,8 +181,15 @@ EXPECTED = {
 
 
 def _downloaded_run(name):
+    """내려받은 노트북 실행. 만든 노트북의 글이 그대로면 지난 결과를 씁니다 (support/runs.py)."""
     with tempfile.TemporaryDirectory() as tmp:
-        return run_standalone(generate(Path(tmp) / "nb")[name], Path(tmp) / "outside")
+        notebook = generate(Path(tmp) / "nb")[name]
+        return runs.cached(
+            f"notebook-{name}",
+            [notebook.read_text(encoding="utf-8")],
+            lambda: run_standalone(notebook, Path(tmp) / "outside"),
+            __name__,
+        )
 
 
 # 내려받은 노트북 실행은 새 프로세스라서 세션을 시작할 때 배경에서 미리 돌려 둡니다 (conftest.background).

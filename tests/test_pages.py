@@ -1,5 +1,6 @@
 """페이지(docs/)의 코드 블록과 규칙: 모든 python 블록이 돌아가고, 코드가 직접 적혀 있지 않습니다."""
 
+import functools
 import re
 
 import pytest
@@ -45,10 +46,15 @@ def test_every_page_is_in_nav():
     assert not missing, f"nav 에 없는 페이지: {sorted(missing)}"
 
 
+@functools.cache
+def known_figures():
+    return figures.discover(SNIPPETS)  # 스니펫 파일 모두를 AST 로 읽습니다: 페이지마다가 아니라 한 번
+
+
 @pytest.mark.parametrize("page", markdown_pages())
 def test_figure_references_exist(page):
     """페이지가 부르는 그림마다 그것을 그리는 figure_* 함수가 스니펫에 있습니다."""
-    known = figures.discover(SNIPPETS)
+    known = known_figures()
     for name, alt in figure_refs(page):
         assert name in known, f"{page}: 그림 {name} 을 그리는 함수가 없습니다"
         assert alt.strip(), f"{page}: 그림 {name} 에 대체 텍스트가 없습니다"

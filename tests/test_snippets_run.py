@@ -5,25 +5,20 @@
 """
 
 import functools
-import subprocess
-import sys
 
 import pytest
 
 from conftest import SNIPPETS, background
+from sitebuild import snippets
+from support import runs
 
 FILES = sorted(p.name for p in SNIPPETS.glob("*.py"))
 
 
 def run(name):
-    return subprocess.run(
-        [sys.executable, "-W", "error", name],
-        cwd=SNIPPETS,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={"PYTHONPATH": str(SNIPPETS), "MPLBACKEND": "Agg", "PATH": "/usr/bin:/bin", "OPENBLAS_NUM_THREADS": "1"},
-    )  # 테스트 프로세스와 나란히 돕니다
+    """파일 하나를 모듈로 실행합니다. 그 파일과 그것이 import 하는 스니펫이 그대로면 지난 결과를 씁니다 (support/runs.py)."""
+    closure = snippets.content_hash({name.removesuffix(".py")}, SNIPPETS)
+    return runs.cached(f"snippet-{name}", [closure], functools.partial(runs.in_snippets, name), __name__)
 
 
 BACKGROUND = {f"snippet:{name}": functools.partial(run, name) for name in FILES}

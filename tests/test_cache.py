@@ -13,6 +13,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import pytest
+
 from conftest import HOOKS, SNIPPETS, background
 from sitebuild import cache
 from support import runs
@@ -136,3 +138,32 @@ def test_the_environment_names_blas_threads_and_the_cpu(tmp_path):
     assert cache.native({"OPENBLAS_NUM_THREADS": "1"}, tmp_path / "missing").startswith(
         "blas OPENBLAS_NUM_THREADS=1 | cpu "
     )
+
+
+def test_test_runs_are_cached_by_their_inputs_and_failures_are_not(tmp_path, monkeypatch):
+    """tests/support/runs.py: 재료가 같으면 지난 결과, 재료가 바뀌면 다시 실행, 실패는 남기지 않고 다시 실행합니다."""
+    import subprocess
+
+    monkeypatch.setattr(runs, "FOLDER", tmp_path)
+    calls = []
+
+    def run(code):
+        def go():
+            calls.append(code)
+            return subprocess.CompletedProcess(["python"], code, f"출력 {len(calls)}", "")
+
+        return go
+
+    first = runs.cached("일", ["재료 1"], run(0), __name__)
+    again = runs.cached("일", ["재료 1"], run(0), __name__)
+    assert (first.stdout, again.stdout, again.returncode, len(calls)) == ("출력 1", "출력 1", 0, 1)
+    assert runs.cached("일", ["재료 2"], run(0), __name__).stdout == "출력 2"  # 재료가 바뀌면 다시
+    edited = tmp_path / "snippet.py"
+    edited.write_text("x = 1\n", encoding="utf-8")
+    runs.cached("파일", [edited], run(0), __name__)
+    edited.write_text("x = 2\n", encoding="utf-8")
+    assert runs.cached("파일", [edited], run(0), __name__).stdout == "출력 4"  # 경로는 파일 내용으로
+    assert runs.cached("실패", ["재료"], run(1), __name__).returncode == 1
+    assert runs.cached("실패", ["재료"], run(1), __name__).stdout == "출력 6" and len(calls) == 6
+    with pytest.raises(TypeError, match="str 이나 Path"):
+        runs.cached("일", [3], run(0), __name__)

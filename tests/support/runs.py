@@ -20,10 +20,15 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 FOLDER = ROOT / ".cache" / "tests"
 
 
+def _name(path):
+    """열쇠에 넣는 파일 이름: 저장소 안이면 저장소에서의 경로 (클론한 자리가 달라도 같은 열쇠)."""
+    return path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(path)
+
+
 def _material(item):
     if isinstance(item, Path):
         files = sorted(item.rglob("*.py")) if item.is_dir() else [item]
-        return "".join(f"{p.relative_to(ROOT)}\0{p.read_text(encoding='utf-8')}\0" for p in files)
+        return "".join(f"{_name(p)}\0{p.read_text(encoding='utf-8')}\0" for p in files)
     if isinstance(item, str):
         return item
     raise TypeError(f"재료는 str 이나 Path 여야 합니다: {type(item).__name__} {item!r}")

@@ -369,19 +369,26 @@ class Visitor(threading.Thread):
 
         from browser import ARGS, CHROMIUM, DESKTOP, PHONE, Tab
 
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            tabs = {"desktop": Tab(browser, self.origin, DESKTOP), "phone": Tab(browser, self.origin, PHONE)}
+        try:
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+                tabs = {"desktop": Tab(browser, self.origin, DESKTOP), "phone": Tab(browser, self.origin, PHONE)}
+                while (job := self.jobs.get()) is not None:
+                    key, future = job
+                    if future.set_running_or_notify_cancel():
+                        try:
+                            future.set_result(run_visit(tabs, *key))
+                        except BaseException as exc:  # 방문 자체가 실패하면 그 방문을 쓰는 테스트들이 실패합니다
+                            future.set_exception(exc)
+                for tab in tabs.values():
+                    tab.close()
+                browser.close()
+        except BaseException as exc:
+            # 브라우저를 띄우지 못했거나 스레드가 죽으면, 남은 방문을 기다리는 테스트들이 10분씩 기다리지 않고
+            # 이 오류로 바로 실패합니다.
             while (job := self.jobs.get()) is not None:
-                key, future = job
-                if future.set_running_or_notify_cancel():
-                    try:
-                        future.set_result(run_visit(tabs, *key))
-                    except BaseException as exc:  # 방문 자체가 실패하면 그 방문을 쓰는 테스트들이 실패합니다
-                        future.set_exception(exc)
-            for tab in tabs.values():
-                tab.close()
-            browser.close()
+                if job[1].set_running_or_notify_cancel():
+                    job[1].set_exception(exc)
 
 
 # 테스트 → 그 테스트가 쓰는 방문의 (화면, 팔레트). 인자(screen, scheme)로 받는 테스트는 그 값을 씁니다.
@@ -733,7 +740,7 @@ UNGLUED_JS = """([html, kind]) => {
   document.querySelector('article').prepend(p);
   for (let w = 40; w <= 320; w += 2) {
     p.style.width = w + 'px';
-    const found = (__MIDWORD_JS__)().filter(b => b.kind === kind);
+    const found = (__MIDWORD_JS__)(p).filter(b => b.kind === kind);  // 이 문단만: 폭마다 페이지 전체를 재지 않게
     if (found.length) { p.remove(); return {width: w, at: found[0].at}; }
   }
   p.remove();

@@ -10,7 +10,8 @@
 // 글자마다 Range 로 줄 상자를 재고, 같은 블록 안에서 이어지는(사이에 공백이 없는) 두 글자의 줄(위치)이 다르면
 // 그 자리에서 줄이 바뀐 것입니다. 요소 경계를 넘는 경우(링크 뒤에 붙은 조사처럼 "<a>어텐션</a>을")도 같은 블록
 // 안이면 이어서 봅니다. 수식(math)은 한 덩어리로 재고, 코드 블록(pre)은 줄을 바꾸지 않고 가로로 스크롤하므로 뺍니다.
-() => {
+// root 를 주면 그 요소 안만 봅니다 (대조군 테스트가 폭을 바꿔 가며 문단 하나만 잴 때). 없으면 페이지 전체.
+(root) => {
   const WORD = /[\p{L}\p{N}_]/u;
   const HANGUL = /[\uac00-\ud7a3]/u;
   const CLOSER = /[\p{Pe}\p{Pf}%‰'"]/u;  // 닫는 괄호와 따옴표, 퍼센트
@@ -26,7 +27,7 @@
   };
   const describe = (el) => el.tagName.toLowerCase() + "." + [...el.classList].join(".");
   const breaks = [];
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const walker = document.createTreeWalker(root || document.body, NodeFilter.SHOW_TEXT);
   let prev = null;   // 바로 앞 글자 {block, top, bottom, ch, node, atom}: atom = 수식이나 코드 안의 글자
   let before = null; // 그 앞 글자 (숫자 범위를 알아보려고)
   let math = null;   // 지금 지나는 수식 요소 (수식은 한 덩어리)

@@ -21,7 +21,10 @@ import numpy as np
 import pytest
 
 from browser import DESKTOP, PHONE, QuietHandler, Tab
+from conftest import SNIPPETS
 from head_explorer_reference import DIGITS, compute, step_values
+from sitebuild import snippets
+from support import runs
 from supported_strings import EDGE_CASES, generated
 
 pytestmark = pytest.mark.browser
@@ -100,10 +103,16 @@ WORKER_JS = """async ([packs, wasm]) => {
 
 
 # ---------------------------------------------------------------- 토크나이저 ----
+# 어휘 묶음마다 토크나이저를 한 번만 만듭니다 (화면의 도구도 토크나이저 하나로 여러 문장을 나눕니다).
 TOKENIZE_JS = """async ([texts, packs, prefix]) => {
   const get = n => fetch('../models/e5-ko/' + n).then(r => r.json());
-  const t = new E5Tokenizer(await get('tokenizer.json'));
-  for (const p of packs) t.addVocab(await get('vocab-' + p + '.json'));
+  window.__tokenizers = window.__tokenizers || {};
+  if (!window.__tokenizers[packs]) {
+    const made = new E5Tokenizer(await get('tokenizer.json'));
+    for (const p of packs) made.addVocab(await get('vocab-' + p + '.json'));
+    window.__tokenizers[packs] = made;
+  }
+  const t = window.__tokenizers[packs];
   return texts.map(x => { const r = t.encode(x, prefix);
     return r.error ? {error: r.error.kind, position: r.error.position || null, char: r.error.char || null,
                       message: r.error.message}
@@ -111,31 +120,50 @@ TOKENIZE_JS = """async ([texts, packs, prefix]) => {
 }"""
 
 
+def reference_tokens(pack, candidates):
+    """사이트의 tokenizers 토크나이저(e5_numpy)가 나눈 기준: (글들, 접두어를 붙인 [id, 토큰], 앞 300개, 접두어 없이).
+
+    빈 글(정규화하면 공백뿐)은 빼고 아래 테스트가 따로 봅니다. 이 토크나이저는 정규화 단계가 수백 개라 글 2천 개에
+    8초쯤 걸립니다. 글과 토크나이저의 스니펫(e5_numpy 와 그것이 import 하는 것), 환경이 그대로면 지난 기준을 씁니다.
+    """
+    from e5_numpy import PREFIX, load_e5
+
+    def tokenize():
+        full = load_e5().tokenizer
+        texts = [t for t in candidates if full.normalizer.normalize_str(t).strip()]
+        plain = texts[:300]
+        return [
+            texts,
+            [[e.ids, e.tokens] for e in full.encode_batch([PREFIX + t for t in texts])],
+            plain,
+            [[e.ids, e.tokens] for e in full.encode_batch(plain)],
+        ]
+
+    closure = snippets.content_hash({"e5_numpy"}, SNIPPETS)
+    return runs.cached_value(f"e5-reference-tokens-{pack}", [closure, *candidates], tokenize, __name__)
+
+
 def test_tokenizer_equals_the_sites_tokenizer_on_every_string(reader):
     """2,000개 넘는 글에서 e5-tokenizer.js 의 토큰 id 와 토큰 글자 = 사이트의 tokenizers 토크나이저 (접두어를 붙여)."""
     from browser_model import PACKS, unsupported
-    from e5_numpy import PREFIX, load_e5
 
-    full = load_e5().tokenizer
     page = reader.page
     page.add_script_tag(url=reader.origin + "assets/e5-tokenizer.js")
     total = 0
     for pack, count in (("ko", 1400), ("latin", 700)):
-        texts = site_sentences() + [t for t in EDGE_CASES if unsupported(t, tables(), PACKS[pack]) is None]
-        texts += generated(pack, count, seed=2023)
-        texts = [t for t in texts if full.normalizer.normalize_str(t).strip()]  # 빈 글은 아래에서 따로
+        candidates = site_sentences() + [t for t in EDGE_CASES if unsupported(t, tables(), PACKS[pack]) is None]
+        candidates += generated(pack, count, seed=2023)
+        texts, expect, plain, expect_plain = reference_tokens(pack, candidates)
         packs = ["ko"] if pack == "ko" else ["ko", "latin"]
         got = page.evaluate(TOKENIZE_JS, [texts, packs, True])
-        expect = full.encode_batch([PREFIX + t for t in texts])
         for text, g, e in zip(texts, got, expect, strict=True):
             assert "error" not in g, (text, g)
-            assert (g["ids"], g["tokens"]) == (e.ids, e.tokens), text
-            assert g["queries"] == [4, len(e.ids) - 1]  # 문장의 조각: <s>, ▁que, ry, : 다음부터 </s> 앞까지
+            assert (g["ids"], g["tokens"]) == tuple(e), text
+            assert g["queries"] == [4, len(e[0]) - 1]  # 문장의 조각: <s>, ▁que, ry, : 다음부터 </s> 앞까지
         # 접두어 없이도 (토크나이저만 따로 쓸 때)
-        plain = texts[:300]
         got = page.evaluate(TOKENIZE_JS, [plain, packs, False])
-        for text, g, e in zip(plain, got, full.encode_batch(plain), strict=True):
-            assert (g["ids"], g["tokens"]) == (e.ids, e.tokens), text
+        for text, g, e in zip(plain, got, expect_plain, strict=True):
+            assert (g["ids"], g["tokens"]) == tuple(e), text
         total += len(texts) + len(plain)
     assert total >= 2000
     print(f"토크나이저: 글 {total:,}개에서 토큰이 모두 같습니다")

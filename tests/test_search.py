@@ -63,8 +63,16 @@ class Search:
         self.box.fill(query)
         # 한글은 Playwright 키보드로 keyup 이 나지 않으므로 직접 알려 줍니다 (Material 은 keyup 에 읽습니다).
         self.box.dispatch_event("keyup", {"key": "Unidentified"})
-        page.wait_for_function("n => window.__searchResults.length > n", arg=before)
-        page.wait_for_timeout(100)
+        # 결과 메시지가 오고, 화면의 "N개의 일치하는 문서" 가 그 메시지의 수를 그릴 때까지 (0개면 그 말이 나올 때까지;
+        # 정해진 시간을 기다리지 않습니다. 아래 assert 가 0개를 실패로 알립니다)
+        page.wait_for_function(
+            """n => { const r = window.__searchResults; if (r.length <= n) return false;
+                      const meta = document.querySelector('.md-search-result__meta');
+                      const m = meta && meta.textContent.match(/\\d+/);
+                      const count = r[r.length - 1].items.length;
+                      return m ? Number(m[0]) === count : meta !== null && count === 0; }""",
+            arg=before,
+        )
         items = page.evaluate("window.__searchResults[window.__searchResults.length - 1].items")
         found = {group[0]["location"].split("#")[0].strip("/") or "index" for group in items}
         meta = page.locator(".md-search-result__meta").inner_text()

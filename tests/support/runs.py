@@ -34,14 +34,32 @@ def _material(item):
     raise TypeError(f"재료는 str 이나 Path 여야 합니다: {type(item).__name__} {item!r}")
 
 
+def _store_and_key(inputs, module):
+    store = cache.Cache(FOLDER, cache.environment(ROOT))
+    source = Path(sys.modules[module].__file__)
+    return store, store.key(*(_material(i) for i in [*inputs, source, Path(__file__)]))
+
+
+def cached_value(name, inputs, compute, module):
+    """compute() 가 낸 JSON 값(목록, 사전, 문자열, 숫자)을 name 과 재료로 캐시합니다 (cached 와 같은 열쇠).
+
+    비교의 기준값처럼 느리지만 재료만으로 정해지는 것에 씁니다 (예: 사이트의 토크나이저가 글 2천 개를 나눈 결과).
+    """
+    store, key = _store_and_key(inputs, module)
+    hit = store.get(name, key)
+    if hit is not None:
+        return hit
+    value = compute()
+    store.put(name, key, value)
+    return value
+
+
 def cached(name, inputs, run, module):
     """run() 이 낸 subprocess.CompletedProcess 를 name 과 재료(inputs)로 캐시합니다.
 
     module: 일을 정하는 테스트 모듈의 __name__ (그 소스가 열쇠에 들어갑니다).
     """
-    store = cache.Cache(FOLDER, cache.environment(ROOT))
-    source = Path(sys.modules[module].__file__)
-    key = store.key(*(_material(i) for i in [*inputs, source, Path(__file__)]))
+    store, key = _store_and_key(inputs, module)
     hit = store.get(name, key)
     if hit is not None:
         return subprocess.CompletedProcess(hit["args"], 0, hit["stdout"], hit["stderr"])

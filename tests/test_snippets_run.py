@@ -5,6 +5,7 @@
 """
 
 import functools
+import sys
 
 import pytest
 
@@ -32,3 +33,14 @@ def test_there_are_snippets():
 def test_snippet_file_runs(name):
     proc = background(f"snippet:{name}")
     assert proc.returncode == 0, f"{name} 실행 실패:\n{proc.stderr[-3000:]}"
+
+
+def test_the_heavy_snippets_that_group_make_check_exist():
+    """conftest.HEAVY_SNIPPETS 가 이름 부르는 스니펫이 있고, 그것을 import 하는 테스트 모듈이 묶입니다 (이름을 바꾸면 여기서)."""
+    import conftest
+    import test_korean_model
+    import test_toy_data
+
+    assert all(f"{name}.py" in FILES for name in conftest.HEAVY_SNIPPETS)
+    assert conftest._group(test_korean_model) == "models" and conftest._group(test_toy_data) == "why_scale"
+    assert conftest._group(sys.modules[__name__]) == __name__  # 무거운 스니펫을 쓰지 않는 모듈은 제 이름으로

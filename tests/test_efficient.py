@@ -41,7 +41,7 @@ _PEAKS = "import json, efficient as e; print(json.dumps({'core': e.core_peak, 't
 
 def _measure_peaks():
     closure = snippets.content_hash({"efficient"}, SNIPPETS)
-    proc = runs.cached("efficient-peaks", [closure, _PEAKS], lambda: runs.in_snippets("-c", _PEAKS), __name__)
+    proc = runs.cached("efficient-peaks", [closure], lambda: runs.in_snippets("-c", _PEAKS), __name__)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return {
         kind: {int(n): v for n, v in peaks.items()} for kind, peaks in json.loads(proc.stdout.splitlines()[-1]).items()

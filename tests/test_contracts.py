@@ -6,7 +6,9 @@
 """
 
 import base64
+import functools
 import io
+import os
 import re
 from html import escape as html_escape
 from pathlib import Path
@@ -22,8 +24,9 @@ from pygments.lexers import PythonLexer
 from pygments.token import STANDARD_TYPES, Token
 
 from conftest import ROOT
+from site_pages import site_config
 from sitebuild import codestyle, mathml, notebook_pages
-from support import pageweight
+from support import pageweight, runs
 from support.one_figure import OneFigure
 
 MATERIAL = Path(__import__("material").__file__).parent / "templates"
@@ -48,6 +51,43 @@ def colour_rules(css):
             if m and colours:
                 out[m.group(1)] = colours[-1]
     return out
+
+
+def _comparable(cfg):
+    """설정의 nav 와 Markdown 확장을 JSON 으로 비교할 수 있는 꼴로: 함수는 (모듈.이름, 인자), 경로 자리는 풀린 경로."""
+
+    def plain(value):
+        if isinstance(value, dict):
+            return {k: plain(v) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [plain(v) for v in value]
+        if isinstance(value, functools.partial):
+            return {"partial": plain(value.func), "args": plain(value.args), "kwargs": plain(value.keywords)}
+        if callable(value):
+            return f"{value.__module__}.{value.__qualname__}"
+        if isinstance(value, os.PathLike):
+            return Path(value).resolve().relative_to(ROOT).as_posix()
+        return value
+
+    return plain({"nav": cfg["nav"], "extensions": cfg["markdown_extensions"], "configs": cfg["mdx_configs"]})
+
+
+def test_markdown_settings_read_mkdocs_yml_as_mkdocs_does():
+    """테스트의 mkdocs.yml 읽기(site_pages.MarkdownSettings: 플러그인을 불러오지 않음)는 mkdocs 의 load_config 와
+    nav, Markdown 확장 목록(mkdocs 가 늘 넣는 toc·tables·fenced_code 포함), 확장 설정이 같습니다.
+
+    load_config 는 mkdocs-jupyter 를 거쳐 nbconvert 까지 불러오므로, 그 결과는 mkdocs.yml 과 잠금 파일이 그대로인
+    동안 .cache/tests 에서 읽습니다 (support/runs.py).
+    """
+
+    def full():
+        from mkdocs.config import load_config
+
+        return _comparable(load_config(str(ROOT / "mkdocs.yml")))
+
+    expected = runs.cached_value("mkdocs-load-config", [ROOT / "mkdocs.yml"], full, __name__)
+    assert expected["extensions"][:3] == ["toc", "tables", "fenced_code"] and "pymdownx.snippets" in expected["configs"]
+    assert _comparable(site_config()) == expected
 
 
 def test_material_colours_the_pygments_classes_as_codestyle_assumes():

@@ -7,32 +7,16 @@
 import functools
 
 import lxml.html
-import markdown
 import pytest
 from bs4 import BeautifulSoup
 
 from conftest import SNIPPETS
-from site_pages import DOCS, expander, markdown_pages, site_config
-from sitebuild import glue, mathml
-
-
-@functools.cache
-def _md(with_glue):
-    cfg = site_config()
-    extensions = [*cfg["markdown_extensions"], mathml.MathExtension()]
-    if with_glue:
-        extensions.append(glue.GlueExtension())
-    return markdown.Markdown(extensions=extensions, extension_configs=cfg["mdx_configs"])
-
-
-def html(text, with_glue=True):
-    md = _md(with_glue)
-    md.reset()
-    return md.convert(text)
+from site_pages import DOCS, markdown_pages, rendered, to_html
+from sitebuild import glue
 
 
 def render(text, with_glue=True):
-    return BeautifulSoup(html(text, with_glue), "html.parser")
+    return BeautifulSoup(to_html(text, with_glue), "html.parser")
 
 
 def glued(text):
@@ -107,13 +91,11 @@ SOURCES = [DOCS / p for p in markdown_pages()] + sorted((SNIPPETS / "notebooks")
 
 @functools.cache
 def rendered_page(path, with_glue=True):
-    """페이지 하나를 사이트의 마크다운 설정으로 (한 번만: 아래 두 테스트가 같은 결과를 봅니다).
+    """페이지 하나를 사이트의 마크다운 설정으로 (site_pages.rendered: 한 번 그린 것을 캐시에서).
 
-    페이지 전체(코드 색칠 포함 2 MB 남짓)는 lxml 로 읽습니다: BeautifulSoup 의 html.parser 는 5초, lxml 은 0.2초입니다.
+    페이지 전체(코드 색칠 포함 1 MB 남짓)는 lxml 로 읽습니다: BeautifulSoup 의 html.parser 는 5초, lxml 은 0.2초입니다.
     """
-    return lxml.html.fragment_fromstring(
-        html(expander()(path.read_text(encoding="utf-8")), with_glue), create_parent="div"
-    )
+    return lxml.html.fragment_fromstring(rendered(path, with_glue), create_parent="div")
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)

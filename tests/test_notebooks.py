@@ -31,9 +31,17 @@ def generate(tmp_path, snippets_dir=SNIPPETS):
     return {p.stem: p for p in notebooks.build_notebooks(snippets_dir / "notebooks", tmp_path, expand)}
 
 
-def code_cells(path):
-    nb = json.loads(Path(path).read_text(encoding="utf-8"))
-    return ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
+@functools.cache
+def generated():
+    """스니펫 폴더 그대로 만든 노트북들 {이름: .ipynb 글}. 여러 테스트가 같은 것을 보므로 세션에 한 번 만듭니다."""
+    with tempfile.TemporaryDirectory() as tmp:
+        return {name: path.read_text(encoding="utf-8") for name, path in generate(Path(tmp)).items()}
+
+
+def code_cells(notebook):
+    """노트북(파일 경로나 .ipynb 글)의 코드 셀 글들."""
+    text = notebook.read_text(encoding="utf-8") if isinstance(notebook, Path) else notebook
+    return ["".join(c["source"]) for c in json.loads(text)["cells"] if c["cell_type"] == "code"]
 
 
 def test_four_parts():
@@ -41,21 +49,21 @@ def test_four_parts():
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_code_cells_are_snippet_sections(tmp_path, name):
+def test_code_cells_are_snippet_sections(name):
     """코드 셀마다 원본의 include 한 줄을 펼친 것과 글자 하나까지 같습니다 (직접 적은 코드 없음)."""
     src = (SNIPPETS / "notebooks" / f"{name}.md").read_text(encoding="utf-8")
     includes = re.findall(r"^```python[^\n]*\n(--8<-- \"[^\"]+\")\n```", src, flags=re.M)
     n_fences = len(re.findall(r"^```python", src, flags=re.M))
     assert len(includes) == n_fences, "노트북 원본의 코드 블록에는 include 한 줄만 있어야 합니다"
-    cells = code_cells(generate(tmp_path)[name])
+    cells = code_cells(generated()[name])
     assert cells == [expander()(line).strip("\n") for line in includes]
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_built_notebook_is_the_generated_one(built_site, tmp_path, name):
+def test_built_notebook_is_the_generated_one(built_site, name):
     site, _ = built_site
     built = site / "practice" / name / f"{name}.ipynb"
-    assert built.read_text(encoding="utf-8") == generate(tmp_path)[name].read_text(encoding="utf-8")
+    assert built.read_text(encoding="utf-8") == generated()[name]
 
 
 def test_editing_a_snippet_changes_the_notebook_and_its_cache_key(tmp_path):
@@ -182,14 +190,15 @@ EXPECTED = {
 
 def _downloaded_run(name):
     """내려받은 노트북 실행. 만든 노트북의 글이 그대로면 지난 결과를 씁니다 (support/runs.py)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        notebook = generate(Path(tmp) / "nb")[name]
-        return runs.cached(
-            f"notebook-{name}",
-            [notebook.read_text(encoding="utf-8")],
-            lambda: run_standalone(notebook, Path(tmp) / "outside"),
-            __name__,
-        )
+    text = generated()[name]
+
+    def run():
+        with tempfile.TemporaryDirectory() as tmp:
+            notebook = Path(tmp) / f"{name}.ipynb"
+            notebook.write_text(text, encoding="utf-8")
+            return run_standalone(notebook, Path(tmp) / "outside")
+
+    return runs.cached(f"notebook-{name}", [text], run, __name__)
 
 
 # 내려받은 노트북 실행은 새 프로세스라서 세션을 시작할 때 배경에서 미리 돌려 둡니다 (conftest.background).

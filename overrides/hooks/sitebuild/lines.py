@@ -60,7 +60,9 @@ def wrap_lines(fragment):
 # 코드 줄을 접을 자리: 여는 괄호, 쉼표, 등호, 점 바로 뒤. 자리가 없으면 CSS 의 overflow-wrap: anywhere 가 아무
 # 글자에서나 자르므로 "scaled_dot_product_attention(X_s⏎ame" 처럼 이름이 갈라졌습니다. <wbr> 은 글이 아니라서
 # textContent(복사 단추가 복사하는 글)는 그대로입니다. 실행 결과에는 넣지 않습니다: "0.5" 가 "0." 과 "5" 로 갈리면 안 됩니다.
-_CODE_BREAK = re.compile(r"([(\[,=.])(?=[^\s)\]]|$)")
+# 코드 안의 수(16.0, 0.01)와 연산자 ==, 그리고 ==, <=, != 의 앞 글자도 같은 까닭으로 자르지 않습니다
+# (휴대전화에서 "[16.0, 8.0, 4.⏎0]", "pos =⏎= stem_len" 처럼 접혔습니다).
+_CODE_BREAK = re.compile(r"([(\[,]|(?<![=<>!])=(?!=)|\.(?!\d))(?=[^\s)\]]|$)")
 _ANY_TAG = re.compile(r"(<[^>]+>)")
 
 

@@ -36,8 +36,11 @@ def built_html(site):
 
 def test_build_has_no_warnings(built_site):
     _, log = built_site
-    bad = [line for line in log.splitlines() if re.match(r"^(WARNING|ERROR)\b", line)]
-    assert not bad, "\n".join(bad)
+    lines = log.splitlines()
+    bad = [i for i, line in enumerate(lines) if re.match(r"^(WARNING|ERROR)\b", line)]
+    # 줄 하나만 보이면 까닭을 알 수 없으므로 (예: 노트북 커널이 남긴 "ERROR:tornado.general:Uncaught exception in
+    # ZMQStream callback"), 그 뒤의 traceback 까지 함께 보입니다.
+    assert not bad, "\n\n".join("\n".join(lines[i : i + 25]) for i in bad)
 
 
 def test_every_nav_page_is_built(built_site):

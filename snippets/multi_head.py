@@ -147,18 +147,16 @@ cost = {heads: measured_cost(n, 512, heads)
 # 휴대전화의 실행 결과 상자에 들어가게 헤드 수를
 # 열로, 센 값을 줄로 찍습니다.
 print("헤드 h개, 헤드마다 폭 512 / h")
-print(f"{'h = 1':>9s} {'h = 8':>9s}")
-for key, unit, digits in [("파라미터", 1, 0),
-                          ("FLOP", 1e6, 1),
-                          ("가중치 원소", 1, 0)]:
-    one, eight = (cost[heads][key] / unit
-                  for heads in (1, 8))
-    label = key + ("(백만)" if unit > 1 else "")
-    print(f"{one:9,.{digits}f} {eight:9,.{digits}f}"
-          f"  {label}")
+a, b = cost[1], cost[8]
+print(f"{'h = 1':>9} {'h = 8':>9}")
+print(f"{a['파라미터']:9,} {b['파라미터']:9,}  파라미터")
+fa, fb = a["FLOP"] / 1e6, b["FLOP"] / 1e6
+print(f"{fa:9,.1f} {fb:9,.1f}  FLOP(백만)")
+wa, wb = a["가중치 원소"], b["가중치 원소"]
+print(f"{wa:9,} {wb:9,}  가중치 원소")
 print("공식과 같은가?",
-      all(cost[heads] == attention_cost(n, 512, heads)
-          for heads in (1, 8)))
+      a == attention_cost(n, 512, 1),
+      b == attention_cost(n, 512, 8))
 # --8<-- [end:cost]
 
 # --8<-- [start:gpt3]

@@ -498,7 +498,8 @@ def figure_cost(narrow=False):
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xticks(ns, labels=[str(n) for n in ns])
-    ax.set_yticks([0.1, 1, 10, 100], labels=["0.1", "1", "10", "100"])  # 10⁻¹ 대신 보통 숫자로
+    # 10⁻¹ 대신 보통 숫자로
+    ax.set_yticks([0.1, 1, 10, 100], labels=["0.1", "1", "10", "100"])
     ax.minorticks_off()
     ax.set_xlabel("토큰 수 n")
     ax.set_ylabel("최고 메모리 (MB, float64)")
@@ -575,7 +576,8 @@ def figure_masks(narrow=False):
     for ax, (title, mask) in zip(axes, masks):
         ax.imshow(mask, cmap=cmap, vmin=0, vmax=1)
         ax.set_title(f"{title}\n마지막 행 {mask[-1].sum()}칸")
-        ax.set_xticks([0, 15])  # 자리는 코드처럼 0부터 셉니다
+        # 자리는 코드처럼 0부터 셉니다
+        ax.set_xticks([0, 15])
         ax.set_yticks([0, 15])
         ax.set_xlabel("키")
     axes[0].set_ylabel("쿼리")

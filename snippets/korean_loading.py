@@ -10,19 +10,22 @@ import numpy as np
 from e5_numpy import dequantize_q4_0, read_e5_file, weights_path
 
 _, _, _, _, tensors = read_e5_file(weights_path())
-n_q4 = sum(t.size * 32 for t in tensors.values() if t.dtype.names)  # 4비트 블록 배열들
+# 4비트 블록 배열들
+n_q4 = sum(t.size * 32 for t in tensors.values() if t.dtype.names)
 n_f32 = sum(t.size for t in tensors.values() if not t.dtype.names)
 size, size_f32 = weights_path().stat().st_size, (n_q4 + n_f32) * 4
 print(f"4비트 파라미터 {n_q4:,}개, float32 값 {n_f32:,}개 → 파일 {size / 1e6:.1f} MB "
       f"(모두 float32 라면 {size_f32 / 1e6:.0f} MB, 그 {size / size_f32:.2f}배)")
-block = tensors["l0.q.w"][0]  # 1층 쿼리 행렬의 첫 블록 (파라미터 32개)
+# 1층 쿼리 행렬의 첫 블록 (파라미터 32개)
+block = tensors["l0.q.w"][0]
 print(f"블록 하나: 배율 d = {float(block['d']):.5f}, 정수 q-8 =", (dequantize_q4_0(block[None]) / block["d"]).astype(int))
 
 # 층의 행렬들(단어 임베딩 빼고)의 블록 663,552개를 모두 풀어 봅니다
 layer_blocks = np.concatenate([t for key, t in tensors.items() if t.dtype.names and key != "emb.word"])
 levels = np.concatenate([layer_blocks["qs"] & 0x0F, layer_blocks["qs"] >> 4], axis=-1)
 print("-8·d 를 쓰는 블록의 비율:", float((levels == 0).any(axis=-1).mean()))
-w = dequantize_q4_0(layer_blocks[:, None])  # (블록, 1, 32)
+# (블록, 1, 32)
+w = dequantize_q4_0(layer_blocks[:, None])
 d = layer_blocks["d"].astype(np.float64)
 # 반올림 오차가 한 칸(|d|) 안에서 고르게 퍼진다고 보면 그 크기(제곱평균)는 |d|/√12 입니다.
 print(f"추정한 반올림 오차 / 파라미터 크기 (제곱평균): {np.sqrt((d ** 2 / 12).mean() / np.mean(w * w, dtype=np.float64)):.3f}")

@@ -351,7 +351,8 @@ SHOWCASE = [
 
 
 # --8<-- [start:figures]
-TICK_FONT = ["NanumGothic", "DejaVu Sans"]  # 나눔고딕에 없는 ▁ 는 DejaVu Sans 로 그립니다
+# 나눔고딕에 없는 ▁ 는 DejaVu Sans 로 그립니다
+TICK_FONT = ["NanumGothic", "DejaVu Sans"]
 
 
 def _sentence_heads(picks, narrow):
@@ -376,7 +377,8 @@ def _sentence_heads(picks, narrow):
         top = ax.secondary_xaxis("top")
         top.set_xticks(range(1, len(tokens), 2), labels=tokens[1::2], fontfamily=TICK_FONT)
         ax.set_yticks(range(len(rows)), labels=[tokens[i] for i in rows], fontfamily=TICK_FONT)
-        value = stats[pattern] if pattern in stats else observed["조사"]  # 28문장 평균
+        # 28문장 평균
+        value = stats[pattern] if pattern in stats else observed["조사"]
         ax.set_title(f"헤드 {name(layer, head)}: {pattern}\n(평균 {value[layer, head]:.2f})")
         ax.set_xlabel("키 (보이는 쪽)")
         if narrow or k == 0:
@@ -439,6 +441,7 @@ def figure_particles(narrow=False):
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
     ax.set_xlabel("붙은 말(같은 어절의 앞 조각)에 준 몫")
-    fig.legend(loc="outside lower center", ncol=2 if narrow else 3, frameon=False)  # 막대를 가리지 않게 그림 밖에
+    # 막대를 가리지 않게 그림 밖에
+    fig.legend(loc="outside lower center", ncol=2 if narrow else 3, frameon=False)
     return fig
 # --8<-- [end:figures]

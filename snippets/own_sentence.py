@@ -6,7 +6,8 @@ import json
 from browser_model import model_files, pack_bytes
 from e5_numpy import read_e5_file, weights_path
 
-files = model_files()  # 빌드가 사이트의 models/e5-ko/ 에 쓰는 파일들 (이름 → 바이트)
+# 빌드가 사이트의 models/e5-ko/ 에 쓰는 파일들 (이름 → 바이트)
+files = model_files()
 manifest = json.loads(files["manifest.json"])
 for pack, name in (("ko", "첫 묶음 (한글·숫자·문장부호)"), ("latin", "둘째 묶음 (영어 글자)")):
     count = json.loads(files[f"vocab-{pack}.json"])["count"]
@@ -24,7 +25,8 @@ import io
 
 from particles import find_particles
 
-with contextlib.redirect_stdout(io.StringIO()):  # 한국어 장의 스니펫은 import 할 때 분석 결과를 찍습니다
+# 한국어 장의 스니펫은 import 할 때 분석 결과를 찍습니다
+with contextlib.redirect_stdout(io.StringIO()):
     import korean_model as km
 
 found_marked = missed = wrong = 0

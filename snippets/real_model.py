@@ -308,8 +308,10 @@ def figure_layer1(narrow=False):
     for h, ax in enumerate(axes.flat):
         im = heatmap(ax, maps[0, h], tokens, tokens, title=f"헤드 {name(0, h)}", annotate=False,
                      xlabel="", ylabel="")
-        ax.tick_params(axis="x", labelrotation=90)  # 토큰 9개: 세우면 이름끼리 겹치지 않습니다
-        ax.label_outer()  # 눈금 이름은 맨 아래 줄과 맨 왼쪽 칸에만
+        # 토큰 9개: 세우면 이름끼리 겹치지 않습니다
+        ax.tick_params(axis="x", labelrotation=90)
+        # 눈금 이름은 맨 아래 줄과 맨 왼쪽 칸에만
+        ax.label_outer()
     label_heatmap_grid(fig, axes, im, narrow, ylabel="쿼리 (보는 쪽)", shrink=0.6)
     return fig
 
@@ -346,7 +348,8 @@ def figure_stats(narrow=False):
         ax.set_title(f"{pattern}에 주는 몫")
         ax.set_xticks(range(12), labels=[str(h + 1) for h in range(12)])
         ax.set_yticks(range(6), labels=[str(layer + 1) for layer in range(6)])
-        ax.set_ylabel("층", rotation=0, labelpad=12)  # 한 글자라서 눕히지 않습니다
+        # 한 글자라서 눕히지 않습니다
+        ax.set_ylabel("층", rotation=0, labelpad=12)
     for ax in axes.flat[-cols:]:
         ax.set_xlabel("헤드")
     fig.colorbar(im, ax=axes, shrink=0.8, label="24문장 평균 어텐션 가중치", location="bottom")

@@ -468,7 +468,7 @@ print(f"MHA(32) 라면 {kv_bytes_per_token(32) * 32 * 8192 / 2**30:.0f} GiB")
 m3 = sliding_window_mask(200, 4, sinks=4)
 print("쿼리 100이 보는 키:")
 print(np.flatnonzero(m3[100]).tolist())
-print("인과 마스크라면", int(causal_mask(200)[100].sum()), "개")
+print(f"인과 마스크라면 {int(causal_mask(200)[100].sum())}개")
 # --8<-- [end:quiz_3]
 
 # --8<-- [start:quiz_4]

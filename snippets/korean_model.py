@@ -110,7 +110,7 @@ def attention_of(texts):
 
 results = attention_of(SENTENCES)
 tokens, maps = results[0]
-print(SENTENCES[0], "→ 토큰", len(tokens), "개")
+print(f"{SENTENCES[0]} → 토큰 {len(tokens)}개")
 print("가중치", maps.shape)
 print("모든 행의 합이 1인가?", bool(np.allclose(maps.sum(-1), 1, atol=1e-5)))
 # --8<-- [end:maps]
@@ -149,11 +149,11 @@ def top(values, k=3):
     return [np.unravel_index(i, values.shape) for i in order]
 
 
-print("쿼리 토큰", sum(len(t) - START - 1 for t, _ in results), "개")
+print(f"쿼리 토큰 {sum(len(t) - START - 1 for t, _ in results)}개")
 print("가장 많이 보는 헤드 셋 (평균 몫)")
 for pattern in PATTERNS[:-1]:
     print(f"{pattern}")
-    print("  " + ", ".join(f"{name(*lh)} ({stats[pattern][lh]:.2f})" for lh in top(stats[pattern])))
+    print(" " + ", ".join(f"{name(*lh)} ({stats[pattern][lh]:.2f})" for lh in top(stats[pattern])))
 ent = stats["엔트로피"]
 broad, sharp = top(ent, 1)[0], top(-ent, 1)[0]
 print(f"가장 넓게 보는 헤드 {name(*broad)} (엔트로피 {ent[broad]:.2f})")
@@ -312,7 +312,8 @@ tokens = tokenize(model, PREFIX + SENTENCES[0])[1]
 sentence_pieces = tokens[START:-1]
 print(f"토큰 {len(tokens)}개, 그 가운데 문장 조각 {len(sentence_pieces)}개")
 print(f"어절 {len(SENTENCES[0].split())}개")
-print("▁ 로 시작하는 조각:", [t for t in sentence_pieces if t.startswith("▁")])
+print("▁ 로 시작하는 조각:")
+print(" ", [t for t in sentence_pieces if t.startswith("▁")])
 # --8<-- [end:quiz_1]
 
 # --8<-- [start:quiz_2]
@@ -326,7 +327,8 @@ for head in [(4, 3), best]:
 
 # --8<-- [start:quiz_3]
 tokens = tokenize(model, PREFIX + SENTENCES[0])[1]
-print("접두어와 <s>:", tokens[:START])
+print("접두어와 <s>:")
+print(" ", tokens[:START])
 print(f"문장의 첫 조각: {tokens[START]} (자리 {START})")
 # --8<-- [end:quiz_3]
 

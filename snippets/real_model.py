@@ -26,9 +26,11 @@ def name(layer, head):
 layer1_cls_top = (maps[0].argmax(axis=-1) == 0).mean(axis=-1)
 layer1_cls_share = maps[0][:, :, 0].mean(axis=-1)
 cls_heads = [name(0, h) for h in range(12) if layer1_cls_top[h] > 0.5]
-print(f"1층에서 행 대부분이 [CLS] 를 가장 많이 보는 헤드 {len(cls_heads)}개:")
-print(" ", ", ".join(cls_heads))
-print(f"그 헤드들이 [CLS] 에 주는 평균 몫: {layer1_cls_share[layer1_cls_top > 0.5].min():.2f}"
+print("행 대부분이 [CLS] 를 가장 많이 보는")
+print(f"1층 헤드 {len(cls_heads)}개:")
+for start in range(0, len(cls_heads), 5):
+    print(" ", " ".join(cls_heads[start:start + 5]))
+print(f"그 헤드들의 [CLS] 몫: {layer1_cls_share[layer1_cls_top > 0.5].min():.2f}"
       f"–{layer1_cls_share[layer1_cls_top > 0.5].max():.2f}")
 # --8<-- [end:layer1]
 
@@ -84,8 +86,8 @@ def collect(sentences, model):
 
 model = load_model()
 stats, js_layers, sentence_maps = collect(SENTENCES, model)
-print("문장", len(SENTENCES), "개")
-print("쿼리 토큰", sum(len(tokenize(model, s)[1]) for s in SENTENCES), "개")
+print(f"문장 {len(SENTENCES)}개")
+print(f"쿼리 토큰 {sum(len(tokenize(model, s)[1]) for s in SENTENCES)}개")
 # --8<-- [end:sentences]
 
 # --8<-- [start:top_heads]
@@ -94,7 +96,7 @@ for pattern in PATTERNS[:-1]:
     order = np.argsort(stats[pattern], axis=None)[::-1][:3]
     best = [np.unravel_index(i, stats[pattern].shape) for i in order]
     print(pattern)
-    print("  " + ", ".join(f"{name(*lh)} ({stats[pattern][lh]:.2f})" for lh in best))
+    print(" " + ", ".join(f"{name(*lh)} ({stats[pattern][lh]:.2f})" for lh in best))
 ent = stats["엔트로피"]
 broad, sharp = np.unravel_index(ent.argmax(), ent.shape), np.unravel_index(ent.argmin(), ent.shape)
 print(f"가장 넓게 보는 헤드 {name(*broad)} (엔트로피 {ent[broad]:.2f})")
@@ -106,9 +108,9 @@ over_half = {p: [name(*lh) for lh in zip(*np.nonzero(stats[p] > 0.5))] for p in 
 print("50% 넘게 주는 헤드")
 print("  이전 토큰:", over_half["이전 토큰"])
 print("  다음 토큰:", over_half["다음 토큰"])
-print("층별 평균 (1–6층)")
-for label, pattern in (("[CLS] 몫", "[CLS]"), ("[SEP] 몫", "[SEP]"), ("엔트로피", "엔트로피")):
-    print(f"  {label}:", " ".join(f"{v:.2f}" for v in stats[pattern].mean(axis=1)))
+print("층별 평균 (1–6층): 몫과 엔트로피")
+for pattern in ("[CLS]", "[SEP]", "엔트로피"):
+    print(pattern, " ".join(f"{v:.2f}" for v in stats[pattern].mean(axis=1)))
 # --8<-- [end:clark_compare]
 
 # --8<-- [start:random_baseline]
@@ -126,30 +128,34 @@ mean_n = np.mean([len(tokenize(model, s)[1]) for s in SENTENCES])
 print("이전 토큰 몫의 최댓값")
 print(f"  학습됨 {stats['이전 토큰'].max():.2f}, 무작위 {random_stats['이전 토큰'].max():.2f}")
 print(f"  (고르게 나누면 약 1/{mean_n:.0f})")
-print(f"평균 엔트로피: 학습됨 {stats['엔트로피'].mean():.2f}, 무작위 {random_stats['엔트로피'].mean():.2f} 나트")
+print("평균 엔트로피 (나트)")
+print(f"  학습됨 {stats['엔트로피'].mean():.2f}, 무작위 {random_stats['엔트로피'].mean():.2f}")
 print("층별 헤드 사이 평균 JS 거리 (1–6층)")
-print("  학습됨:", " ".join(f"{v:.2f}" for v in js_layers))
-print("  무작위:", " ".join(f"{v:.2f}" for v in random_js))
+print("학습됨", " ".join(f"{v:.2f}" for v in js_layers))
+print("무작위", " ".join(f"{v:.2f}" for v in random_js))
 # 0.02 는 이 폭에서 1/√d_model 보다 작습니다. 쿼리와 키가 한 번씩 곱해지므로 점수의 퍼짐은 그 비의 제곱으로 줄어듭니다.
 d_model = model.config["hidden_size"]
 ratio = 0.02 * np.sqrt(d_model)
 q0, k0 = encode(random_model, tokenize(model, SENTENCES[0])[0], return_qk=True)[2][0]
 init_spread = float((q0 @ np.swapaxes(k0, -1, -2) / np.sqrt(q0.shape[-1])).std())
 # 편향이 0 이라서 W_Q, W_K 를 c 배 하면 점수는 정확히 c² 배입니다: 같은 행렬을 1/√d_model 크기로 키운 값도 셉니다.
-print(f"표준편차 0.02 = 1/√{d_model}({1 / np.sqrt(d_model):.3f})의 {ratio:.2f}배, "
-      f"BERT-base 의 폭 768 에서는 1/√768({1 / np.sqrt(768):.3f})의 {0.02 * np.sqrt(768):.2f}배")
-print(f"1층 점수(÷√d_k)의 표준편차: {init_spread:.2f}, 같은 행렬을 1/√d_model 크기로 키우면 {init_spread / ratio ** 2:.2f}")
+print("표준편차 0.02 는 (768 은 BERT-base 의 폭)")
+print(f"  폭 {d_model}: 1/√{d_model}({1 / np.sqrt(d_model):.3f})의 {ratio:.2f}배")
+print(f"  폭 768: 1/√768({1 / np.sqrt(768):.3f})의 {0.02 * np.sqrt(768):.2f}배")
+print(f"1층 점수(÷√d_k)의 표준편차: {init_spread:.2f}")
+print(f"  같은 행렬을 1/√d_model 크기로: {init_spread / ratio ** 2:.2f}")
 # --8<-- [end:random_baseline]
 
 # --8<-- [start:korean]
 vocab = model.tokenizer.get_vocab()
-print("어휘 사전의 한글 음절 토큰:", sum(any("가" <= c <= "힣" for c in t) for t in vocab), "개")
+print(f"어휘 사전의 한글 음절 토큰: {sum(any('가' <= c <= '힣' for c in t) for t in vocab)}개")
 # 영어용 정규화(소문자로 바꾸고 악센트 지우기)가 유니코드 분해(NFD)를 하면서 음절을 자모로 풉니다.
 print("정규화한 '나는':", [hex(ord(c)) for c in model.tokenizer.normalizer.normalize_str("나는")])
 for text in ["나는 학교에 간다", "고양이가 매트 위에 앉았다."]:
     # [CLS], [SEP] 를 뺀 조각
     pieces = tokenize(model, text)[1][1:-1]
-    print(f"{text} → {len(pieces)}조각, [UNK] {pieces.count('[UNK]')}개")
+    print(text)
+    print(f"  → {len(pieces)}조각, [UNK] {pieces.count('[UNK]')}개")
     print(" ", pieces)
 # --8<-- [end:korean]
 
@@ -160,7 +166,7 @@ cs = maps[:, :, cat, sat]
 top = np.unravel_index(cs.argmax(), cs.shape)
 print(f"cat → sat 이 가장 큰 헤드: {name(*top)} ({cs[top]:.2f})")
 print(f"72개 헤드 평균: {cs.mean():.2f}")
-print(f"그 헤드가 24문장에서 다음 토큰에 주는 평균 몫: {stats['다음 토큰'][top]:.2f}")
+print(f"24문장에서 다음 토큰에 주는 몫: {stats['다음 토큰'][top]:.2f}")
 # --8<-- [end:cat_sat]
 
 # --8<-- [start:word_order]
@@ -179,17 +185,18 @@ prev_head = np.unravel_index(stats["이전 토큰"].argmax(), (6, 12))
 q = np.arange(1, len(tokens))
 with_order = maps[prev_head][q, q - 1].mean()
 without_order = maps_no_order[prev_head][q, q - 1].mean()
-print(f"헤드 {name(*prev_head)}가 바로 앞 토큰에 주는 평균 몫")
+print(f"헤드 {name(*prev_head)}: 바로 앞 토큰에 주는 평균 몫")
 print(f"  위치 정보 있음 {with_order:.2f}, 없음 {without_order:.2f}")
 print(f"  토큰 {len(tokens)}개에 고르게 나누면 {1 / len(tokens):.2f}")
 the1, the2 = [i for i, t in enumerate(tokens) if t == "the"]
-print("위치 정보가 없으면 두 'the' 의 가중치 행이 같은가?",
+print("위치 정보가 없을 때")
+print("  두 'the' 의 가중치 행이 같은가?",
       bool(np.allclose(maps_no_order[:, :, the1], maps_no_order[:, :, the2], atol=1e-5)))
 # 위치 정보가 없으면 토큰 순서를 섞어 넣어도 가중치의 행과 열이 같은 방식으로 섞일 뿐입니다.
 # "[CLS] sat the cat the on mat . [SEP]"
 perm = [0, 3, 1, 2, 5, 4, 6, 7, 8]
 shuffled = np.stack([w[0] for w in encode(no_order, ids[perm])[1]])
-print("섞은 입력의 가중치 = 원래 가중치를 같은 순서로 섞은 것?",
+print("  섞은 입력의 가중치 = 섞은 가중치?",
       bool(np.allclose(shuffled, maps_no_order[:, :, perm][:, :, :, perm], atol=1e-5)))
 # --8<-- [end:word_order]
 

@@ -413,7 +413,7 @@ def test_window_page_output(ef):
     for line in ("4,096개  인과", "1,020개  창 1,020", "1,024개  맨 앞 4 + 창 1,020"):
         assert line in text
     assert ef.m3[100].sum() == 8 and np.flatnonzero(ef.m3[100]).tolist() == [0, 1, 2, 3, 97, 98, 99, 100]
-    assert "쿼리 100이 보는 키:\n[0, 1, 2, 3, 97, 98, 99, 100]" in text and "인과 마스크라면 101 개" in text
+    assert "쿼리 100이 보는 키:\n[0, 1, 2, 3, 97, 98, 99, 100]" in text and "인과 마스크라면 101개" in text
 
 
 def test_masks_figure_counts(ef):

@@ -185,9 +185,9 @@ def test_english_comparison_quotes_the_real_model_page():
     """비교 표의 영어 모델 값은 앞 장의 실행 결과에 있는 그대로입니다."""
     out = page_output("real_model.md")
     assert "50% 넘게 주는 헤드\n  이전 토큰: ['1-3']\n  다음 토큰: ['2-9']" in out
-    cls = re.search(r"^  \[CLS\] 몫: (.+)$", out, re.M).group(1).split()
+    cls = re.search(r"^\[CLS\] (.+)$", out, re.M).group(1).split()
     assert len(cls) == 6 and all(float(v) > 0.5 for v in cls[1:5])  # 2–5층
-    sep = re.search(r"^  \[SEP\] 몫: (.+)$", out, re.M).group(1).split()
+    sep = re.search(r"^\[SEP\] (.+)$", out, re.M).group(1).split()
     assert len(sep) == 6 and all(float(v) < 0.15 for v in sep)
     text = open_page()
     assert (

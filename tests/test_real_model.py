@@ -180,8 +180,11 @@ def test_korean_is_split_into_jamo(rm):
 def test_init_scale_caveat_is_measured():
     """본문의 "0.02 는 BERT 크기에서 아주 작지 않습니다": 출력이 1/√d 와 견준 배수와 점수의 표준편차를 찍습니다."""
     out = page_output("real_model.md")
-    assert "표준편차 0.02 = 1/√384(0.051)의 0.39배, BERT-base 의 폭 768 에서는 1/√768(0.036)의 0.55배" in out
-    assert "1층 점수(÷√d_k)의 표준편차: 0.16, 같은 행렬을 1/√d_model 크기로 키우면 1.03" in out
+    assert (
+        "표준편차 0.02 는 (768 은 BERT-base 의 폭)\n  폭 384: 1/√384(0.051)의 0.39배\n  폭 768: 1/√768(0.036)의 0.55배"
+        in out
+    )
+    assert "1층 점수(÷√d_k)의 표준편차: 0.16\n  같은 행렬을 1/√d_model 크기로: 1.03" in out
 
 
 def test_layer1_alt_text_claims(rm):
@@ -271,7 +274,7 @@ def test_encoder_benchmark_runs_without_torch():
 
 def test_the_page_quotes_the_trained_entropy():
     """본문이 학습된 모델의 평균 엔트로피 1.29(약 3.6 토큰에 고르게 나눈 만큼)를 풀어 씁니다."""
-    entropy = printed("real_model.md", r"평균 엔트로피: 학습됨 ([\d.]+)")
+    entropy = printed("real_model.md", r"평균 엔트로피 \(나트\)\n  학습됨 ([\d.]+)")
     assert entropy == pytest.approx(1.29, abs=0.005) and math.exp(entropy) == pytest.approx(3.6, abs=0.05)
 
 
@@ -301,5 +304,8 @@ def test_clark_row_and_the_next_token_head_read_cleanly():
     assert "(가중치의 절반 넘게)" not in text and "넘게(출력의 마지막 줄)를" not in text
     assert "앞쪽 층의 헤드는 [CLS]를 많이 보고, 6–10층의 헤드는 [SEP]에 가중치를 절반 넘게 줌" in text
     assert "바로 **다음 토큰**에 가중치를 절반 넘게(0.59, 출력의 마지막 줄) 주는 헤드입니다" in text
-    assert "그 헤드가 24문장에서 다음 토큰에 주는 평균 몫: 0.59" in page_output("real_model.md").splitlines()
+    from page_outputs import page_outputs
+
+    cat_sat = next(block for block in page_outputs("real_model.md") if "cat → sat" in block)
+    assert cat_sat.rstrip("\n").splitlines()[-1] == "24문장에서 다음 토큰에 주는 몫: 0.59"  # "출력의 마지막 줄"
     assert "잣대" not in text

@@ -12,7 +12,15 @@ print(f"어휘: 조각 {model.tokenizer.get_vocab_size():,}개")
 print(f"단어 임베딩 표: {len(model.weights['embeddings.word_embeddings.weight']):,}행")
 for text in ["고양이가 매트 위에 앉았다", "나는 학교에 간다", "선생님은 그 문제를 천천히 다시 설명하셨다."]:
     ids, tokens = tokenize(model, PREFIX + text)
-    print(f"{len(tokens):2d}개:", " ".join(tokens))
+    # 휴대전화의 좁은 출력 칸에 맞게 몇 어절씩 찍습니다: 줄은 ▁ 로 시작하는 조각(어절의 첫 조각) 앞에서만 바꿉니다
+    print(f"{len(tokens)}개:")
+    line = []
+    for t in tokens:
+        if t.startswith("▁") and len(" ".join(line + [t])) > 20:
+            print(" ", " ".join(line))
+            line = []
+        line.append(t)
+    print(" ", " ".join(line))
 vocab = model.tokenizer.get_vocab()
 print("사전에 있는가?")
 for piece in ["▁고양이", "▁앉", "앉", "았다"]:

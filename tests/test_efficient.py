@@ -635,3 +635,10 @@ def test_korean_counters_and_words(ef):
         assert not re.search(r"(한|두|세|네|\d) ?벌", body), where
         assert "센 일의 양" not in body and "잣대" not in body, where
     assert "재 보겠습니다" not in text
+
+
+def test_outputs_fit_the_phone_box():
+    """375 px 의 출력 칸에 모든 줄이 들어갑니다 (이슈 29, 7절; 예전에는 두 줄이 접혔습니다)."""
+    from test_korean_model import too_wide
+
+    assert not too_wide("efficient.md"), too_wide("efficient.md")

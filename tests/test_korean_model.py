@@ -314,3 +314,33 @@ def test_own_sentence_page_uses_the_careful_wording():
     text = (DOCS / "own_sentence.md").read_text(encoding="utf-8")
     assert "가장 잘 따라간" not in text
     assert "조사가 붙은 말에 준 몫이 위치만으로 기대하는 값을 가장 크게 넘은 헤드" in text
+
+
+# ---------------------------------------------------------------- 휴대전화의 출력 칸
+
+# 375 px 화면의 실행 결과 칸: 안쪽 폭 306 px, 고정폭 글자 8.18 px, 한글 12.5 px (chromium, 이 사이트의 글꼴).
+OUTPUT_BOX_PX, NARROW_PX, WIDE_PX = 306, 8.18, 12.51
+
+
+def phone_width(line):
+    import unicodedata
+
+    return sum(WIDE_PX if unicodedata.east_asian_width(c) in "WF" else NARROW_PX for c in line)
+
+
+def too_wide(page):
+    """출력 칸보다 넓어 접히는 줄. 토큰의 파이썬 목록(['…', …])은 어차피 접히는 목록이라 뺍니다."""
+    lines = page_output(page).splitlines()
+    return [line for line in lines if "['" not in line and phone_width(line) > OUTPUT_BOX_PX]
+
+
+@pytest.mark.parametrize("page", ["korean_model.md", "real_model.md", "korean_loading.md", "own_sentence.md"])
+def test_outputs_fit_the_phone_box(page):
+    """이슈 29, 7절: 375 px 에서 출력 칸이 줄의 절반을 접었고, 줄 맞춘 표는 마지막 열이 첫 열 밑으로 갔습니다
+    (korean_model 의 층 표). 표는 좁게, 긴 줄은 값 하나씩 찍습니다 (예전: korean_model 55/61줄, real_model 34/43줄)."""
+    assert not too_wide(page), too_wide(page)
+
+
+def test_the_width_estimate_sees_a_wide_table():
+    assert phone_width("층 | 은닉 상태 차이 | 점수 차이 최대 | 가중치 비 최대") > OUTPUT_BOX_PX
+    assert phone_width(" 6   0.097      0.3   1.353") < OUTPUT_BOX_PX

@@ -96,9 +96,10 @@ def tiled_attention(q, k, v, mask=None, block=128):
     if mask is not None:
         # 뷰라서 메모리를 더 쓰지 않습니다
         mask = np.broadcast_to(mask, (*lead, n_q, n_k))
-    # 나누기 전의 가중합은 |v| 의 n_k 배까지 커집니다. 그 값이 dtype 을 넘을 만큼 v 가 크면
+    # 나누기 전의 가중합(아래 acc)은 |v| 의 n_k 배까지 커집니다. 그 값이 dtype 을 넘을 만큼 v 가 크면
     # v 를 2의 거듭제곱 shrink 로 나눠 계산하고 끝에 곱해 되돌립니다 (2의 거듭제곱이라 반올림이 없습니다).
-    v_top, roof = max(v.max(initial=0), -v.min(initial=0)), np.finfo(q.dtype).max / (2 * max(n_k, 1))
+    v_top = max(v.max(initial=0), -v.min(initial=0))
+    roof = np.finfo(q.dtype).max / (2 * max(n_k, 1))
     shrink = q.dtype.type(2.0 ** np.ceil(np.log2(v_top / roof)) if v_top > roof else 1.0)
     v_work = v / shrink if shrink > 1 else v
     root = np.sqrt(q.dtype.type(q.shape[-1]))

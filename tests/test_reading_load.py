@@ -44,6 +44,7 @@ def test_main_path_and_targets_name_real_pages():
     assert {d for d in reading_load.TARGETS if d.endswith(".md")} == set(reading_load.CHAPTERS) | {
         "real_model.md",
         "korean_model.md",
+        "head_ablation.md",
         "efficient.md",
     }
 

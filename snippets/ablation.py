@@ -82,6 +82,7 @@ def head_worth(model, texts, budget=1024):
 
 
 # --8<-- [start:store]
+import ast
 import fcntl
 import hashlib
 import os
@@ -89,6 +90,23 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def chapter_sentences(chapter):
+    """모델 장의 스니펫이 쓰는 문장 목록: "real_model" 은 SENTENCES, "korean_model" 은 ANNOTATED 에서 조사·어미 표시(/, ~)를 지운 것.
+
+    그 장을 import 하면 장의 분석을 모두 다시 돌리므로(2코어에서 장마다 CPU 2–4초, 빌드의 데이터·그림·페이지마다 한 번씩)
+    파일에서 목록(리터럴)만 읽습니다. 목록이 그 장의 것과 같은지는 tests/test_head_ablation.py 가 봅니다.
+    """
+    names = {"real_model": "SENTENCES", "korean_model": "ANNOTATED"}
+    if chapter not in names:
+        raise ValueError(f"chapter={chapter!r} 는 {list(names)} 가운데 하나여야 합니다")
+    tree = ast.parse((ROOT / "snippets" / f"{chapter}.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == [names[chapter]]:
+            found = ast.literal_eval(node.value)
+            return [a.replace("/", "").replace("~", "") for a in found] if chapter == "korean_model" else found
+    raise ValueError(f"{chapter}.py 에 목록 {names[chapter]} = [...] 이 없습니다")
 CACHE = ROOT / ".cache" / "measurements"
 # 결과를 정하는 스니펫 파일들: 이 파일이 import 하는 것과, 넘겨받는 모델을 읽는 e5_numpy (bert_numpy 는 MiniLM 을 읽습니다)
 SOURCES = ("ablation", "attention", "bert_numpy", "e5_numpy", "head_stats")
@@ -107,6 +125,14 @@ def _environment():
     return parts
 
 
+def _source(module):
+    """캐시의 재료로 넣을 스니펫의 글. 이 파일은 재는 절(measure)만: 캐시·문장 읽기를 고쳐도 다시 재지 않게."""
+    text = (ROOT / "snippets" / f"{module}.py").read_text(encoding="utf-8")
+    if module == "ablation":
+        text = text[text.index("# --8<-- [start:measure]"):text.index("# --8<-- [end:measure]")]
+    return text
+
+
 def stored_worth(name, model, texts):
     """head_worth(model, texts) 를 .cache/measurements/<name>-<재료의 해시>.npz 에서 읽거나, 없으면 계산해 남깁니다.
 
@@ -114,7 +140,7 @@ def stored_worth(name, model, texts):
     잠금 파일에서 기다렸다가 읽습니다. 캐시 폴더를 만들 수 없으면 (읽기 전용 폴더) 그냥 계산합니다.
     """
     h = hashlib.sha256()
-    for part in [name, *texts, *_environment(), *((ROOT / "snippets" / f"{s}.py").read_text() for s in SOURCES)]:
+    for part in [name, *texts, *_environment(), *map(_source, SOURCES)]:
         h.update(part.encode() + b"\0")
     path = CACHE / f"{name}-{h.hexdigest()[:20]}.npz"
     try:

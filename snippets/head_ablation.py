@@ -19,7 +19,7 @@ def sentence_vector(hidden):
 
 hidden, weights = encode(model, ids)
 print(f"헤드 7-11: 조사 '가' → '▁고양이' 가중치 {weights[6][0, 10, particle, host]:.2f}")
-for heads in ([(6, 10)], [(11, 6)]):  # 헤드 7-11, 그리고 눈에 띄지 않는 헤드 12-7
+for heads in ([(6, 10)], [(11, 6)]):  # 헤드 7-11, 그리고 한국어 장이 이름 붙이지 않은 헤드 12-7
     off = switch_off(model, heads=heads)  # 0부터 셉니다: 헤드 7-11 은 (6, 10)
     hidden_off, weights_off = encode(model, ids, heads_off=off)
     change = 1 - sentence_vector(hidden) @ sentence_vector(hidden_off)
@@ -43,19 +43,13 @@ print("W_O 의 행을 0 으로 만든 모델과 같은가?", np.allclose(by_hand
 # --8<-- [end:checks]
 
 # --8<-- [start:worth]
-import contextlib
-import io
+from ablation import chapter_sentences, stored_worth
+from bert_numpy import load_model
 
-from ablation import stored_worth
-
-with contextlib.redirect_stdout(io.StringIO()):  # 두 모델 장의 스니펫은 import 할 때 분석 결과를 찍습니다
-    import korean_model as km
-    import real_model as rm
-
-# 두 장의 문장 가운데 네 개마다 하나 (영어 6개, 한국어 7개): 한 헤드를 끌 때마다 모델을 다시 돌리므로
+# 두 모델 장의 문장 가운데 네 개마다 하나 (영어 6개, 한국어 7개): 한 헤드를 끌 때마다 모델을 다시 돌리므로
 MODELS = {
-    "all-MiniLM-L6-v2": ("minilm", rm.model, rm.SENTENCES[::4]),
-    "multilingual-e5-small": ("e5", km.model, [PREFIX + s for s in km.SENTENCES[::4]]),
+    "all-MiniLM-L6-v2": ("minilm", load_model(), chapter_sentences("real_model")[::4]),
+    "multilingual-e5-small": ("e5", model, [PREFIX + s for s in chapter_sentences("korean_model")[::4]]),
 }
 worth = {label: stored_worth(key, m, texts) for label, (key, m, texts) in MODELS.items()}
 
@@ -75,22 +69,18 @@ for label, w in worth.items():
 # --8<-- [end:worth]
 
 # --8<-- [start:striking]
-# 모델 장들이 습관으로 이름 붙인 헤드 (그 장의 통계에서 고른 것)
 def head_of(page_name):
     """페이지의 이름 "2-8" → 0부터 센 (층, 헤드) = (1, 7)."""
     layer, head = page_name.split("-")
     return int(layer) - 1, int(head) - 1
 
 
-STRIKING = {
-    "all-MiniLM-L6-v2": {f"{pattern} {name(*lh)}": lh for pattern, lh in rm.SHOWCASE},
-    "multilingual-e5-small": {
-        f"이전 토큰 {name(*km.SHOWCASE[0][1])}": km.SHOWCASE[0][1],
-        **{f"다음 토큰 {n}": head_of(n) for n in km.over_half["다음 토큰"]},
-        f"<s> {name(*km.SHOWCASE[2][1])}": km.SHOWCASE[2][1],
-        f"조사 {name(*km.best)}": km.best,
-    },
+# 모델 장들이 습관으로 이름 붙인 헤드: 그 장의 통계가 고른 것입니다 (실제 모델 장의 네 헤드, 한국어 장의 다섯)
+NAMED = {
+    "all-MiniLM-L6-v2": ["이전 토큰 1-3", "다음 토큰 2-9", "[CLS] 5-6", "넓게 보기 1-1"],
+    "multilingual-e5-small": ["이전 토큰 1-3", "다음 토큰 2-8", "다음 토큰 3-7", "<s> 5-6", "조사 7-11"],
 }
+STRIKING = {label: {n: head_of(n.split()[-1]) for n in names} for label, names in NAMED.items()}
 
 
 def rank_in_layer(values, layer, head):
@@ -129,10 +119,11 @@ for label, w in worth.items():
 # --8<-- [end:halves]
 
 # --8<-- [start:quiz_1]
-minilm = worth["all-MiniLM-L6-v2"]
-cls_head = STRIKING["all-MiniLM-L6-v2"][f"[CLS] {name(*rm.SHOWCASE[2][1])}"]
-emb = minilm["embedding"][:, :, :-1].mean(axis=0)
-print(f"헤드 {name(*cls_head)} 이 [CLS] 에 주는 몫 (24문장 평균): {rm.stats['[CLS]'][cls_head]:.2f}")
+minilm, everything = MODELS["all-MiniLM-L6-v2"][1], chapter_sentences("real_model")
+cls_head = head_of("5-6")
+shares = [encode(minilm, tokenize(minilm, t)[0])[1][4][0, 5, :, 0] for t in everything]  # 쿼리마다 [CLS] 에 준 몫
+emb = worth["all-MiniLM-L6-v2"]["embedding"][:, :, :-1].mean(axis=0)
+print(f"헤드 5-6 이 [CLS] 에 주는 몫 ({len(everything)}문장 평균): {np.concatenate(shares).mean():.2f}")
 print(f"끄면 1 − cos {emb[cls_head]:.5f}, 같은 층 헤드의 중앙값 {np.median(emb[cls_head[0]]):.5f}")
 # --8<-- [end:quiz_1]
 
@@ -195,6 +186,19 @@ def figure_worth(narrow=False):
             ax.legend(loc="upper right", frameon=False, handletextpad=0.2, borderaxespad=0.2)
     return fig
 # --8<-- [end:figures]
+
+
+def chapters():
+    """두 모델 장의 모듈 (real_model, korean_model). 이 페이지의 문장과 이름 붙인 헤드가 그 장의 것과 같은지 테스트가 견줄 때
+    씁니다. import 하면 그 장의 분석을 찍으므로 조용히 읽습니다. (이 import 덕분에 빌드의 캐시도 두 장이 바뀌면 이 페이지를
+    다시 만듭니다: 빌드의 캐시는 스니펫이 import 하는 파일의 내용을 재료로 씁니다.)"""
+    import contextlib
+    import io
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        import korean_model
+        import real_model
+    return real_model, korean_model
 
 
 # 브라우저 워커가 (나중에 헤드 끄기 스위치를 달 때) 견줄 numpy 의 값: 여러분의 문장으로·한국어 장의 탐색기 문장 둘에서

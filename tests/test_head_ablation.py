@@ -35,15 +35,11 @@ def ha():
 
 
 @pytest.fixture(scope="module")
-def chapters():
-    """두 모델 장의 모듈 (import 할 때 분석을 찍으므로 조용히)."""
-    import contextlib
-    import io
+def chapters(ha):
+    """두 모델 장의 모듈 (real_model, korean_model)."""
+    import korean_model  # noqa: F401 (make check 가 이 파일을 두 장의 테스트와 같은 작업 프로세스에 두도록: support/groups.py)
 
-    with contextlib.redirect_stdout(io.StringIO()):
-        import korean_model
-        import real_model
-    return real_model, korean_model
+    return ha.chapters()
 
 
 def padded(model, texts):
@@ -324,6 +320,11 @@ def test_looking_is_not_testing(ha, chapters):
 
 def test_measured_on_every_fourth_sentence_of_both_chapters(ha, chapters):
     rm, km = chapters
+    from ablation import chapter_sentences
+
+    assert chapter_sentences("real_model") == rm.SENTENCES and chapter_sentences("korean_model") == km.SENTENCES
+    with pytest.raises(ValueError, match="chapter='heatmap'"):
+        chapter_sentences("heatmap")
     texts = {label: texts for label, (_, _, texts) in ha.MODELS.items()}
     assert texts["all-MiniLM-L6-v2"] == rm.SENTENCES[::4] and len(texts["all-MiniLM-L6-v2"]) == 6
     assert texts["multilingual-e5-small"] == [km.PREFIX + s for s in km.SENTENCES[::4]]
@@ -337,7 +338,17 @@ def means(ha, label, key):
 
 
 def test_the_named_heads_are_the_ones_the_model_chapters_name(ha, chapters):
+    """페이지는 두 장을 import 하지 않고 이름을 적어 둡니다 (장마다 분석을 다시 돌리지 않게). 그 이름이 장의 통계가 고른 헤드입니다."""
     rm, km = chapters
+    minilm = {f"{p} {ha.name(*lh)}": tuple(map(int, lh)) for p, lh in rm.SHOWCASE}
+    e5 = {
+        f"이전 토큰 {ha.name(*km.SHOWCASE[0][1])}": km.SHOWCASE[0][1],
+        **{f"다음 토큰 {n}": ha.head_of(n) for n in km.over_half["다음 토큰"]},
+        f"<s> {ha.name(*km.SHOWCASE[2][1])}": km.SHOWCASE[2][1],
+        f"조사 {ha.name(*km.best)}": km.best,
+    }
+    assert ha.STRIKING["all-MiniLM-L6-v2"] == minilm
+    assert ha.STRIKING["multilingual-e5-small"] == {k: tuple(map(int, v)) for k, v in e5.items()}
     assert set(ha.STRIKING["all-MiniLM-L6-v2"]) == {"이전 토큰 1-3", "다음 토큰 2-9", "[CLS] 5-6", "넓게 보기 1-1"}
     assert set(ha.STRIKING["multilingual-e5-small"]) == {
         "이전 토큰 1-3",
@@ -397,6 +408,7 @@ def test_quiz_answers(ha):
     rm_cls = means(ha, "all-MiniLM-L6-v2", "embedding")
     assert rm_cls[4, 5] < np.median(rm_cls[4])  # 문제 1
     out = page_output("head_ablation.md")
+    assert float(re.search(r"\[CLS\] 에 주는 몫 \(24문장 평균\): ([\d.]+)", out).group(1)) > 0.9  # "90% 넘게"
     zero = re.search(r"zero\s*: 2-8 의 '가' 행 합 ([\d.]+), 가장 큰 몫 ([\d.]+), 1 − cos ([\d.]+)", out)
     uniform = re.search(r"uniform: 2-8 의 '가' 행 합 ([\d.]+), 가장 큰 몫 ([\d.]+), 1 − cos ([\d.]+)", out)
     assert float(zero.group(1)) == 0 and float(uniform.group(1)) == 1

@@ -20,6 +20,7 @@ LEARNER_PAGES = [
     "summary.md",
     "real_model.md",
     "korean_model.md",
+    "head_ablation.md",
     "korean_loading.md",
     "glossary.md",
 ]

@@ -15,6 +15,7 @@
 
 # --8<-- [start:tokenizer]
 import heapq
+import numbers
 import re
 
 NORMAL, CONTROL, USER_DEFINED, BYTE = 1, 3, 4, 6  # 파일의 token_type 값 (SentencePiece 의 조각 종류)
@@ -88,8 +89,8 @@ class GemmaTokenizer:
 
     def piece(self, token_id):
         """id → 조각 글 (▁ 그대로, 바이트 조각은 <0xEC> 처럼)."""
-        if isinstance(token_id, bool) or not isinstance(token_id, (int,)) and not hasattr(token_id, "__index__"):
-            raise TypeError(f"token_id 는 정수여야 합니다: {token_id!r}")
+        if isinstance(token_id, bool) or not isinstance(token_id, numbers.Integral):
+            raise TypeError(f"token_id 는 정수여야 합니다: token_id={token_id!r} ({type(token_id).__name__})")
         if not 0 <= int(token_id) < len(self.pieces):
             raise ValueError(f"token_id={token_id} 는 0 이상 {len(self.pieces)} 미만이어야 합니다 (어휘 크기)")
         return self.pieces[int(token_id)]
@@ -97,10 +98,11 @@ class GemmaTokenizer:
     def decode(self, ids):
         """id 들 → 글. ▁ 는 공백으로, 이어진 바이트 조각은 UTF-8 로 풉니다 (특수 토큰은 뺍니다)."""
         out = bytearray()
+        byte_of = {i: b for b, i in self.byte_id.items()}
         for i in ids:
             p = self.piece(i)
-            if i in self.byte_id.values():
-                out.append(int(p[3:5], 16))
+            if i in byte_of:
+                out.append(byte_of[i])
             elif p in self.id:
                 out += p.replace("▁", " ").encode("utf-8")
         return out.decode("utf-8", errors="replace")

@@ -30,6 +30,7 @@ PAGES = [
     "efficient.md",
     "real_model.md",
     "korean_model.md",
+    "next_token.md",
 ]
 ANSWER = '??? success "정답과 풀이"'
 

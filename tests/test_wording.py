@@ -20,6 +20,7 @@ LEARNER_PAGES = [
     "summary.md",
     "real_model.md",
     "korean_model.md",
+    "next_token.md",
     "korean_loading.md",
     "glossary.md",
 ]

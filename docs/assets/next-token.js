@@ -367,7 +367,9 @@
       var q = state.query === null ? n - 1 + state.step : state.query;
       var w = row(q);
       var bos = w[0];
-      if (state.hideBos) w = w.map(function (x, j) { return j === 0 ? 0 : x / (1 - bos); });
+      /* 나머지의 합(= 1 − <bos> 의 몫; 저장한 값은 1/65535 단위로 반올림돼 있어 그 합으로)으로 나눠 합을 1로 */
+      var others = w.reduce(function (a, x) { return a + x; }, 0) - bos;
+      if (state.hideBos) w = w.map(function (x, j) { return j === 0 ? 0 : x / others; });
       strip.textContent = "";
       var maxW = Math.max.apply(null, w.slice(state.hideBos ? 1 : 0).concat([1e-12]));
       all.slice(0, all.length - 1).forEach(function (token, j) {
@@ -389,7 +391,7 @@
       var masked = all.length - 1 - (q + 1);
       attnNote.textContent = layerName + ": 쿼리는 " + (q + 1) + "번째 토큰 '" + piece(all[q]) + "'입니다. " +
         "왼쪽 " + (q + 1) + "개(자기 포함)만 보고, 오른쪽 " + masked + "개는 인과 마스크로 가려져 가중치가 0입니다." +
-        (state.hideBos ? " <bos>의 몫 " + fixed3(bos) + "을 빼고, 나머지를 " + fixed3(1 - bos) + "로 나눠 합을 1로 맞췄습니다." : "");
+        (state.hideBos ? " <bos>의 몫 " + fixed3(bos) + "을 빼고, 나머지를 그 합 " + fixed3(others) + "로 나눠 합을 1로 맞췄습니다." : "");
       var order = w.map(function (x, j) { return [x, j]; }).filter(function (e) { return !(state.hideBos && e[1] === 0); });
       order.sort(function (a, b) { return b[0] - a[0] || a[1] - b[1]; });
       attnTop.textContent = "가장 많이 본 키: " + order.slice(0, 3).map(function (e) {

@@ -513,7 +513,10 @@ def test_page_tokens_and_first_candidates(out):
     top = re.findall(r"^\s*(\S+) (0\.\d{3})$", out.split("로짓:")[1], flags=re.M)[:5]
     assert top[0] == ("▁다니", "0.154") and [t for t, _ in top[:3]] == ["▁다니", "▁들어가", "▁가"]
     text = (DOCS / "next_token.md").read_text(encoding="utf-8")
-    assert "`▁다니`가 15%로 1등이고, `▁들어가`, `▁가`가 뒤를 잇습니다" in text
+    # 조각 이름은 <code class="glue"> 로 씁니다: 휴대전화에서 ▁ 와 한글 사이에서 줄이 갈라지지 않게 (site.css 의 .glue)
+    assert re.sub(r'<code class="glue">(.*?)</code>', r"`\1`", text).count(
+        "`▁다니`가 15%로 1등이고, `▁들어가`, `▁가`가 뒤를 잇습니다"
+    ) == 1
 
 
 def test_page_looks_left_and_bos(out):

@@ -221,13 +221,47 @@ LAYER = {"attn_norm": "norm_attn", "attn_q": "W_Q", "attn_k": "W_K", "attn_v": "
          "post_ffw_norm": "norm_ffn_out"}
 
 
+class EmbeddingTable:
+    """임베딩 표 (어휘, d_model). 입력 토큰의 행을 꺼내고(rows), 출력 층에서 모든 행과 내적합니다(logits).
+
+    파일의 표는 Q8_0 입니다: 32개마다 float16 배율 하나와 8비트 정수 32개. 풀지 않고 그대로 두고, 필요한 행만 그때그때
+    풉니다. float32 로 모두 풀면 671 MB 인데 이렇게 두면 189 MB 이고, 값은 똑같습니다 (float16 × 8비트 정수는 float32 로
+    정확합니다). 빌드는 이 모델을 두 프로세스(페이지, 도구의 데이터)에서 돌리므로 메모리가 그만큼 줄어듭니다.
+    다른 형식의 표는 통째로 float32 로 풉니다.
+    """
+
+    def __init__(self, tensor, chunk=8192):
+        qtype, self.shape, raw = tensor
+        self.chunk, self.dense = chunk, None
+        if qtype == gguf.GGMLQuantizationType.Q8_0:
+            block, size = gguf.GGML_QUANT_SIZES[qtype]  # 32개, 34바이트
+            blocks = np.asarray(raw).reshape(self.shape[0], self.shape[1] // block, size)
+            self.scale = blocks[..., :2].copy().view("<f2").astype(np.float32)  # (어휘, 블록 수, 1)
+            self.q = blocks[..., 2:].copy().view(np.int8)  # (어휘, 블록 수, 32)
+        else:
+            self.dense = dequantize(tensor)
+
+    def rows(self, ids):
+        """표의 행들 (ids 의 개수, d_model) float32. ids 는 정수 배열이나 slice."""
+        if self.dense is not None:
+            return self.dense[ids]
+        return (self.q[ids] * self.scale[ids]).reshape(-1, self.shape[1])
+
+    def logits(self, h):
+        """h (n, d_model) @ 표ᵀ → (n, 어휘): 행 chunk 개씩 풀어 곱합니다 (한꺼번에 풀지 않게)."""
+        out = np.empty((h.shape[0], self.shape[0]), np.float32)
+        for i in range(0, self.shape[0], self.chunk):
+            out[:, i:i + self.chunk] = h @ self.rows(slice(i, i + self.chunk)).T
+        return out
+
+
 def gemma_params(cfg, tensors):
-    """파라미터 dict: "E" (어휘, d_model) 임베딩 표 (출력 층도 이것을 씁니다), "norm_out", "layers" [층마다 dict].
+    """파라미터 dict: "E" 임베딩 표 (출력 층도 이것을 씁니다, EmbeddingTable), "norm_out", "layers" [층마다 dict].
 
     정규화의 배율은 파일에 적힌 값을 그대로 곱합니다. Gemma 는 배율을 (1 + w) 로 쓰는데, llama.cpp 가 파일로 바꿀 때
     1 을 미리 더해 두었습니다.
     """
-    params = {"E": dequantize(tensors["token_embd.weight"]), "norm_out": dequantize(tensors["output_norm.weight"]),
+    params = {"E": EmbeddingTable(tensors["token_embd.weight"]), "norm_out": dequantize(tensors["output_norm.weight"]),
               "layers": []}
     if params["E"].shape != (cfg["vocab"], cfg["d_model"]):
         raise ValueError(f"임베딩 표의 모양이 {params['E'].shape} 입니다 (어휘 {cfg['vocab']} × d_model {cfg['d_model']})")

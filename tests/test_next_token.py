@@ -514,9 +514,12 @@ def test_page_tokens_and_first_candidates(out):
     assert top[0] == ("▁다니", "0.154") and [t for t, _ in top[:3]] == ["▁다니", "▁들어가", "▁가"]
     text = (DOCS / "next_token.md").read_text(encoding="utf-8")
     # 조각 이름은 <code class="glue"> 로 씁니다: 휴대전화에서 ▁ 와 한글 사이에서 줄이 갈라지지 않게 (site.css 의 .glue)
-    assert re.sub(r'<code class="glue">(.*?)</code>', r"`\1`", text).count(
-        "`▁다니`가 15%로 1등이고, `▁들어가`, `▁가`가 뒤를 잇습니다"
-    ) == 1
+    assert (
+        re.sub(r'<code class="glue">(.*?)</code>', r"`\1`", text).count(
+            "`▁다니`가 15%로 1등이고, `▁들어가`, `▁가`가 뒤를 잇습니다"
+        )
+        == 1
+    )
 
 
 def test_page_looks_left_and_bos(out):
@@ -721,3 +724,15 @@ def test_read_gguf_reads_the_real_file_like_gguf_reader():
     path = gemma_file.gguf_path()
     meta, tensors = gemma_file.read_gguf(path)
     assert_same_as_reader(meta, tensors, gguf.GGUFReader(str(path)))
+
+
+def test_embedding_table_stays_8_bit_and_gives_the_same_values(tiny_path):
+    """임베딩 표는 Q8_0 그대로 두고 행을 그때그때 풉니다: gguf.quants.dequantize 로 통째로 푼 표와 값이 같습니다."""
+    meta, tensors = gemma_file.read_gguf(tiny_path)
+    table = gemma_file.EmbeddingTable(tensors["token_embd.weight"], chunk=100)
+    dense = gemma_file.dequantize(tensors["token_embd.weight"])
+    assert table.dense is None and table.q.dtype == np.int8 and table.shape == dense.shape
+    np.testing.assert_array_equal(table.rows(np.array([0, 5, 278, 5])), dense[[0, 5, 278, 5]])
+    np.testing.assert_array_equal(table.rows(slice(0, None)), dense)
+    h = np.random.default_rng(2).standard_normal((3, dense.shape[1])).astype(np.float32)
+    np.testing.assert_allclose(table.logits(h), h @ dense.T, atol=1e-5, rtol=0)  # 조각(100행)마다 곱해도 같습니다

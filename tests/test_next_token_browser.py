@@ -128,6 +128,10 @@ def test_attention_row_on_screen_equals_numpy_and_only_looks_left(desktop, built
     page = desktop.open(PAGE)
     desktop.read_through(whole_page=False)
     n = len(part["ids"])
+    tokens = page.locator(".next-token__tokens").text_content()
+    pieces = [part["pieces"][str(i)] for i in part["ids"]]
+    assert tokens.startswith(f"프롬프트의 토큰 {n}개: ") and tokens.count(" · ") == n - 1
+    assert all(p.lstrip("▁") in tokens for p in pieces), (tokens, pieces)
     set_range(page, "input[id$=-step]", 3)  # 셋째 걸음: 쿼리는 프롬프트 뒤 두 번째 토큰 (자리 n + 1)
     page.select_option("select[id$=-layer]", "11")
     page.select_option("select[id$=-head]", "2")
@@ -148,7 +152,10 @@ def test_attention_row_on_screen_equals_numpy_and_only_looks_left(desktop, built
     renorm = w[1:] / w[1:].sum()  # 나머지의 합(= 1 − <bos>, 저장한 값의 반올림 안에서)으로 나눈 값
     assert abs(w[1:].sum() - (1 - w[0])) < 5e-4
     assert all(close_text(values[i], renorm[i - 1], 3) for i in range(1, q + 1))
-    assert f"<bos>의 몫 {w[0]:.3f}을 빼고, 나머지를 그 합 {w[1:].sum():.3f}로 나눠" in page.locator(".next-token__note").inner_text()
+    assert (
+        f"<bos>의 몫 {w[0]:.3f}을 빼고, 나머지를 그 합 {w[1:].sum():.3f}로 나눠"
+        in page.locator(".next-token__note").inner_text()
+    )
     # 프롬프트 안의 토큰을 누르면 그 자리가 쿼리: 프롬프트를 한 번에 읽을 때도 오른쪽은 0 입니다
     page.locator("input[id$=-bos]").uncheck()
     page.locator(".next-token__chip").nth(1).click()

@@ -151,6 +151,7 @@
     var prev = el("button", { type: "button", "class": "next-token__button", "aria-label": "이전 걸음" }, "◀");
     var next = el("button", { type: "button", "class": "next-token__button", "aria-label": "다음 걸음" }, "▶");
     var textLine = el("p", { "class": "next-token__text", "aria-live": "polite" });
+    var tokensLine = el("p", { "class": "next-token__tokens" });
     var tInput = el("input", { id: id + "-t", type: "range", min: "0", max: "2", step: "0.05", value: "1" });
     var tOut = el("output", { "for": id + "-t", "class": "next-token__value" });
     var kInput = el("input", { id: id + "-k", type: "range", min: "0", max: "50", step: "1", value: "0" });
@@ -187,6 +188,7 @@
       top.appendChild(stepWrap);
       box.appendChild(top);
       box.appendChild(textLine);
+      box.appendChild(tokensLine);
 
       box.appendChild(el("p", { "class": "next-token__heading" }, "다음 토큰의 후보"));
       var knobs = el("div", { "class": "next-token__controls" });
@@ -263,6 +265,11 @@
       textLine.appendChild(el("span", { "class": "next-token__generated" }, gen));
       textLine.appendChild(el("span", { "class": "next-token__cursor" }, " ▮"));
       textLine.appendChild(el("span", { "class": "next-token__sr" }, " (여기에 올 토큰을 고릅니다)"));
+      tokensLine.textContent = "프롬프트의 토큰 " + part.ids.length + "개: ";
+      part.ids.forEach(function (i, j) {
+        if (j) tokensLine.appendChild(document.createTextNode(" · "));
+        tokensLine.appendChild(pieceLabel(piece(i)));
+      });
 
       var r = probabilities(s, state.T, state.k, state.p);
       var raw = probabilities(s, 1, 0, 1);  // 손잡이를 모두 끈 확률 (T = 1)

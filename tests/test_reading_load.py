@@ -75,7 +75,7 @@ def test_optional_track_follows_the_model_pages():
     order = nav_pages()
     assert reading_load.OPTIONAL_TRACK == ["efficient.md", "practice/part4_online_softmax.ipynb"]
     assert order[order.index("summary.md") + 1] == "practice/part1_numpy_attention.ipynb"
-    models = ["real_model.md", "korean_model.md", "own_sentence.md", "head_ablation.md"]
+    models = ["real_model.md", "korean_model.md", "own_sentence.md", "head_ablation.md", "next_token.md"]
     start = order.index("real_model.md")
     assert order[start : start + len(models) + 2] == models + reading_load.OPTIONAL_TRACK
 

@@ -21,6 +21,7 @@ LEARNER_PAGES = [
     "real_model.md",
     "korean_model.md",
     "head_ablation.md",
+    "next_token.md",
     "korean_loading.md",
     "glossary.md",
 ]

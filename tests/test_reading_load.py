@@ -50,6 +50,7 @@ def test_main_path_and_targets_name_real_pages():
         "real_model.md",
         "korean_model.md",
         "head_ablation.md",
+        "next_token.md",
         "efficient.md",
     }
 

@@ -22,8 +22,6 @@ import concurrent.futures
 import math
 import os
 import queue
-import shutil
-import subprocess
 import threading
 import time
 import traceback
@@ -459,19 +457,6 @@ def visit(request, server):
         jobs.put(None)
     for worker in workers:
         worker.join(timeout=60)
-
-
-@pytest.fixture(scope="session")
-def korean_font():
-    fonts = ""
-    if shutil.which("fc-list"):
-        fonts = subprocess.run(["fc-list", ":lang=ko", "family"], capture_output=True, text=True).stdout.strip()
-    if not fonts:
-        message = "한글 글꼴이 없어 줄바꿈을 잴 수 없습니다 (Debian: apt install fonts-noto-cjk, .ci/run 이 설치합니다)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    return fonts
 
 
 # --- 데스크톱·밝은 -----------------------------------------------------------------------------------

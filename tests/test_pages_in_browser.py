@@ -401,6 +401,7 @@ FIXED = {
     "test_no_word_breaks_in_the_middle": (None, "light"),
     "test_no_particle_starts_a_line_alone": (None, "light"),
     "test_no_range_splits_at_the_dash": (None, "light"),
+    "test_no_output_token_breaks_inside": (None, "light"),
     "test_every_scrollable_box_is_a_named_region_the_keyboard_can_scroll": (None, "light"),
 }
 
@@ -581,6 +582,15 @@ def test_no_range_splits_at_the_dash(visit, korean_font, doc, screen):
     assert not found, f"{doc} ({screen}): 숫자 범위가 대시에서 갈라진 곳 {len(found)}곳\n" + "\n".join(found[:30])
 
 
+@pytest.mark.parametrize("screen", ["phone", "desktop"])
+@pytest.mark.parametrize("doc", PAGES)
+def test_no_output_token_breaks_inside(visit, korean_font, doc, screen):
+    """실행 결과는 띄어쓰기에서만 접힙니다: "▁⏎문제를", "∂p₁/⏎∂s₁", "'##⏎ㄴ'", "v.shape=⏎(6," 이 0
+    (숫자 범위 "1-⏎7" 은 test_no_range_splits_at_the_dash 가 봅니다; sitebuild/glue.py 의 output_tokens 가 묶습니다)."""
+    found = _breaks(visit, doc, screen, "token")
+    assert not found, f"{doc} ({screen}): 실행 결과의 토큰 가운데서 접힌 곳 {len(found)}곳\n" + "\n".join(found[:30])
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("doc", PAGES)
 def test_axe_finds_no_violations(visit, doc, scheme):
@@ -755,6 +765,45 @@ def test_the_break_detector_sees_a_particle_alone_and_a_split_range(phone, korea
         )
     assert fixed != html
     assert page.evaluate(UNGLUED_JS, [fixed, kind]) is None
+
+
+# 실행 결과 상자 하나를 폭을 바꿔 가며: 그 상자 안의 줄바꿈 가운데 kind 인 것이 처음 나온 폭.
+OUTPUT_JS = """([html, kind]) => {
+  const box = document.createElement('div');
+  box.innerHTML = html;
+  document.querySelector('article').prepend(box);
+  const pre = box.querySelector('pre');
+  for (let w = 120; w <= 400; w += 3) {
+    pre.style.width = w + 'px';
+    const found = (__MIDWORD_JS__)(box).filter(b => b.kind === kind);
+    if (found.length) { box.remove(); return {width: w, at: found[0].at}; }
+  }
+  box.remove();
+  return null;
+}""".replace("__MIDWORD_JS__", MIDWORD_JS)
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("['▁선생님', '▁은', '▁그', '▁문제를', '▁천', '천', '히', '▁다시']", "token"),
+        ("0.3 → 1등 자리 ∂p₁/∂s₁ = 2.02e-43, 2등 자리 ∂p₂/∂s₁ = 1.0", "token"),
+        ("['ᄂ', '##ᅳ', '##ㄴ', 'ᄒ', '##ᅡ', '##ᆫ', '##ᄃ']", "token"),
+        ("['1-5', '1-6', '1-7', '1-8', '1-9', '1-10', '1-11']", "range"),
+    ],
+)
+def test_the_break_detector_sees_a_token_split_in_an_output(phone, korean_font, text, kind):
+    """대조군: 묶지 않은 실행 결과(줄마다 span.line 만, sitebuild/lines.py)는 어떤 폭에서 토큰 가운데서 접히고, 검출기가
+    그것을 찾아냅니다. 빌드가 쓰는 fences.output_html(토큰을 묶음)로 그리면 어느 폭에서도 접히지 않습니다."""
+    from html import escape
+
+    from sitebuild import fences, lines
+
+    page = phone.open("")
+    plain = f'<div class="cell-output"><pre><samp>{lines.wrap_lines(escape(text))}</samp></pre></div>'
+    found = page.evaluate(OUTPUT_JS, [plain, kind])
+    assert found, f"묶지 않은 출력 {text!r} 이 어느 폭에서도 갈라지지 않았습니다 (검출기가 헛돕니다)"
+    assert page.evaluate(OUTPUT_JS, [fences.output_html(text), kind]) is None
 
 
 # 접은 상자(풀이, 더 알아보기) 속 코드의 줄: 한글 두 글자 사이에서 줄이 바뀐 곳과, 잰 한글 글자 쌍의 수.

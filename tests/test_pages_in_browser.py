@@ -262,12 +262,16 @@ PHONE_READING_JS = """keys => {
   const key = keys.map(text => {
     const line = lines.find(l => l.textContent.includes(text));
     if (!line) return {text, found: false};
-    const node = [...line.childNodes].find(n => n.nodeType === 3 && n.textContent.includes(text));
-    const range = document.createRange(), at = node.textContent.indexOf(text);
-    range.setStart(node, at); range.setEnd(node, at + text.length);
+    // 그 글은 여러 글 조각에 걸칠 수 있습니다 (토큰 묶음 span.glue 안팎): 줄 안의 자리를 (글 조각, 그 안의 자리)로 바꿉니다
+    const at = line.textContent.indexOf(text), walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+    const place = offset => { for (let n, seen = 0; (n = walker.nextNode()); seen += n.length) {
+      if (offset <= seen + n.length) return [n, offset - seen]; } };
+    const range = document.createRange();
+    range.setStart(...place(at)); walker.currentNode = line; range.setEnd(...place(at + text.length));
     const rows = new Set([...range.getClientRects()].filter(r => r.width).map(r => Math.round(r.top)));
     const start = document.createRange();  // 출력 줄의 첫 글자가 놓인 화면 줄
-    start.setStart(line.firstChild, 0); start.setEnd(line.firstChild, 1);
+    walker.currentNode = line; const first = walker.nextNode();
+    start.setStart(first, 0); start.setEnd(first, 1);
     return {text, found: true, rows: rows.size, first: Math.round(start.getClientRects()[0].top) === [...rows][0]};
   });
   // 표 칸: 화면(375 px) 밖으로 나간 칸. 화면에서만 숨긴 머리글(카드 표)은 셀 수 없습니다.
@@ -773,7 +777,7 @@ OUTPUT_JS = """([html, kind]) => {
   box.innerHTML = html;
   document.querySelector('article').prepend(box);
   const pre = box.querySelector('pre');
-  for (let w = 120; w <= 400; w += 3) {
+  for (let w = 200; w <= 400; w += 3) {  // 가장 좁은 실행 결과 상자(접은 상자 속, 375 px 화면)보다 조금 좁은 폭부터
     pre.style.width = w + 'px';
     const found = (__MIDWORD_JS__)(box).filter(b => b.kind === kind);
     if (found.length) { box.remove(); return {width: w, at: found[0].at}; }

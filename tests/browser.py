@@ -9,6 +9,7 @@ import functools
 import http.server
 import os
 import shutil
+import subprocess
 import threading
 from pathlib import Path
 
@@ -145,6 +146,21 @@ class Tab:
 
     def close(self):
         self.context.close()
+
+
+@pytest.fixture(scope="session")
+def korean_font():
+    """줄바꿈과 글꼴은 글꼴에 따라 달라지므로, 그것을 재는 테스트는 한글 글꼴(fc-list :lang=ko)이 있어야 합니다.
+    CI 는 실패, 그 밖에는 건너뜁니다 (.ci/run 이 Debian 의 fonts-noto-cjk 를 설치합니다)."""
+    fonts = ""
+    if shutil.which("fc-list"):
+        fonts = subprocess.run(["fc-list", ":lang=ko", "family"], capture_output=True, text=True).stdout.strip()
+    if not fonts:
+        message = "한글 글꼴이 없어 줄바꿈과 글꼴을 잴 수 없습니다 (Debian: apt install fonts-noto-cjk, .ci/run 이 설치합니다)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return fonts
 
 
 @pytest.fixture(scope="session")

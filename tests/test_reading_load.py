@@ -39,7 +39,6 @@ def test_main_path_and_targets_name_real_pages():
     from site_pages import nav_pages
 
     assert set(reading_load.MAIN_PATH) <= set(nav_pages())
-    assert set(reading_load.nav_docs()) == set(nav_pages())
     assert reading_load.TARGETS["본문의 길 합계"] == 20_000
     assert {d for d in reading_load.TARGETS if d.endswith(".md")} == set(reading_load.CHAPTERS) | {
         "real_model.md",

@@ -19,6 +19,10 @@ from pathlib import Path
 
 from bs4 import BeautifulSoup
 
+# nav 를 읽는 tests/site_pages.py 와 그것이 쓰는 빌드 패키지 (make reading 은 저장소 밖의 경로 설정 없이 이 파일을 돌립니다)
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "overrides" / "hooks")]
+
 CHARS_PER_MINUTE = 500
 
 # 본문의 길: 독자가 처음부터 끝까지 걷는 페이지들 (들어가며, 1–7장, 실습 1–3)
@@ -107,29 +111,10 @@ def format_table(rows):
 
 
 def nav_docs():
-    """mkdocs.yml 의 nav 순서대로 모든 문서 (본문의 길이 먼저)."""
-    import yaml
+    """mkdocs.yml 의 nav 순서대로 모든 문서 (본문의 길이 먼저). nav 는 테스트와 같은 한 곳에서 읽습니다 (tests/site_pages.py)."""
+    from site_pages import nav_pages
 
-    class Loader(yaml.SafeLoader):
-        pass
-
-    # mkdocs.yml 의 !!python/… 와 !relative 태그는 표에 필요 없으므로 None 으로 읽습니다
-    Loader.add_multi_constructor("", lambda loader, suffix, node: None)
-    config = yaml.load(
-        (Path(__file__).resolve().parent.parent / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader
-    )
-    out = []
-
-    def walk(items):
-        for item in items:
-            value = next(iter(item.values())) if isinstance(item, dict) else item
-            if isinstance(value, list):
-                walk(value)
-            elif isinstance(value, str):
-                out.append(value)
-
-    walk(config["nav"])
-    return MAIN_PATH + [d for d in out if d not in MAIN_PATH]
+    return MAIN_PATH + [d for d in nav_pages() if d not in MAIN_PATH]
 
 
 def main(argv=None):

@@ -28,7 +28,10 @@ sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "overrides" / "hooks")]
 
 from support import changes
 
-MARKERS = "not site and not engine and not model"
+MARKERS = "not site and not engine and not model and not loop"
+# 모듈의 pytestmark 가 이 표시를 붙이는 파일은 모으지도 않습니다 (browser 는 conftest 가 site 표시도 붙입니다):
+# test_browser_model 처럼 모듈을 읽자마자 모델을 import 하는 파일을 모으는 데만 몇 초가 듭니다.
+LEFT_OUT = {"site", "browser", "engine", "model"}
 DURATIONS = ROOT / ".cache" / "tests" / "durations.json"
 # import 에 1초 넘게 드는 스니펫 (2코어에서 잰 값: korean_model 3.6 초, real_model 2.2 초, why_scale 2.1 초, efficient 1.3 초).
 # 같은 이름의 묶음에 든 스니펫을 쓰는 테스트 파일은 한 프로세스에서 돕니다.
@@ -120,12 +123,13 @@ def main(argv=None):
     if args.processes < 1:
         parser.error(f"--processes={args.processes}: 1 이상이어야 합니다")
     graph = changes.Graph.read(ROOT)
-    every = sorted(graph.tests)
+    every = sorted(f for f, t in graph.tests.items() if not t.marks & LEFT_OUT)
     durations = json.loads(DURATIONS.read_text(encoding="utf-8")) if DURATIONS.exists() else {}
     if not args.changed:
         return run(split(every, args.processes, graph, durations), extra, record=True)
     changed = changes.changed_files(ROOT)
     selection = changes.select(changed, graph)
+    selection.leave_out(graph, LEFT_OUT)
     describe(selection, changed)
     if args.list:
         return 0

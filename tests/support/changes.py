@@ -71,6 +71,10 @@ class TestFile:
     helpers: set  # import 하는 tests/ 의 도우미 모듈
     strings: dict  # 테스트 함수 → 그 함수가 닿는 글자들
     reads_all: dict  # 테스트 함수 → 그 함수가 닿는 READS_ALL 의 종류들
+    marks: set = field(default_factory=set)  # 모듈의 pytestmark 가 붙이는 표시 (browser, engine, model …)
+    builds: set = field(
+        default_factory=set
+    )  # 빌드된 사이트(built_site 픽스처)를 보는 테스트 함수: conftest 가 site 표시
 
     def naming(self, name):
         """파일 이름 name("real_model.md", "bench_encoder.py")을 글자로 부르는 테스트 함수들."""
@@ -78,6 +82,18 @@ class TestFile:
 
     def reading_all(self, kind):
         return {f for f, kinds in self.reads_all.items() if kind in kinds}
+
+
+def _plugins(tree):
+    """모듈 수준의 pytest_plugins = [...] 에 적힌 모듈 이름들."""
+    return [
+        n.value
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id == "pytest_plugins" for t in node.targets)
+        for n in ast.walk(node.value)
+        if isinstance(n, ast.Constant) and isinstance(n.value, str)
+    ]
 
 
 def _docstrings(tree):
@@ -118,11 +134,15 @@ def _test_file(rel, source, snippet_modules, helper_names):
                     todo.append(top[name])
         return list(seen.values())
 
+    tests = {n: node for n, node in top.items() if n.startswith("test_") and isinstance(node, ast.FunctionDef)}
+    reached = {n: reach(node) for n, node in tests.items()}
+    # 어느 테스트도 이름으로 부르지 않는 모듈 수준의 것(예: conftest 가 돌리고 테스트는 열쇠 글자로 결과를 묻는
+    # BACKGROUND)은 모든 테스트에 붙입니다
+    seen = {id(part) for nodes in reached.values() for part in nodes}
+    shared = [node for node in {id(n): n for n in top.values()}.values() if id(node) not in seen]
     strings, kinds = {}, {}
-    for name, node in top.items():
-        if not (name.startswith("test_") and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))):
-            continue
-        nodes = reach(node)
+    for name, nodes in reached.items():
+        nodes = nodes + shared
         strings[name] = {
             n.value
             for part in nodes
@@ -133,7 +153,19 @@ def _test_file(rel, source, snippet_modules, helper_names):
         parts = nodes + [d for part in nodes for d in getattr(part, "decorator_list", [])]
         text = "\n".join(ast.get_source_segment(source, part) or "" for part in parts)
         kinds[name] = {kind for kind, pattern in READS_ALL.items() if pattern.search(text)}
-    return TestFile(rel, names & snippet_modules, names & helper_names, strings, kinds)
+    marks = {
+        n.attr
+        for node in tree.body
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "pytestmark" for t in node.targets)
+        for n in ast.walk(node.value)
+        if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Attribute) and n.value.attr == "mark"
+    }
+    builds = {
+        name
+        for name, node in tests.items()
+        if any(a.arg == "built_site" for a in node.args.args + node.args.kwonlyargs)
+    }
+    return TestFile(rel, names & snippet_modules, names & helper_names, strings, kinds, marks, builds)
 
 
 @dataclass
@@ -166,8 +198,9 @@ class Graph:
             if path.name.startswith("test_"):
                 rel = path.relative_to(root).as_posix()
                 g.tests[rel] = _test_file(rel, source, set(g.imports), helper_names)
-            else:
-                g.helpers[path.stem] = snippets.imported_names(source) & helper_names
+            else:  # conftest 는 pytest_plugins 의 글자로도 도우미를 불러옵니다
+                plugins = {n.split(".")[0] for n in _plugins(ast.parse(source))}
+                g.helpers[path.stem] = (snippets.imported_names(source) | plugins) & helper_names
         return g
 
     def importers(self, modules):
@@ -215,6 +248,21 @@ class Selection:
         table = self.tests.setdefault(file, {})
         for function in [ALL] if functions == ALL else sorted(functions):
             table.setdefault(function, why)
+
+    def leave_out(self, graph, marks):
+        """make check 가 돌리지 않는 것을 뺍니다: 모듈 표시가 marks 에 드는 파일, 빌드된 사이트를 보는 테스트 함수."""
+        for file in list(self.tests):
+            test = graph.tests.get(file)
+            if test is None:
+                continue
+            functions = self.tests[file]
+            if test.marks & marks:
+                del self.tests[file]
+            elif ALL not in functions:
+                for name in test.builds & set(functions):
+                    del functions[name]
+                if not functions:
+                    del self.tests[file]
 
     def plan(self, universe):
         """pytest 플러그인(keep)이 읽는 JSON 값."""

@@ -1,9 +1,9 @@
 """테스트가 함께 쓰는 도우미: mkdocs.yml 을 빌드와 똑같이 읽고, 페이지의 코드 블록과 그림을 꺼냅니다."""
 
 import functools
-from html.parser import HTMLParser
 from pathlib import Path
 
+import lxml.html
 import markdown
 from mkdocs.config import base
 from mkdocs.config import config_options as c
@@ -79,16 +79,6 @@ def page_blocks(rel_path):
     return tuple(codeblocks.page_blocks(expander(), path.read_text(encoding="utf-8"), f"docs/{rel_path}", path)[1])
 
 
-class _Images(HTMLParser):
-    def __init__(self):
-        super().__init__()
-        self.images = []
-
-    def handle_starttag(self, tag, attrs):
-        if tag == "img":
-            self.images.append(dict(attrs))
-
-
 @functools.cache
 def _markdown(with_glue):
     """사이트 설정 그대로의 Markdown 에 빌드의 수식(MathML)과, 고르면 줄바꿈 묶음까지 (만들기가 비싸서 돌려 씁니다)."""
@@ -123,8 +113,15 @@ def rendered(path, with_glue=True):
 
 def figure_refs(rel_path):
     """[(그림 이름, 대체 텍스트)] — 페이지를 사이트의 Markdown 확장으로 읽어 찾은 figures/*.png 그림들."""
-    parser = _Images()
-    parser.feed(rendered(DOCS / rel_path))
-    return [
-        (m.group("name"), img.get("alt", "")) for img in parser.images if (m := FIGURE_SRC.match(img.get("src", "")))
-    ]
+    images = html_fragment(rendered(DOCS / rel_path)).iter("img")
+    return [(m.group("name"), img.get("alt", "")) for img in images if (m := FIGURE_SRC.match(img.get("src", "")))]
+
+
+def html_fragment(html):
+    """HTML 조각 → lxml 요소 (<div> 하나로 감쌉니다)."""
+    return lxml.html.fragment_fromstring(html, create_parent="div")
+
+
+def html_text(html):
+    """HTML 조각의 글자만 (태그를 떼고 &lt; 같은 참조를 풉니다)."""
+    return html_fragment(html).text_content()

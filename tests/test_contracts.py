@@ -24,7 +24,7 @@ from pygments.lexers import PythonLexer
 from pygments.token import STANDARD_TYPES, Token
 
 from conftest import ROOT
-from site_pages import site_config
+from site_pages import html_text, site_config
 from sitebuild import codestyle, mathml, notebook_pages
 from support import pageweight, runs
 from support.one_figure import OneFigure
@@ -133,10 +133,7 @@ def test_pygments_merges_same_tokens_and_leaves_text_bare():
     lean = highlight(source, PythonLexer(filters=[codestyle.LeanTokens()]), HtmlFormatter(wrapcode=True))
     plain = highlight(source, PythonLexer(), HtmlFormatter(wrapcode=True))
 
-    def text(h):
-        return re.sub(r"<[^>]+>", "", h)
-
-    assert text(lean) == text(plain)
+    assert html_text(lean) == html_text(plain)
     assert '<span class="k">from </span>' in lean and '<span class="nb">print</span>' in lean
     assert '<span class="c"># 주석</span>' in lean and "<span class=\"s\">'합'</span>" in lean
     assert lean.count("<span") < plain.count("<span") / 2, (

@@ -382,7 +382,7 @@ def test_mkdocs_jupyter_checks_ignore_before_opening_a_page(monkeypatch, tmp_pat
     monkeypatch.setattr(jupytext, "read", lambda path, *a, **k: opened.append(path) or {})
     plugin = Plugin()
     plugin.config = {"ignore": ["*.md", "*.py"], "include": ["*.ipynb"]}
-    page = tmp_path / "four_steps.md"
+    page = tmp_path / "page.md"
     page.write_text("# 제목\n", encoding="utf-8")
     assert plugin.should_include(types.SimpleNamespace(abs_src_path=str(page))) is False
     assert opened == [], "mkdocs-jupyter 가 ignore 된 파일을 jupytext 로 열었습니다"

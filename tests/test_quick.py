@@ -38,8 +38,8 @@ def chosen(graph, *paths):
 def test_a_snippet_reaches_its_importers_pages_figures_and_tests(graph):
     sel = chosen(graph, "snippets/four_steps.py")
     assert not sel.full
-    assert sel.tests["tests/test_four_steps.py"] == {changes.ALL: "import: four_steps"}
-    assert changes.ALL in sel.tests["tests/test_self_vs_cross.py"]  # import four_steps (5장이 4단계를 다시 씁니다)
+    assert "test_quiz_answers" in sel.tests["tests/test_four_steps.py"]  # 픽스처 fs 가 import four_steps
+    assert set(sel.tests["tests/test_self_vs_cross.py"]) == {"test_encoder_self_attention_is_chapter_2"}  # 4장을 import
     assert {"four_steps.py", "four_steps.md", "four_steps-pipeline"} <= set(sel.subjects)
     assert "test_page_output_is_the_reviewed_one" in sel.tests["tests/test_page_snapshots.py"]
     assert "test_figure_is_legible_on_a_phone_and_a_desktop" in sel.tests["tests/test_figure_legibility.py"]
@@ -107,7 +107,7 @@ def test_make_check_splits_files_without_overlap_and_keeps_heavy_users_together(
     assert not set(groups[0]) & set(groups[1])
     for group in set(check.HEAVY_SNIPPETS.values()):
         snippets = {s for s, g in check.HEAVY_SNIPPETS.items() if g == group}
-        users = {f for f in files if graph.tests[f].snippets & snippets}
+        users = {f for f in files if graph.tests[f].imported() & snippets}
         assert users and sum(bool(users & set(g)) for g in groups) == 1, (group, users)
     loads = [sum(durations[f] for f in g) for g in groups]
     assert max(loads) - min(loads) <= max(durations.values()) * 3  # 크게 치우치지 않음

@@ -42,7 +42,7 @@ def units(files, graph):
     """나누는 단위: 무거운 스니펫의 묶음 하나(그것을 import 하는 파일들) 또는 파일 하나."""
     out = {}
     for file in files:
-        imported = graph.tests[file].snippets if file in graph.tests else set()
+        imported = graph.tests[file].imported() if file in graph.tests else set()
         group = next((g for s, g in HEAVY_SNIPPETS.items() if s in imported), file)
         out.setdefault(group, []).append(file)
     return list(out.values())

@@ -62,19 +62,18 @@ def changed_files(root=ROOT):
 
 @dataclass
 class TestFile:
-    """테스트 파일 하나가 보는 것. import 는 파일 단위로(모듈의 픽스처가 import 하면 그 파일의 테스트 모두가 기대므로),
-    글자로 적은 이름과 "모두 읽기" 는 테스트 함수 단위로 봅니다: 함수와, 그 함수가 부르는 모듈 수준의 이름(도우미 함수,
-    상수, 같은 파일의 픽스처, parametrize 에 넘긴 목록)을 따라가며 모읍니다. 문서 문자열은 세지 않습니다."""
+    """테스트 파일 하나가 보는 것, 테스트 함수마다: 함수와, 그 함수가 부르는 모듈 수준의 이름(도우미 함수, 상수, 같은
+    파일의 픽스처, parametrize 에 넘긴 목록)을 따라가며 모은 import 한 스니펫, 글자로 적은 이름, "모두 읽기". 모듈 수준의
+    import 와, 어느 테스트도 이름으로 부르지 않는 모듈 수준의 것(conftest 가 돌리고 테스트는 열쇠 글자로 결과를 묻는
+    BACKGROUND 같은)은 모든 테스트에 붙습니다. 문서 문자열은 세지 않습니다."""
 
     path: str  # tests/test_x.py
-    snippets: set  # import 하는 스니펫 모듈 (함수 안에서라도)
-    helpers: set  # import 하는 tests/ 의 도우미 모듈
+    snippets: dict  # 테스트 함수 → import 하는 스니펫 모듈
+    helpers: set  # import 하는 tests/ 의 도우미 모듈 (파일 단위)
     strings: dict  # 테스트 함수 → 그 함수가 닿는 글자들
     reads_all: dict  # 테스트 함수 → 그 함수가 닿는 READS_ALL 의 종류들
     marks: set = field(default_factory=set)  # 모듈의 pytestmark 가 붙이는 표시 (browser, engine, model …)
-    builds: set = field(
-        default_factory=set
-    )  # 빌드된 사이트(built_site 픽스처)를 보는 테스트 함수: conftest 가 site 표시
+    builds: set = field(default_factory=set)  # 빌드된 사이트(built_site)를 보는 함수: conftest 가 site 표시를 붙임
 
     def naming(self, name):
         """파일 이름 name("real_model.md", "bench_encoder.py")을 글자로 부르는 테스트 함수들."""
@@ -82,6 +81,91 @@ class TestFile:
 
     def reading_all(self, kind):
         return {f for f, kinds in self.reads_all.items() if kind in kinds}
+
+    def importing(self, modules):
+        """스니펫 modules 가운데 하나라도 import 하는 테스트 함수들."""
+        return {f for f, imported in self.snippets.items() if imported & modules}
+
+    def imported(self):
+        return set().union(*self.snippets.values()) if self.snippets else set()
+
+
+def _imports(nodes):
+    """노드들 가운데 import 문이 부르는 최상위 모듈 이름들 (sitebuild.snippets.imported_names 와 같은 규칙)."""
+    out = set()
+    for n in nodes:
+        if isinstance(n, ast.Import):
+            out.update(a.name.split(".")[0] for a in n.names)
+        elif isinstance(n, ast.ImportFrom) and n.module and n.level == 0:
+            out.add(n.module.split(".")[0])
+    return out
+
+
+@dataclass
+class _Part:
+    """모듈 수준의 문장 하나에서 한 번만 모은 것."""
+
+    names: set  # 부르는 이름들 (ast.Name, 함수 인자 = 픽스처)
+    imports: set
+    strings: set
+    kinds: set
+
+
+def _test_file(rel, source, snippet_modules, helper_names):
+    tree = ast.parse(source)
+    lines = source.splitlines()
+    docstrings = _docstrings(tree)
+    top, parts, common = {}, {}, set()  # 이름 → 문장, id(문장) → _Part, 모듈 수준의 import
+    for node in tree.body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            common |= _imports([node]) & snippet_modules
+            continue
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            top[node.name] = node
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                top.update({n.id: node for n in ast.walk(target) if isinstance(n, ast.Name) and n.id not in top})
+        else:
+            continue
+        walked = list(ast.walk(node))
+        first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])  # parametrize 목록까지
+        text = "\n".join(lines[first - 1 : node.end_lineno])
+        parts[id(node)] = _Part(
+            {n.id for n in walked if isinstance(n, ast.Name)} | {n.arg for n in walked if isinstance(n, ast.arg)},
+            _imports(walked) & snippet_modules,
+            {n.value for n in walked if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+            - {n.value for n in walked if id(n) in docstrings},
+            {kind for kind, pattern in READS_ALL.items() if pattern.search(text)},
+        )
+
+    def reach(start):
+        seen, todo = {id(start)}, [start]
+        while todo:
+            for name in parts[id(todo.pop())].names:
+                node = top.get(name)
+                if node is not None and id(node) not in seen:
+                    seen.add(id(node))
+                    todo.append(node)
+        return seen
+
+    tests = {n: node for n, node in top.items() if n.startswith("test_") and isinstance(node, ast.FunctionDef)}
+    reached = {n: reach(node) for n, node in tests.items()}
+    unreached = set(parts) - set().union(*reached.values()) if reached else set()
+    out = TestFile(rel, {}, _imports(ast.walk(tree)) & helper_names, {}, {})
+    for name, ids in reached.items():
+        chosen = [parts[i] for i in ids | unreached]
+        out.snippets[name] = common.union(*(p.imports for p in chosen))
+        out.strings[name] = set().union(*(p.strings for p in chosen))
+        out.reads_all[name] = set().union(*(p.kinds for p in chosen))
+    out.marks = {
+        n.attr
+        for node in tree.body
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "pytestmark" for t in node.targets)
+        for n in ast.walk(node.value)
+        if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Attribute) and n.value.attr == "mark"
+    }
+    out.builds = {n for n, node in tests.items() if any(a.arg == "built_site" for a in node.args.args)}
+    return out
 
 
 def _plugins(tree):
@@ -108,64 +192,6 @@ def _docstrings(tree):
         ):
             out.add(id(body[0].value))
     return out
-
-
-def _test_file(rel, source, snippet_modules, helper_names):
-    tree = ast.parse(source)
-    names = snippets.imported_names(source)
-    top = {}  # 모듈 수준의 이름 → 그것을 정하는 문장
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            top[node.name] = node
-        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-            for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
-                for n in ast.walk(target):
-                    if isinstance(n, ast.Name):
-                        top.setdefault(n.id, node)
-    docstrings = _docstrings(tree)
-
-    def reach(start):
-        seen, todo = {id(start): start}, [start]
-        while todo:
-            for n in ast.walk(todo.pop()):
-                name = n.id if isinstance(n, ast.Name) else n.arg if isinstance(n, ast.arg) else None
-                if name in top and id(top[name]) not in seen:
-                    seen[id(top[name])] = top[name]
-                    todo.append(top[name])
-        return list(seen.values())
-
-    tests = {n: node for n, node in top.items() if n.startswith("test_") and isinstance(node, ast.FunctionDef)}
-    reached = {n: reach(node) for n, node in tests.items()}
-    # 어느 테스트도 이름으로 부르지 않는 모듈 수준의 것(예: conftest 가 돌리고 테스트는 열쇠 글자로 결과를 묻는
-    # BACKGROUND)은 모든 테스트에 붙입니다
-    seen = {id(part) for nodes in reached.values() for part in nodes}
-    shared = [node for node in {id(n): n for n in top.values()}.values() if id(node) not in seen]
-    strings, kinds = {}, {}
-    for name, nodes in reached.items():
-        nodes = nodes + shared
-        strings[name] = {
-            n.value
-            for part in nodes
-            for n in ast.walk(part)
-            if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docstrings
-        }
-        # ast.get_source_segment 는 def 줄부터라서 데코레이터(parametrize 의 목록)는 따로 붙입니다
-        parts = nodes + [d for part in nodes for d in getattr(part, "decorator_list", [])]
-        text = "\n".join(ast.get_source_segment(source, part) or "" for part in parts)
-        kinds[name] = {kind for kind, pattern in READS_ALL.items() if pattern.search(text)}
-    marks = {
-        n.attr
-        for node in tree.body
-        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "pytestmark" for t in node.targets)
-        for n in ast.walk(node.value)
-        if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Attribute) and n.value.attr == "mark"
-    }
-    builds = {
-        name
-        for name, node in tests.items()
-        if any(a.arg == "built_site" for a in node.args.args + node.args.kwonlyargs)
-    }
-    return TestFile(rel, names & snippet_modules, names & helper_names, strings, kinds, marks, builds)
 
 
 @dataclass
@@ -358,8 +384,8 @@ def _snippet(sel, graph, module, path):
     for m in sorted(reach):
         _add(sel.subjects, f"{m}.py", why if m == module else f"{why} 를 import 하는 {m}")
     for test in graph.tests.values():
-        if test.snippets & reach:
-            sel.add(test.path, ALL, f"import: {', '.join(sorted(test.snippets & reach))}")
+        if functions := test.importing(reach):
+            sel.add(test.path, functions, f"import: {', '.join(sorted(test.imported() & reach))}")
         for m in sorted(reach):
             if functions := test.naming(f"{m}.py"):
                 sel.add(test.path, functions, f"이름으로 부름: {m}.py")

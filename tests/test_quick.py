@@ -84,6 +84,14 @@ def test_a_test_reaches_itself_and_the_foundations_reach_everything(graph):
     assert "tests/test_real_model.py" in chosen(graph, ".ci/bench_encoder.py").tests  # 파일 이름을 부르는 테스트
 
 
+def test_the_remembered_scan_is_the_fresh_scan(graph):
+    """.cache/tests/test-files.json 에서 읽은 테스트 파일의 정보 = 지금 소스를 새로 읽은 것."""
+    for rel in ("tests/test_pages.py", "tests/test_toy_data.py", "tests/test_real_model.py"):
+        source = (ROOT / rel).read_text(encoding="utf-8")
+        helpers = {p.stem for p in (ROOT / "tests").glob("*.py") if not p.name.startswith("test_")}
+        assert graph.tests[rel] == changes._test_file(rel, source, set(graph.imports), helpers), rel
+
+
 def test_keep_filters_by_the_named_parameter_only(graph):
     plan = {
         "tests": {"tests/test_pages.py": ["test_no_inline_python"], "tests/test_four_steps.py": [changes.ALL]},

@@ -18,6 +18,9 @@
 """
 
 import ast
+import hashlib
+import json
+import os
 import re
 import subprocess
 from dataclasses import dataclass, field
@@ -194,6 +197,29 @@ def _docstrings(tree):
     return out
 
 
+def _test_file_memo(rel, source, snippet_modules, helper_names, stored):
+    """_test_file 의 결과를 .cache/tests/test-files.json 에서 (열쇠: 파일 내용, 이 모듈의 소스, 스니펫·도우미 이름들).
+    테스트 파일 쉰 개를 읽는 일(약 1초)을 고친 파일만 하게 합니다. (TestFile, 저장할 값) 을 돌려줍니다."""
+    key = hashlib.sha256(
+        "\0".join(
+            [source, Path(__file__).read_text(encoding="utf-8"), *sorted(snippet_modules), *sorted(helper_names)]
+        ).encode()
+    ).hexdigest()
+    if stored and stored.get("key") == key:
+        data = stored["data"]
+    else:
+        test = _test_file(rel, source, snippet_modules, helper_names)
+        data = {
+            k: sorted(v) if isinstance(v, set) else {f: sorted(x) for f, x in v.items()}
+            for k, v in vars(test).items()
+            if k != "path"
+        }
+    test = TestFile(
+        rel, **{k: set(v) if isinstance(v, list) else {f: set(x) for f, x in v.items()} for k, v in data.items()}
+    )
+    return test, {"key": key, "data": data}
+
+
 @dataclass
 class Graph:
     """저장소 파일들 사이의 관계 (import, include, 그림, 테스트가 읽는 것). 파일을 읽기만 하고 import 하지 않습니다."""
@@ -219,14 +245,21 @@ class Graph:
             g.notebooks[path.stem] = set(INCLUDE.findall(path.read_text(encoding="utf-8")))
         g.figures = {name: entry.module for name, entry in figures.discover(snippet_dir).items()}
         helper_names = {p.stem for p in (root / "tests").glob("*.py") if not p.name.startswith("test_")}
+        memo_path = root / ".cache" / "tests" / "test-files.json"
+        memo = json.loads(memo_path.read_text(encoding="utf-8")) if memo_path.exists() else {}
+        fresh = {}
         for path in sorted((root / "tests").glob("*.py")):
             source = path.read_text(encoding="utf-8")
             if path.name.startswith("test_"):
                 rel = path.relative_to(root).as_posix()
-                g.tests[rel] = _test_file(rel, source, set(g.imports), helper_names)
+                g.tests[rel], fresh[rel] = _test_file_memo(rel, source, set(g.imports), helper_names, memo.get(rel))
             else:  # conftest 는 pytest_plugins 의 글자로도 도우미를 불러옵니다
                 plugins = {n.split(".")[0] for n in _plugins(ast.parse(source))}
                 g.helpers[path.stem] = (snippets.imported_names(source) | plugins) & helper_names
+        if fresh != memo and memo_path.parent.is_dir():  # 이름을 바꿔 한 번에 씁니다 (두 프로세스가 나란히 읽고 씀)
+            tmp = memo_path.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(fresh, sort_keys=True), encoding="utf-8")  # \ud800 같은 글자도 있어 ASCII 로
+            os.replace(tmp, memo_path)
         return g
 
     def importers(self, modules):

@@ -13,9 +13,6 @@
 """
 
 import argparse
-import functools
-import gzip
-import http.server
 import json
 import os
 import shutil
@@ -23,7 +20,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -31,6 +27,7 @@ ROOT = HERE.parent.parent
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "overrides" / "hooks"), str(ROOT / "snippets")]
 
 from site_pages import nav_pages
+from support import static
 from support.pageweight import page_url, page_weight
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -38,38 +35,6 @@ FLAGS = (
     "--headless=new --no-sandbox --disable-gpu --disable-background-networking "
     "--disable-component-update --disable-sync --no-first-run --disable-default-apps"
 )
-COMPRESSIBLE = (".html", ".css", ".js", ".json", ".svg", ".xml", ".txt", ".ipynb")
-
-
-class GzipHandler(http.server.SimpleHTTPRequestHandler):
-    """GitHub Pages 처럼 텍스트는 gzip 으로 보냅니다 (로그는 찍지 않습니다)."""
-
-    def log_message(self, *args):
-        pass
-
-    def send_head(self):
-        path = Path(self.translate_path(self.path))
-        if path.is_dir():
-            path = path / "index.html"
-        if path.suffix in COMPRESSIBLE and path.is_file() and "gzip" in self.headers.get("Accept-Encoding", ""):
-            body = gzip.compress(path.read_bytes(), 6)
-            self.send_response(200)
-            self.send_header("Content-Type", self.guess_type(str(path)))
-            self.send_header("Content-Encoding", "gzip")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            import io
-
-            return io.BytesIO(body)
-        return super().send_head()
-
-
-def serve(site):
-    handler = functools.partial(GzipHandler, directory=str(site))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    httpd.daemon_threads = True
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    return httpd, f"http://127.0.0.1:{httpd.server_address[1]}/"
 
 
 def lighthouse(url, preset):
@@ -128,7 +93,7 @@ def main():
         subprocess.run(
             [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(site)], cwd=ROOT, env=env, check=True
         )
-    httpd, origin = serve(site)
+    httpd, origin = static.serve(site, gzip=True)
     presets = ["mobile", "desktop"] if args.preset == "both" else [args.preset]
     pages = args.pages or nav_pages()
     rows = []

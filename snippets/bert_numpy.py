@@ -59,9 +59,11 @@ MiniLM = Encoder  # 예전 이름
 def load_model():
     folder = model_dir()
     tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
-    tokenizer.no_padding()  # tokenizer.json 의 "길이 128 로 채우기" 를 끕니다
+    # tokenizer.json 의 "길이 128 로 채우기" 를 끕니다
+    tokenizer.no_padding()
     st_config = json.loads((folder / "sentence_bert_config.json").read_text())
-    tokenizer.enable_truncation(max_length=st_config["max_seq_length"])  # 128 이 아니라 256
+    # 128 이 아니라 256
+    tokenizer.enable_truncation(max_length=st_config["max_seq_length"])
     config = json.loads((folder / "config.json").read_text())
     return Encoder(load_file(str(folder / "model.safetensors")), config, tokenizer)
 # --8<-- [end:load]
@@ -74,8 +76,9 @@ def load_model():
 # |Φ 오차| < 1.2e-7 · Φ(x) 이고, float32 의 반올림 한 번(2^-24 ≈ 6e-8 상대)의 두 배쯤입니다.
 # 원소마다 Python 의 math.erf 를 부르지 않고 numpy 배열 연산 열몇 번으로 끝나며, 오차 범위는
 # tests/test_real_model.py 가 촘촘한 격자(꼬리 포함)에서 math.erf·math.erfc 와 비교해 확인합니다.
+# 계수는 높은 차수부터
 _ERFC_COEFFS = (0.17087277, -0.82215223, 1.48851587, -1.13520398, 0.27886807,
-                -0.18628806, 0.09678418, 0.37409196, 1.00002368, -1.26551223)  # 높은 차수부터
+                -0.18628806, 0.09678418, 0.37409196, 1.00002368, -1.26551223)
 
 
 def _erfc_nonnegative(z):
@@ -84,7 +87,8 @@ def _erfc_nonnegative(z):
     coeffs = np.array(_ERFC_COEFFS, dtype=z.dtype)
     t = z * coeffs.dtype.type(0.5)
     t += 1
-    np.reciprocal(t, out=t)  # t = 1 / (1 + z/2)
+    # t = 1 / (1 + z/2)
+    np.reciprocal(t, out=t)
     poly = np.full_like(z, coeffs[0])
     for c in coeffs[1:]:  # Horner 방식
         poly *= t
@@ -101,7 +105,8 @@ def gelu(x):
     x = x.astype(np.result_type(x.dtype, np.float32), copy=False)
     size = np.abs(x)
     tail = _erfc_nonnegative(size * x.dtype.type(1 / math.sqrt(2)))
-    tail *= x.dtype.type(0.5)  # Φ(-|x|): 표준 정규분포에서 |x| 바깥쪽 한쪽 꼬리의 확률
+    # Φ(-|x|): 표준 정규분포에서 |x| 바깥쪽 한쪽 꼬리의 확률
+    tail *= x.dtype.type(0.5)
     # x ≥ 0 이면 x·Φ(x) = x - x·Φ(-x), x < 0 이면 x·Φ(x) = 0 - |x|·Φ(-|x|). 두 경우를 한 식으로 쓰면
     # 부호에 따라 갈라지는 np.where 가 없어집니다 (부호가 뒤섞인 배열에서 np.where 는 곱셈 스무 번보다 느립니다).
     tail *= size
@@ -130,7 +135,8 @@ def _check_model(model):
 def _number_array(a, name):
     try:
         a = np.asarray(a)
-    except (ValueError, TypeError) as err:  # 행마다 길이가 다른 리스트 등
+    # 행마다 길이가 다른 리스트 등
+    except (ValueError, TypeError) as err:
         raise ValueError(f"{name} 를 배열로 만들 수 없습니다 (행마다 길이가 다른가요?): {err}") from None
     if a.dtype.kind not in "biuf":
         raise TypeError(f"{name} 는 수 배열이어야 합니다: {name}.dtype={a.dtype}, {name}.shape={a.shape}")
@@ -161,14 +167,16 @@ def _check_encode_inputs(model, input_ids, attention_mask):
     if attention_mask is None:
         return np.atleast_2d(ids), None
     mask = _number_array(attention_mask, "attention_mask")
-    if mask.shape != ids.shape:  # (n,) id 에는 (n,) 마스크, (batch, n) id 에는 (batch, n) 마스크
+    # (n,) id 에는 (n,) 마스크, (batch, n) id 에는 (batch, n) 마스크
+    if mask.shape != ids.shape:
         raise ValueError(f"attention_mask.shape={mask.shape} 는 input_ids.shape={ids.shape} 와 같아야 합니다")
     if not np.all((mask == 0) | (mask == 1)):
         raise ValueError("attention_mask 는 1(진짜 토큰)과 0(패딩)만 담아야 합니다: "
                          f"값 {np.unique(mask)[:5].tolist()} (attention_mask.dtype={mask.dtype})")
     mask = np.atleast_2d(mask.astype(bool))
     empty = np.flatnonzero(~mask.any(axis=-1))
-    if empty.size:  # 볼 키가 하나도 없는 문장은 평균(문장 임베딩)도 낼 수 없습니다
+    # 볼 키가 하나도 없는 문장은 평균(문장 임베딩)도 낼 수 없습니다
+    if empty.size:
         raise ValueError(f"attention_mask 의 문장 {empty.tolist()} 에 진짜 토큰(1)이 하나도 없습니다")
     return np.atleast_2d(ids), mask
 
@@ -191,11 +199,14 @@ def encode(model, input_ids, attention_mask=None, return_qk=False, keep_weights=
         positions, mask = np.arange(n), None
     else:
         # 위치 번호는 진짜 토큰만 셉니다: 왼쪽에 패딩이 있어도 첫 진짜 토큰이 0번 자리입니다.
-        positions = np.maximum(np.cumsum(valid, axis=-1) - 1, 0)  # (batch, n)
-        mask = valid[:, None, None, :]  # 키마다 따로 봅니다: (batch, 1, 1, n)
+        # (batch, n)
+        positions = np.maximum(np.cumsum(valid, axis=-1) - 1, 0)
+        # 키마다 따로 봅니다: (batch, 1, 1, n)
+        mask = valid[:, None, None, :]
     x = (w["embeddings.word_embeddings.weight"][input_ids]
          + w["embeddings.position_embeddings.weight"][start + positions]
-         + w["embeddings.token_type_embeddings.weight"][0])  # 문장이 하나라서 종류 0
+         # 문장이 하나라서 종류 0
+         + w["embeddings.token_type_embeddings.weight"][0])
     x = layer_norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"], eps)
     all_weights, all_qk = [], []
     for i in range(cfg["num_hidden_layers"]):
@@ -205,12 +216,15 @@ def encode(model, input_ids, attention_mask=None, return_qk=False, keep_weights=
                            ("O", "output.dense")):
             params["W_" + name] = w[p + f"attention.{part}.weight"].T
             params["b_" + name] = w[p + f"attention.{part}.bias"]
-        if return_qk:  # 코어가 안에서 만드는 것과 같은 계산: 같은 입력 x, 같은 W·b, 같은 헤드 나누기
+        # 코어가 안에서 만드는 것과 같은 계산: 같은 입력 x, 같은 W·b, 같은 헤드 나누기
+        if return_qk:
             all_qk.append(tuple(split_heads(x @ params["W_" + s] + params["b_" + s], heads) for s in "QK"))
-        attn, weights = multi_head_attention(x, x, params, heads, mask)  # 사이트의 코어
+        # 사이트의 코어
+        attn, weights = multi_head_attention(x, x, params, heads, mask)
         if keep_weights:
             all_weights.append(weights)
-        del weights  # 모아 두지 않으면 다음 층으로 가기 전에 놓아 줍니다
+        # 모아 두지 않으면 다음 층으로 가기 전에 놓아 줍니다
+        del weights
         x = layer_norm(x + attn, w[p + "attention.output.LayerNorm.weight"],
                        w[p + "attention.output.LayerNorm.bias"], eps)
         ffn = linear(gelu(linear(x, w, p + "intermediate.dense")), w, p + "output.dense")
@@ -227,7 +241,8 @@ def check_text(text, name="text"):
         raise TypeError(f"{name} 는 문자열이어야 합니다: {type(text).__name__} {text!r:.60}")
     try:
         text.encode("utf-8")
-    except UnicodeEncodeError as err:  # tokenizers 는 여기서 "TextInputSequence must be str" 라고만 합니다
+    # tokenizers 는 여기서 "TextInputSequence must be str" 라고만 합니다
+    except UnicodeEncodeError as err:
         raise ValueError(f"{name} 의 {err.start}번째 글자(0부터)가 짝 없는 대리 코드(surrogate) "
                          f"U+{ord(text[err.start]):04X} 입니다. 글자가 아니라 UTF-16 의 반쪽이라서 읽을 수 없습니다 "
                          "(UTF-16 글을 잘못 읽었을 때 흔히 생깁니다)") from None
@@ -249,8 +264,9 @@ def attention_maps(text, model=None):
     return tokens, np.stack([w[0] for w in weights])
 
 
-BATCH_TOKENS = 1024  # 배치 하나의 (문장 수 × 가장 긴 문장의 토큰 수) 상한. 크게 해도 빨라지지 않습니다:
+# 배치 하나의 (문장 수 × 가장 긴 문장의 토큰 수) 상한. 크게 해도 빨라지지 않습니다:
 # 계산의 대부분은 행렬 곱이라 배치로 묶어도 일의 양이 같고, 배열이 캐시보다 커지면 원소별 계산(GELU)이 느려집니다
+BATCH_TOKENS = 1024
 
 
 def length_batches(lengths, budget=BATCH_TOKENS):
@@ -260,7 +276,8 @@ def length_batches(lengths, budget=BATCH_TOKENS):
     만드는 (batch, h, n, n) 배열이 batch × n ≤ budget 일 때 h · n · budget 개를 넘지 않습니다.
     """
     batches, batch = [], []
-    for i in np.argsort(lengths, kind="stable").tolist():  # 짧은 것부터: 새로 담는 문장이 가장 깁니다
+    # 짧은 것부터: 새로 담는 문장이 가장 깁니다
+    for i in np.argsort(lengths, kind="stable").tolist():
         if batch and (len(batch) + 1) * lengths[i] > budget:
             batches.append(batch)
             batch = []
@@ -275,13 +292,15 @@ def sentence_embeddings(texts, model=None):
     문장은 길이가 비슷한 것끼리 묶어 계산하고(length_batches), 가중치는 모아 두지 않습니다. 그래서 메모리는
     문장 수가 아니라 가장 긴 문장의 길이로 정해지고, 결과는 문장 하나씩 계산한 것과 같습니다.
     """
-    if not isinstance(texts, (list, tuple)):  # 문자열 하나를 주면 글자마다 문장이 되어 버립니다
+    # 문자열 하나를 주면 글자마다 문장이 되어 버립니다
+    if not isinstance(texts, (list, tuple)):
         raise TypeError(f"texts 는 문자열의 리스트여야 합니다: {type(texts).__name__} {texts!r:.60}")
     model = model or load_model()
     _check_model(model)
     encoded = [model.tokenizer.encode(check_text(t, f"texts[{i}]")).ids for i, t in enumerate(texts)]
     max_n = model.config["max_position_embeddings"] - model.config.get("position_offset", 0)
-    for i, ids in enumerate(encoded):  # 배치의 모양이 아니라 어느 글이 긴지 알려 줍니다
+    # 배치의 모양이 아니라 어느 글이 긴지 알려 줍니다
+    for i, ids in enumerate(encoded):
         if len(ids) > max_n:
             raise ValueError(f"texts[{i}] 는 토큰이 {len(ids)}개로 위치 임베딩 수 {max_n} 를 넘습니다 "
                              f"(글 앞부분 {texts[i][:20]!r}, 글자 {len(texts[i])}개)")

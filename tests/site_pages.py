@@ -45,20 +45,30 @@ def site_config():
     return cfg
 
 
+def _docs(items):
+    """nav 항목들 아래의 문서 경로들 (docs/ 기준), 나오는 순서대로. nav 를 걷는 곳은 여기 하나입니다."""
+    out = []
+    for item in items:
+        value = next(iter(item.values())) if isinstance(item, dict) else item
+        if isinstance(value, list):
+            out += _docs(value)
+        elif isinstance(value, str) and not value.startswith("http"):
+            out.append(value)
+    return out
+
+
+def nav_sections():
+    """{nav 의 맨 위 항목 이름: 그 아래 문서들 (nav 순서)}. 이름 없는 항목은 문서 경로가 이름입니다."""
+    sections = {}
+    for item in site_config()["nav"]:
+        title, value = next(iter(item.items())) if isinstance(item, dict) else (item, item)
+        sections[title] = _docs([value])
+    return sections
+
+
 def nav_pages():
     """nav 에 있는 문서 경로들 (docs/ 기준), 나오는 순서대로."""
-    out = []
-
-    def walk(items):
-        for item in items:
-            value = next(iter(item.values())) if isinstance(item, dict) else item
-            if isinstance(value, list):
-                walk(value)
-            elif isinstance(value, str) and not value.startswith("http"):
-                out.append(value)
-
-    walk(site_config()["nav"])
-    return out
+    return [doc for docs in nav_sections().values() for doc in docs]
 
 
 def markdown_pages():

@@ -56,3 +56,45 @@ def test_code_tools_arrive_when_the_block_is_seen(phone):
     assert state["nav"] == "none" and state["button"], state
     assert state["tabindex"] == "0" and state["role"] == "region" and state["name"].endswith("가로로 스크롤"), state
     phone.assert_clean()
+
+
+BOX_JS = """() => {
+  // 접히지 않은 첫 코드 상자와 실행 결과 상자, 접은 상자(풀이) 속 실행 결과 상자: 글이 들어가는 폭(글자 크기 단위)
+  document.querySelectorAll('article details').forEach(d => { d.open = true; });
+  const inner = (el) => {
+    const s = getComputedStyle(el);
+    return (el.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight)) / parseFloat(s.fontSize);
+  };
+  const advance = (el, text) => {
+    const probe = document.createElement('span');
+    probe.style.whiteSpace = 'pre';
+    probe.textContent = text.repeat(20);
+    el.appendChild(probe);
+    const width = probe.getBoundingClientRect().width / 20 / parseFloat(getComputedStyle(el).fontSize);
+    probe.remove();
+    return width;
+  };
+  const code = [...document.querySelectorAll('article pre > code')].find(c => !c.closest('details, .cell-output'));
+  const out = [...document.querySelectorAll('article .cell-output > pre')];
+  const top = out.find(p => !p.closest('details')), folded = out.find(p => p.closest('details'));
+  return {code: inner(code), latin: advance(code, 'x'), hangul: advance(code, '가'),
+          output: top ? inner(top) : null, folded: folded ? inner(folded) : null};
+}"""
+
+
+@pytest.mark.parametrize("doc", ["why_scale.md", "practice/part1_numpy_attention.ipynb"])
+def test_phone_boxes_are_as_wide_as_the_layout_checks_assume(phone, doc):
+    """tests/test_phone_boxes.py 는 375 px 화면의 코드·실행 결과 상자 폭과 글자 폭을 숫자로 둡니다 (빌드 없이 재려고).
+    그 숫자가 브라우저에서 실제로 보이는 것보다 너그럽지 않은지 여기서 확인합니다: 상자는 적어도 그만큼 넓고,
+    고정폭 글자는 라틴 0.602em, 한글 1em 보다 넓지 않습니다."""
+    from test_phone_boxes import NARROW_EM, OUTPUT_BOX_EM, WIDE_EM, box_em
+
+    page = phone.open(page_url(doc))
+    page.evaluate("document.fonts.ready")
+    got = page.evaluate(BOX_JS)
+    assert got["code"] >= box_em(doc) - 0.02, got
+    assert got["latin"] <= NARROW_EM + 0.002 and got["hangul"] <= WIDE_EM + 0.002, got
+    if doc.endswith(".md"):
+        assert got["output"] >= OUTPUT_BOX_EM["page"] - 0.02, got
+        assert got["folded"] >= OUTPUT_BOX_EM["details"] - 0.02, got
+    phone.assert_clean()

@@ -19,27 +19,26 @@ from pathlib import Path
 
 from bs4 import BeautifulSoup
 
-# nav 를 읽는 tests/site_pages.py 와 그것이 쓰는 빌드 패키지 (make reading 은 저장소 밖의 경로 설정 없이 이 파일을 돌립니다)
+# nav 는 테스트와 같은 한 곳(tests/site_pages.py, 빌드 패키지를 씀)에서 읽습니다. make reading 은 경로 설정 없이 이 파일을 돌립니다.
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "overrides" / "hooks")]
 
+from site_pages import nav_pages, nav_sections
+
 CHARS_PER_MINUTE = 500
 
+# 페이지 묶음은 mkdocs.yml 의 nav 에서 읽습니다 (nav 의 맨 위 항목 이름). 페이지를 옮기면 표와 목표가 따라갑니다.
 # 본문의 길: 독자가 처음부터 끝까지 걷는 페이지들 (들어가며, 1–7장, 실습 1–3)
-MAIN_PATH = [
-    "index.md",
-    "library_analogy.md",
-    "four_steps.md",
-    "why_scale.md",
-    "heatmap.md",
-    "self_vs_cross.md",
-    "multi_head.md",
-    "summary.md",
-    "practice/part1_numpy_attention.ipynb",
-    "practice/part2_heatmap.ipynb",
-    "practice/part3_multi_head.ipynb",
-]
-CHAPTERS = MAIN_PATH[1:8]
+MAIN_SECTIONS = ("들어가며", "본문", "실습")
+CHAPTER_SECTION = "본문"
+# 선택 트랙: 실제 모델 장들 뒤에 두는 8장과 실습 파트 4. 어텐션을 싸게 만드는 이야기라 본문의 길에서 뺍니다 (issue 29).
+OPTIONAL_SECTION = "더 나아가기 (선택)"
+
+
+_SECTIONS = nav_sections()
+MAIN_PATH = [doc for name in MAIN_SECTIONS for doc in _SECTIONS[name]]
+CHAPTERS = _SECTIONS[CHAPTER_SECTION]
+OPTIONAL_TRACK = _SECTIONS[OPTIONAL_SECTION]
 
 # 보이는 글자 수의 상한 (issue 22; 8장은 issue 24 의 목표)
 TARGETS = {
@@ -91,8 +90,9 @@ def measure_site(site, docs):
 def table(site, docs):
     """(표의 줄들, 목표를 넘은 줄들). 줄은 (이름, 보이는 글자, 접힌 글자, 목표)."""
     counts = measure_site(site, docs)
-    main = [counts[d] for d in MAIN_PATH]
-    rows = [("본문의 길 합계", sum(c["visible"] for c in main), sum(c["collapsed"] for c in main))]
+    rows = []
+    for name, part in (("본문의 길 합계", MAIN_PATH), ("선택 트랙 합계", OPTIONAL_TRACK)):
+        rows.append((name, sum(counts[d]["visible"] for d in part), sum(counts[d]["collapsed"] for d in part)))
     rows += [(doc, c["visible"], c["collapsed"]) for doc, c in counts.items()]
     rows = [(name, vis, col, TARGETS.get(name)) for name, vis, col in rows]
     over = [r for r in rows if r[3] is not None and r[1] > r[3]]
@@ -111,9 +111,7 @@ def format_table(rows):
 
 
 def nav_docs():
-    """mkdocs.yml 의 nav 순서대로 모든 문서 (본문의 길이 먼저). nav 는 테스트와 같은 한 곳에서 읽습니다 (tests/site_pages.py)."""
-    from site_pages import nav_pages
-
+    """mkdocs.yml 의 nav 순서대로 모든 문서 (본문의 길이 먼저)."""
     return MAIN_PATH + [d for d in nav_pages() if d not in MAIN_PATH]
 
 

@@ -7,7 +7,6 @@
 모든 그림을 담는지 확인하고 그 표를 찍습니다.
 """
 
-import functools
 import json
 
 import matplotlib
@@ -71,27 +70,27 @@ FIGURES = figures.discover(SNIPPETS)
 OUT = ROOT / ".cache" / "site" / "figures"
 
 
-@functools.cache
-def drawn(module):
-    """한 스니펫 모듈의 그림들을 빌드와 같은 FigureSet 과 같은 캐시(.cache/site/figures)로 그립니다: 스니펫(이나 그리는
-    빌드 코드)이 바뀐 그림만 다시 그리고 나머지는 그대로 둡니다. 모듈 하나씩이라서 `-k four_steps` 나 빠른 고리
-    (make quick)는 그 장의 그림만 다시 그립니다. 그리다 나는 모든 경고(한글 글리프 누락 포함), 기준보다 작은 글자,
-    가장자리에서 잘린 글자는 FigureError 입니다. 실패도 기억해 같은 모듈의 그림마다 다시 그리지 않습니다."""
-    names = {name for name, entry in FIGURES.items() if entry.module == module}
-    figure_set = figures.FigureSet(SNIPPETS, OUT, cache.environment(ROOT), workers=1, names=names)
-    try:
-        figure_set.wait_all()
-    except figures.FigureError as exc:
-        return exc
-    return figure_set
+@pytest.fixture(scope="session")
+def drawn(request):
+    """이 세션이 확인하는 그림들(아래 그림별 테스트 가운데 고른 것)만, 빌드와 같은 FigureSet 과 같은 캐시(.cache/site/figures)로
+    그립니다: 스니펫(이나 그리는 빌드 코드)이 바뀐 그림만 작업 프로세스 둘에서 다시 그리고 나머지는 그대로 둡니다. 그래서
+    `-k four_steps` 나 빠른 고리(make quick)는 그 장의 그림만 다시 그립니다. 그리다 나는 모든 경고(한글 글리프 누락 포함),
+    기준보다 작은 글자, 가장자리에서 잘린 글자는 그 그림을 그리는 모듈의 FigureError 입니다. (FigureSet, {모듈: 오류})."""
+    wanted = {
+        item.callspec.params["name"]
+        for item in request.session.items
+        if getattr(item, "originalname", "") == "test_figure_is_legible_on_a_phone_and_a_desktop"
+    }
+    figure_set = figures.FigureSet(SNIPPETS, OUT, cache.environment(ROOT), names=wanted)
+    return figure_set, figure_set.wait_each()
 
 
 @pytest.mark.parametrize("name", sorted(FIGURES))
-def test_figure_is_legible_on_a_phone_and_a_desktop(name):
+def test_figure_is_legible_on_a_phone_and_a_desktop(name, drawn):
     """그림 하나의 모든 판이 그려지고, 잰 값이 기준을 넘습니다 (좁은 판은 휴대전화 기준, 넓은 판은 둘 다)."""
-    figure_set = drawn(FIGURES[name].module)
-    if isinstance(figure_set, Exception):
-        pytest.fail(f"그림을 그리지 못했거나 읽기 어렵습니다: {figure_set}", pytrace=False)
+    figure_set, errors = drawn
+    if FIGURES[name].module in errors:
+        pytest.fail(f"그림을 그리지 못했거나 읽기 어렵습니다: {errors[FIGURES[name].module]}", pytrace=False)
     variants = figure_set.legibility[name]
     print("\n" + legibility.table({name: variants}))
     assert set(variants) in ({"wide", "narrow"}, {"only"}), (name, variants)

@@ -211,6 +211,19 @@ class FigureSet:
         finally:
             self.close()
 
+    def wait_each(self):
+        """wait_all 과 같되 실패에서 멈추지 않습니다: {모듈: FigureError} (테스트가 그림마다 제 모듈의 실패만 보입니다)."""
+        errors = {}
+        try:
+            for module in list(self.futures):
+                try:
+                    self._wait(module)
+                except FigureError as exc:
+                    errors[module] = exc
+        finally:
+            self.close()
+        return errors
+
     def close(self):
         if self.pool is not None:
             self.pool.shutdown(wait=True, cancel_futures=True)

@@ -135,7 +135,7 @@ def main(argv=None):
         return 0
     if selection.full:
         return run(split(every, args.processes, graph, durations), extra, record=True)
-    files = selection.files()
+    files = [f for f in selection.files() if (ROOT / f).is_file()]  # 지운 테스트 파일은 돌릴 것이 없습니다
     if not files:
         print("고른 테스트가 없습니다 (린터만 돌았습니다).")
         return 0

@@ -1,18 +1,18 @@
 """make quick: 바뀐 파일에서 그것을 볼 수 있는 테스트를 고릅니다. 빌드가 이미 아는 그래프를 그대로 씁니다.
 
 - 스니펫 → 그것을 (간접으로라도) import 하는 스니펫들(sitebuild.snippets 의 import 닫힘) → 그중 하나라도 import 하는
-  테스트 파일 전부, 그 스니펫들을 include 하는 페이지와 노트북(`--8<--`), 그 스니펫들의 그림(plotting 이면 모든 그림).
-- 페이지(docs/*.md), 노트북 원고(snippets/notebooks/*.md) → 그 페이지의 테스트: 이름으로 그 페이지를 부르는 테스트
-  파일 전부와, 모든 페이지를 읽는 테스트 파일 가운데 그 페이지에 대한 것(매개변수가 그 페이지)과 페이지를 가리지 않는 것.
-- 테스트 파일 → 그 파일. 테스트만 쓰는 도우미(tests/*.py) → 그것을 import 하는 테스트 파일.
+  테스트, 그 스니펫들을 include 하는 페이지와 노트북(`--8<--`)의 테스트, 그 스니펫들의 그림(plotting 이면 모든 그림).
+- 페이지(docs/*.md), 노트북 원고(snippets/notebooks/*.md) → 그 이름을 부르는 테스트와, 모든 페이지를 읽는 테스트 가운데
+  그 페이지에 대한 것(매개변수가 그 페이지)과 페이지를 가리지 않는 것.
+- 테스트 파일 → 그 파일. 테스트만 쓰는 도우미(tests/*.py) → 그것을 import 하는 테스트 파일 (conftest 가 쓰면 전부).
 - 빌드 패키지(overrides/), conftest, 테스트 도구(tests/support/), 설정(mkdocs.yml, 잠금 파일, pyproject.toml,
   Makefile) → make check 전부.
-- 그 밖의 파일 → 그 파일 이름을 글자로 부르는 테스트 파일 (docs/ 안이면 없을 때 make check 전부).
+- 그 밖의 파일 → 그 파일 이름을 글자로 부르는 테스트 (docs/ 안인데 부르는 테스트가 없으면 make check 전부).
 
-테스트 파일이 무엇을 읽는지는 import 하지 않고 소스로 봅니다: import 하는 스니펫과 도우미(AST), 글자로 적힌 파일 이름,
-그리고 "모두 읽기"(nav_pages(), markdown_pages(), SNIPPETS.glob(…), figures.discover(…), rglob(…)). 모두 읽는 파일에서는
-테스트의 매개변수가 페이지·노트북·스니펫 파일·그림 이름이면 고른 것만 남깁니다 (keep). 나머지(매개변수가 그런 이름이
-아닌 테스트)는 모두 남깁니다: "모든 페이지가 nav 에 있다" 처럼 어느 페이지를 고쳐도 깨질 수 있는 테스트입니다.
+테스트가 무엇을 보는지는 import 하지 않고 소스로, 테스트 함수마다 봅니다(TestFile): import 하는 스니펫, 글자로 적힌 파일
+이름, 그리고 "모두 읽기"(nav_pages(), markdown_pages(), SNIPPETS.glob(…), figures.discover(…), rglob(…)). 고른 함수의
+테스트 가운데 매개변수가 페이지·노트북·스니펫 파일·그림 이름인 것은 고른 이름만 남깁니다 (keep). 매개변수가 그런 이름이 아닌
+테스트는 남깁니다: "모든 페이지가 nav 에 있다" 처럼 어느 페이지를 고쳐도 깨질 수 있는 테스트입니다.
 
 이 고르기가 빠뜨리는 것이 없는지는 tests/test_quick.py 가 대표적인 수정마다 make check 전부와 견주어 확인합니다.
 """
@@ -220,6 +220,18 @@ def _test_file_memo(rel, source, snippet_modules, helper_names, stored):
     return test, {"key": key, "data": data}
 
 
+def _importers(found, imports):
+    """found 와, 그것을 (간접으로라도) import 하는 모듈 전부. imports: {모듈: 그것이 import 하는 모듈들}."""
+    todo = list(found)
+    while todo:
+        name = todo.pop()
+        for module, imported in imports.items():
+            if name in imported and module not in found:
+                found.add(module)
+                todo.append(module)
+    return found
+
+
 @dataclass
 class Graph:
     """저장소 파일들 사이의 관계 (import, include, 그림, 테스트가 읽는 것). 파일을 읽기만 하고 import 하지 않습니다."""
@@ -264,25 +276,11 @@ class Graph:
 
     def importers(self, modules):
         """modules 와, 그것을 (간접으로라도) import 하는 스니펫 모듈 전부."""
-        found, todo = set(modules), list(modules)
-        while todo:
-            name = todo.pop()
-            for module, imported in self.imports.items():
-                if name in imported and module not in found:
-                    found.add(module)
-                    todo.append(module)
-        return found
+        return _importers(set(modules), self.imports)
 
     def helper_users(self, helper):
         """도우미 모듈 helper 를 (다른 도우미를 거쳐서라도) import 하는 도우미들과 helper 자신."""
-        found, todo = {helper}, [helper]
-        while todo:
-            name = todo.pop()
-            for module, imported in self.helpers.items():
-                if name in imported and module not in found:
-                    found.add(module)
-                    todo.append(module)
-        return found
+        return _importers({helper}, self.helpers)
 
     def universe(self):
         """테스트의 매개변수로 고를 수 있는 이름들: 페이지, 노트북 원고, 스니펫 파일, 그림."""

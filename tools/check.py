@@ -83,7 +83,8 @@ def run(groups, extra, record):
             log.close()
             codes[i] = proc.returncode
         time.sleep(0.05)
-    if record and all(code == 0 for code in codes.values()):
+    # 테스트가 실패해도(1) 걸린 시간은 씁니다. pytest 자신의 오류나 중단(2 이상)이면 쓰지 않습니다.
+    if record and all(code in (0, 1) for code in codes.values()):
         measured = {}
         for path in tmp.glob("durations-*.json"):
             measured.update(json.loads(path.read_text(encoding="utf-8")))

@@ -66,7 +66,7 @@ def test_a_page_reaches_its_page_tests_and_not_the_chapter_code(graph):
     ]:
         assert function in sel.tests[file], (file, function)
     notebook = chosen(graph, "snippets/notebooks/part1_numpy_attention.md")
-    assert set(notebook.subjects) == {"part1_numpy_attention"}
+    assert set(notebook.subjects) == {"part1_numpy_attention", "practice/part1_numpy_attention.ipynb"}
     assert "test_downloaded_notebook_runs_on_its_own" in notebook.tests["tests/test_notebooks.py"]
 
 

@@ -26,6 +26,8 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+import pytest
+
 from sitebuild import figures, snippets
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -283,8 +285,9 @@ class Graph:
         return _importers({helper}, self.helpers)
 
     def universe(self):
-        """테스트의 매개변수로 고를 수 있는 이름들: 페이지, 노트북 원고, 스니펫 파일, 그림."""
-        return set(self.pages) | set(self.notebooks) | {f"{m}.py" for m in self.imports} | set(self.figures)
+        """테스트의 매개변수로 고를 수 있는 이름들: 페이지, 노트북 원고(와 nav 의 이름 practice/<원고>.ipynb), 스니펫 파일, 그림."""
+        notebooks = set(self.notebooks) | {notebook_page(n) for n in self.notebooks}
+        return set(self.pages) | notebooks | {f"{m}.py" for m in self.imports} | set(self.figures)
 
 
 ALL = "*"  # 파일의 테스트 모두 (매개변수로 거르지 않고)
@@ -395,9 +398,16 @@ def _reads_all(sel, graph, kind, why):
             sel.add(test.path, functions, f"{_KIND[kind]} 읽음 ({why})")
 
 
+def notebook_page(name):
+    """노트북 원고 이름 → nav 의 문서 경로 (빌드가 snippets/notebooks/<이름>.md 로 practice/<이름>.ipynb 를 만듭니다)."""
+    return f"practice/{name}.ipynb"
+
+
 def _subject(sel, graph, name, kind, why):
     """페이지나 노트북 하나: 그 이름을 글자로 부르는 테스트 함수와, 그 종류를 모두 읽는 테스트 함수."""
     _add(sel.subjects, name, why)
+    if kind == "notebooks":
+        _add(sel.subjects, notebook_page(name), why)
     for test in graph.tests.values():
         if functions := test.naming(name if kind == "pages" else f"{name}.md"):
             sel.add(test.path, functions, f"이름으로 부름: {why}")
@@ -485,6 +495,9 @@ def pytest_addoption(parser):
     group.addoption("--record-durations", help="테스트 파일마다 걸린 초를 이 JSON 파일에 씁니다 (나누기의 기준)")
 
 
+# 먼저 거릅니다: syrupy 는 이 훅에서 모은 테스트를 적어 두고, 그 가운데 돌지 않은 스냅숏을 "쓰지 않음" 으로 알리며
+# --snapshot-update 로 지우라고 합니다 (고른 페이지 밖의 스냅숏 12개가 그렇게 보였습니다).
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     path = config.getoption("--selection")
     if not path:

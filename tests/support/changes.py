@@ -495,9 +495,10 @@ def pytest_addoption(parser):
     group.addoption("--record-durations", help="테스트 파일마다 걸린 초를 이 JSON 파일에 씁니다 (나누기의 기준)")
 
 
-# 먼저 거릅니다: syrupy 는 이 훅에서 모은 테스트를 적어 두고, 그 가운데 돌지 않은 스냅숏을 "쓰지 않음" 으로 알리며
-# --snapshot-update 로 지우라고 합니다 (고른 페이지 밖의 스냅숏 12개가 그렇게 보였습니다).
-@pytest.hookimpl(tryfirst=True)
+# 나중에 거릅니다 (-k 처럼): syrupy 는 이 훅에서 모은 테스트를 적어 두고, 모은 것이 모두 돌았으면 돌지 않은 스냅숏을
+# "쓰지 않음" 으로 알려 실패시키고 --snapshot-update 로 지우라고 합니다. 먼저 거르면 고른 페이지 밖의 스냅숏 12개가 그렇게
+# 보였습니다 (pluggy 는 나중에 등록된 conftest 의 훅을 먼저 부릅니다).
+@pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items):
     path = config.getoption("--selection")
     if not path:

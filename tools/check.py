@@ -35,7 +35,13 @@ LEFT_OUT = {"site", "browser", "engine", "model"}
 DURATIONS = ROOT / ".cache" / "tests" / "durations.json"
 # import 에 1초 넘게 드는 스니펫 (2코어에서 잰 값: korean_model 3.6 초, real_model 2.2 초, why_scale 2.1 초, efficient 1.3 초).
 # 같은 이름의 묶음에 든 스니펫을 쓰는 테스트 파일은 한 프로세스에서 돕니다.
-HEAVY_SNIPPETS = {"korean_model": "models", "real_model": "models", "why_scale": "why_scale", "efficient": "efficient"}
+HEAVY_SNIPPETS = {
+    "korean_model": "models",
+    "real_model": "models",
+    "why_scale": "why_scale",
+    "efficient": "efficient",
+    "gemma_decoder": "efficient",  # import 할 때 efficient 를 import 합니다 (8장의 MQA·창·RoPE)
+}
 
 
 def units(files, graph):

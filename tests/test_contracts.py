@@ -24,7 +24,7 @@ from pygments.lexers import PythonLexer
 from pygments.token import STANDARD_TYPES, Token
 
 from conftest import ROOT
-from site_pages import site_config
+from site_pages import html_text, site_config
 from sitebuild import codestyle, mathml, notebook_pages
 from support import pageweight, runs
 from support.one_figure import OneFigure
@@ -133,10 +133,7 @@ def test_pygments_merges_same_tokens_and_leaves_text_bare():
     lean = highlight(source, PythonLexer(filters=[codestyle.LeanTokens()]), HtmlFormatter(wrapcode=True))
     plain = highlight(source, PythonLexer(), HtmlFormatter(wrapcode=True))
 
-    def text(h):
-        return re.sub(r"<[^>]+>", "", h)
-
-    assert text(lean) == text(plain)
+    assert html_text(lean) == html_text(plain)
     assert '<span class="k">from </span>' in lean and '<span class="nb">print</span>' in lean
     assert '<span class="c"># 주석</span>' in lean and "<span class=\"s\">'합'</span>" in lean
     assert lean.count("<span") < plain.count("<span") / 2, (
@@ -397,7 +394,7 @@ def test_mkdocs_jupyter_checks_ignore_before_opening_a_page(monkeypatch, tmp_pat
     monkeypatch.setattr(jupytext, "read", lambda path, *a, **k: opened.append(path) or {})
     plugin = Plugin()
     plugin.config = {"ignore": ["*.md", "*.py"], "include": ["*.ipynb"]}
-    page = tmp_path / "four_steps.md"
+    page = tmp_path / "page.md"
     page.write_text("# 제목\n", encoding="utf-8")
     assert plugin.should_include(types.SimpleNamespace(abs_src_path=str(page))) is False
     assert opened == [], "mkdocs-jupyter 가 ignore 된 파일을 jupytext 로 열었습니다"

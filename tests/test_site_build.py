@@ -1,33 +1,28 @@
 """(c) `mkdocs build --strict` 가 경고 없이 끝나고, nav 의 모든 페이지와 그 그림이 만들어집니다."""
 
 import re
-from html.parser import HTMLParser
+from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
+
+import lxml.html
 
 from site_pages import nav_pages
 from support.pageweight import page_file as page_html
 
 
-class _Refs(HTMLParser):
-    def __init__(self):
-        super().__init__()
-        self.imgs, self.refs, self.lang = [], [], None
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if tag == "html":
-            self.lang = a.get("lang")
-        if tag == "img":
-            self.imgs.append(a)
-        for key in ("src", "href"):
-            if a.get(key) and tag in ("img", "script", "link", "source", "iframe", "a"):
-                self.refs.append((tag, a.get("rel"), a[key]))
+@dataclass
+class Refs:
+    lang: str | None
+    imgs: list  # <img> 마다 속성 사전
+    refs: list  # (태그, rel, src 나 href)
 
 
 def parse(path):
-    p = _Refs()
-    p.feed(path.read_text(encoding="utf-8"))
-    return p
+    """빌드된 HTML 하나의 lang, 그림, 링크 (lxml 로 읽습니다)."""
+    doc = lxml.html.document_fromstring(path.read_text(encoding="utf-8"))
+    tags = ("img", "script", "link", "source", "iframe", "a")
+    refs = [(el.tag, el.get("rel"), el.get(key)) for el in doc.iter(*tags) for key in ("src", "href") if el.get(key)]
+    return Refs(doc.get("lang"), [dict(el.attrib) for el in doc.iter("img")], refs)
 
 
 def built_html(site):

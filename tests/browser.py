@@ -67,9 +67,9 @@ def browser():
         b.close()
 
 
-# 데이터를 받아 그리는 대화형 도구들 (assets/explorer.js, assets/head-explorer.js, 여러분의 문장으로의 assets/own-sentence.js).
-# 다 그리면 data-ready="yes".
-EXPLORERS = ".attention-explorer, .head-explorer, .own-sentence"
+# 데이터를 받아 그리는 대화형 도구들 (assets/explorer.js, assets/head-explorer.js, 여러분의 문장으로의 assets/own-sentence.js,
+# 학습 슬라이더 assets/training-explorer.js). 다 그리면 data-ready="yes".
+EXPLORERS = ".attention-explorer, .head-explorer, .own-sentence, .training-explorer"
 
 
 class Tab:
@@ -124,7 +124,7 @@ class Tab:
               await frame();
             }""")
         else:
-            for explorer in page.locator(".head-explorer, .own-sentence").all():
+            for explorer in page.locator(".head-explorer, .own-sentence, .training-explorer").all():
                 explorer.evaluate("e => e.scrollIntoView({block: 'center'})")
         page.wait_for_function(
             "sel => [...document.querySelectorAll(sel)].every(e => e.getAttribute('data-ready') === 'yes')",

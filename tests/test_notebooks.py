@@ -45,7 +45,13 @@ def code_cells(notebook):
 
 
 def test_four_parts():
-    assert NAMES == ["part1_numpy_attention", "part2_heatmap", "part3_multi_head", "part4_online_softmax"]
+    assert NAMES == [
+        "part1_numpy_attention",
+        "part2_heatmap",
+        "part3_multi_head",
+        "part4_online_softmax",
+        "part5_attention_backward",
+    ]
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -184,6 +190,14 @@ EXPECTED = {
         "모두 통과",
         "✗ 합친 (m, l) = (6, 2.4950), 정답 = (6, 1.5988)",
         "✓ 합친 (m, l) = (6, 1.5988), 정답 = (6, 1.5988)",
+    ],
+    "part5_attention_backward": [
+        "출력 O: (4, 3)  손실 L = 1.399075",
+        "✗ 소프트맥스의 역전파",
+        "✗ dQ (쿼리 4, 키 5, d_k 8)",
+        "✓ dV (쿼리 4, 키 5, d_k 8)",
+        "✓ 소프트맥스의 역전파",
+        "모두 통과",
     ],
 }
 
@@ -402,3 +416,39 @@ def test_notebook_page_is_executed_and_lean(built_site, name):
     assert re.search(r'<h2 id="[^"]*[가-힣][^"]*"', html)
     images = sum(p.stat().st_size for p in page.parent.glob("*.png"))
     assert len(html.encode()) + images < 400_000, "노트북 페이지(HTML + 그림)가 너무 무겁습니다"
+
+
+def test_part5_learner_backward_matches_the_sites_backward_and_the_exercises_start_wrong():
+    """파트 5: 직접 짠 역전파(풀이) = 9장 모델의 attention_backward (헤드 하나, 마스크 없이 같은 식) = 중앙 차분.
+    확인 함수는 틀린 역전파를 잡아내고, 연습 셀 그대로의 함수는 틀리고 풀이는 맞습니다."""
+    import practice_part5 as p5
+
+    np = p5.np
+    rng = np.random.default_rng(8)
+    Q, K, V, dO = (
+        rng.standard_normal((5, 8)),
+        rng.standard_normal((7, 8)),
+        rng.standard_normal((7, 3)),
+        rng.standard_normal((5, 3)),
+    )
+    O, P = p5.attention_forward(Q, K, V)
+    from attention import scaled_dot_product_attention
+
+    out, weights = scaled_dot_product_attention(Q, K, V)
+    np.testing.assert_allclose(O, out, rtol=1e-12)
+    np.testing.assert_allclose(P, weights, rtol=1e-12)
+    dQ, dK, dV = p5.attention_backward(dO, Q, K, V, P)
+    # 9장 모델의 역전파가 쓰는 식 그대로 (점수를 1/√d_k 배, 가중치의 기울기 → 점수의 기울기)
+    dP = dO @ V.T
+    dS = P * (dP - (dP * P).sum(-1, keepdims=True)) / np.sqrt(8)
+    np.testing.assert_allclose(dQ, dS @ K, rtol=1e-12)
+    np.testing.assert_allclose(dK, dS.T @ Q, rtol=1e-12)
+    np.testing.assert_allclose(dV, P.T @ dO, rtol=1e-12)
+    assert p5.solution_1 and p5.solution_2 and p5.check(p5.attention_backward)
+    src = (SNIPPETS / "practice_part5.py").read_text(encoding="utf-8")
+    space = {name: getattr(p5, name) for name in ("np", "rng", "Q", "K", "V", "plain_softmax", "numeric_grad", "check")}
+    space["attention_forward"] = p5.attention_forward
+    for name in ("exercise_1", "exercise_2"):
+        exec(src.split(f"# --8<-- [start:{name}]")[1].split(f"# --8<-- [end:{name}]")[0], space)
+    assert not space["ok_1"]
+    assert not p5.check(space["attention_backward"])

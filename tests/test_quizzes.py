@@ -28,6 +28,7 @@ PAGES = [
     "multi_head.md",
     "summary.md",
     "efficient.md",
+    "head_roles.md",
     "real_model.md",
     "korean_model.md",
 ]

@@ -45,6 +45,7 @@ def test_main_path_and_targets_name_real_pages():
         "real_model.md",
         "korean_model.md",
         "efficient.md",
+        "head_roles.md",
     }
 
 

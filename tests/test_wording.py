@@ -22,6 +22,7 @@ LEARNER_PAGES = [
     "korean_model.md",
     "korean_loading.md",
     "glossary.md",
+    "head_roles.md",
 ]
 NOTEBOOKS = sorted((SNIPPETS / "notebooks").glob("*.md"))
 SOURCES = [DOCS / p for p in LEARNER_PAGES] + NOTEBOOKS

@@ -44,6 +44,7 @@ TARGETS = {
     "real_model.md": 5_500,
     "korean_model.md": 5_500,
     "efficient.md": 4_000,
+    "head_roles.md": 4_000,  # 선택 트랙의 "헤드는 어떻게 역할을 배우나" (issue 32: 8장과 같은 목표)
 }
 
 # 세지 않는 요소: 코드, 실행 결과, 수식, 화면에 그리지 않는 글, ¶

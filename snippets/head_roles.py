@@ -15,7 +15,8 @@ tokens, segments = repeat_batch(np.random.default_rng(5), 1, CONFIG)
 first, second, length = segments[0]
 # 토큰 번호를 글자로 (0 → A, 1 → B, …)
 text = "".join(SYMBOLS[t] for t in tokens[0])
-print(f"토큰 {len(text)}개, 토막 길이 {length}, 두 토막 사이 거리 {second - first}")
+print(f"토큰 {len(text)}개, 토막 길이 {length}")
+print(f"두 토막 사이 거리 {second - first}")
 print(text[:first] + "[" + text[first:first + length] + "]" + text[first + length:second]
       + "[" + text[second:second + length] + "]" + text[second + length:])
 # --8<-- [end:task]
@@ -60,7 +61,8 @@ print(f"행렬 12개에서 상대 차이 최대 {gradient_check(CONFIG):.1e}")
 # --8<-- [start:runs]
 from run_cache import trained
 
-# 이 장의 학습 네 가지: 같은 과제에서 한 가지씩만 바꿉니다 (스텝마다 수열 32개, Adam 학습률 0.01).
+# 이 장의 학습 네 가지. 같은 과제에서 한 가지씩만 바꿉니다.
+# (스텝마다 수열 32개, Adam 학습률 0.01: tiny_training.train)
 RUNS = {
     "main": {"config": CONFIG, "seed": 0, "steps": 1000},
     # 함정: 층이 하나이고, 두 토막 사이의 거리가 늘 16
@@ -127,10 +129,11 @@ trained_params = params_from(main, CONFIG)
 # 학습에 쓰지 않은 수열 64개
 unseen = held_out(CONFIG)
 base = evaluate(trained_params, *unseen, CONFIG)
-print(f"모두 켜면: 둘째 토막 손실 {base['repeat_loss']:.2f}")
+print(f"모두 켜면 → 둘째 토막 손실 {base['repeat_loss']:.2f}")
 for k, name in enumerate(HEADS):
     m = evaluate(switched_off(trained_params, *divmod(k, CONFIG["heads"])), *unseen, CONFIG)
-    print(f"헤드 {name} 끄기: 손실 {m['repeat_loss']:.2f}, 2층 유도 점수 {m['scores'][1, :, 1].max():.2f}")
+    # 손실과, 2층 두 헤드 가운데 더 높은 유도 점수
+    print(f"{name} 끄기 → 손실 {m['repeat_loss']:.2f}, 유도 {m['scores'][1, :, 1].max():.2f}")
 # --8<-- [end:knockout]
 
 # --8<-- [start:trap]
@@ -150,7 +153,7 @@ for name, label in (("large_scaled", "÷ √d_k"), ("large_unscaled", "나누지
     w0, w1 = r["max_weight"][0].mean(), r["max_weight"][-1].mean()
     print(f"{label} (임베딩 표준편차 1.0)")
     print(f"행의 가장 큰 가중치: 처음 {w0:.2f} → 끝 {w1:.2f}")
-    print(f"둘째 토막 손실: 스텝 500 {r['repeat_loss'][at_step(500)]:.2f} → 스텝 1000 {r['repeat_loss'][-1]:.2f}")
+    print(f"손실 (스텝 500 → 1000): {r['repeat_loss'][at_step(500)]:.2f} → {r['repeat_loss'][-1]:.2f}")
     print(f"기울기 노름 최대 {r['grad_norm'].max():.1f}, NaN·inf 없음: {bool(np.isfinite(r['train_loss']).all())}")
 # --8<-- [end:scale]
 

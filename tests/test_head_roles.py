@@ -111,7 +111,7 @@ def test_switching_heads_off(hr):
         assert off[name]["repeat_loss"] > base + 0.8
         assert off[name]["scores"][1, other, 1] > 0.6
     text = page_output("head_roles.md")
-    assert re.search(r"헤드 1-1 끄기: 손실 [23]\.\d\d, 2층 유도 점수 0\.[01]\d", text)
+    assert re.search(r"1-1 끄기 → 손실 [23]\.\d\d, 유도 0\.[01]\d", text)
 
 
 def test_the_trap(hr):

@@ -132,6 +132,12 @@ def index(page):
     return int(page.locator(ROOT).get_attribute("data-index"))
 
 
+def at(page, c):
+    """그리기는 다음 프레임에 하므로(requestAnimationFrame) 그 스텝이 그려질 때까지 기다린 뒤 참."""
+    page.wait_for_function(f"c => document.querySelector('{ROOT}').dataset.index === String(c)", arg=c, timeout=5000)
+    return True
+
+
 def test_keyboard_alone_reaches_every_control(desktop, run):
     """Tab 으로 슬라이더, + 단추, 미리 정한 단추 셋에 차례로 닿고(− 단추는 스텝 0 에서 꺼져 있어 건너뜁니다), 화살표·Home·End
     로 스텝을 옮기며, 초점이 보입니다."""
@@ -155,21 +161,21 @@ def test_keyboard_alone_reaches_every_control(desktop, run):
     assert all(o[3] != "none" for o in order), order
     page.locator(f"{ROOT} input").focus()
     page.keyboard.press("End")
-    assert index(page) == last
+    assert at(page, last)
     page.keyboard.press("ArrowLeft")
-    assert index(page) == last - 1
+    assert at(page, last - 1)
     page.keyboard.press("Home")
-    assert index(page) == 0
+    assert at(page, 0)
     for k in range(1, 4):
         page.keyboard.press("ArrowRight")
-        assert index(page) == k
+        assert at(page, k)
     page.keyboard.press("Tab")  # + 단추
     page.keyboard.press("Enter")
-    assert index(page) == 4
+    assert at(page, 4)
     page.keyboard.press("Shift+Tab")
     page.keyboard.press("Shift+Tab")  # − 단추
     page.keyboard.press("Enter")
-    assert index(page) == 3
+    assert at(page, 3)
     expect_step(shown(page), run, 3)
     desktop.assert_clean()
 
@@ -202,11 +208,11 @@ def test_touch_alone_at_375px_in_both_palettes(touch, run, scheme):
     assert minus.is_disabled()
     plus.tap()
     plus.tap()
-    assert index(page) == 2
+    assert at(page, 2)
     minus.tap()
-    assert index(page) == 1
+    assert at(page, 1)
     page.locator(f"{ROOT} .training-explorer__presets button").nth(2).tap()
-    assert index(page) == last and plus.is_disabled()
+    assert at(page, last) and plus.is_disabled()
     # 슬라이더 트랙의 가운데를 누르면 가운데 스텝 가까이로 갑니다
     slider = page.locator(f"{ROOT} input")
     box = slider.bounding_box()

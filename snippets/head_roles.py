@@ -64,12 +64,12 @@ from run_cache import trained
 # 이 장의 학습 네 가지. 같은 과제에서 한 가지씩만 바꿉니다.
 # (스텝마다 수열 32개, Adam 학습률 0.01: tiny_training.train)
 RUNS = {
-    "main": {"config": CONFIG, "seed": 0, "steps": 1000},
+    "main": {"config": CONFIG, "seed": 0, "steps": 800},
     # 함정: 층이 하나이고, 두 토막 사이의 거리가 늘 16
-    "trap": {"config": {**CONFIG, "layers": 1}, "seed": 0, "steps": 400, "gap": 16},
+    "trap": {"config": {**CONFIG, "layers": 1}, "seed": 0, "steps": 300, "gap": 16},
     # √d_k: 임베딩을 표준편차 1.0 으로 크게 시작해, 나눌 때와 나누지 않을 때
-    "large_scaled": {"config": {**CONFIG, "embed_std": 1.0}, "seed": 0, "steps": 1000},
-    "large_unscaled": {"config": {**CONFIG, "embed_std": 1.0, "scaled": False}, "seed": 0, "steps": 1000},
+    "large_scaled": {"config": {**CONFIG, "embed_std": 1.0}, "seed": 0, "steps": 800},
+    "large_unscaled": {"config": {**CONFIG, "embed_std": 1.0, "scaled": False}, "seed": 0, "steps": 800},
 }
 # 처음 한 번만 학습하고, 다음부터는 남겨 둔 기록을 읽습니다
 runs = trained(RUNS)
@@ -88,7 +88,7 @@ main = runs["main"]
 step = main["step"]
 print(f"찍어서 맞힐 때의 손실 ln {CONFIG['vocab']} = {np.log(CONFIG['vocab']):.2f}")
 print(f"손실이 그 절반 아래로: 스텝 {phase_step(main)}")
-for s in (0, 300, 400, 600, 1000):
+for s in (0, 300, 400, 600, 800):
     i = int(np.searchsorted(step, s))
     print(f"스텝 {s}: 둘째 토막 {main['repeat_loss'][i]:.2f}, 나머지 {main['other_loss'][i]:.2f}")
 # --8<-- [end:phase]
@@ -153,7 +153,7 @@ for name, label in (("large_scaled", "÷ √d_k"), ("large_unscaled", "나누지
     w0, w1 = r["max_weight"][0].mean(), r["max_weight"][-1].mean()
     print(f"{label} (임베딩 표준편차 1.0)")
     print(f"행의 가장 큰 가중치: 처음 {w0:.2f} → 끝 {w1:.2f}")
-    print(f"손실 (스텝 500 → 1000): {r['repeat_loss'][at_step(500)]:.2f} → {r['repeat_loss'][-1]:.2f}")
+    print(f"손실 (스텝 500 → 800): {r['repeat_loss'][at_step(500)]:.2f} → {r['repeat_loss'][-1]:.2f}")
     print(f"기울기 노름 최대 {r['grad_norm'].max():.1f}, NaN·inf 없음: {bool(np.isfinite(r['train_loss']).all())}")
 # --8<-- [end:scale]
 
@@ -374,7 +374,7 @@ print("2층의 파라미터는 같은가?", all(np.array_equal(off["layers"][1][
 # --8<-- [end:quiz_2]
 
 # --8<-- [start:quiz_3]
-# W_Q, W_K 의 기울기 크기를 스텝 100–1000 에서 평균합니다 (처음 100 스텝은 출력의 크기를 맞추느라 모두 큽니다)
+# W_Q, W_K 의 기울기 크기를 스텝 100–800 에서 평균합니다 (처음 100 스텝은 출력의 크기를 맞추느라 모두 큽니다)
 later = {name: runs[name]["qk_grad_norm"][100:].mean() for name in ("large_scaled", "large_unscaled")}
 print(f"W_Q·W_K 의 기울기 크기 평균: ÷ √d_k {later['large_scaled']:.3f}, 나누지 않음 {later['large_unscaled']:.3f}")
 print(f"나누지 않은 쪽 / 나눈 쪽 = {later['large_unscaled'] / later['large_scaled']:.1f}")

@@ -135,13 +135,15 @@ def score_scale(config, dtype):
 def forward(params, tokens, config):
     """tokens: (batch, n) 정수 → 자리마다 다음 토큰의 로짓 (batch, n, vocab), 그리고 역전파용 중간값."""
     tokens = check_tokens(tokens, config)
-    dtype = params["W_E"].dtype
-    x = params["W_E"][tokens] + params["W_pos"][: tokens.shape[-1]]  # 토큰 + 위치
+    scale = score_scale(config, params["W_E"].dtype)
+    # 토큰 임베딩 + 위치 임베딩
+    x = params["W_E"][tokens] + params["W_pos"][: tokens.shape[-1]]
     saved = []
     for layer in params["layers"]:
-        out, s = attention_forward(x, layer, config["heads"], score_scale(config, dtype))
+        out, s = attention_forward(x, layer, config["heads"], scale)
         saved.append(s)
-        x = x + out  # 잔차: 층의 출력을 원래 벡터에 더합니다
+        # 층의 출력을 들어온 벡터에 더합니다 (잔차)
+        x = x + out
     logits = x @ params["W_U"]
     return logits, {"tokens": tokens, "x": x, "layers": saved}
 # --8<-- [end:forward]

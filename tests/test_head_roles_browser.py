@@ -79,11 +79,11 @@ def shown(page):
 def expect_step(got, run, c):
     main, _ = run
     n = main["probe"].shape[-1]
-    step = int(main["step"][c])
+    step, last = int(main["step"][c]), int(main["step"][-1])
     assert got["index"] == c and got["step"] == step and got["slider"] == str(c)
     assert got["repeat"] == two(main["repeat_loss"][c]) and got["other"] == two(main["other_loss"][c])
-    assert f"둘째 토막 손실 {two(main['repeat_loss'][c])}" in got["text"] and f"스텝 {step} / 1000" in got["text"]
-    assert got["valuetext"] == f"스텝 {step} / 1000"
+    assert f"둘째 토막 손실 {two(main['repeat_loss'][c])}" in got["text"] and f"스텝 {step} / {last}" in got["text"]
+    assert got["valuetext"] == f"스텝 {step} / {last}"
     weights = main["probe"][c].reshape(-1, n, n)
     for h, head in enumerate(got["heads"]):
         prev, ind = main["scores"][c].reshape(-1, 2)[h]
@@ -180,17 +180,18 @@ def test_keyboard_alone_reaches_every_control(desktop, run):
     desktop.assert_clean()
 
 
-@pytest.fixture(scope="module")
-def touch(browser, server):
-    tab = Tab(browser, server, PHONE, has_touch=True, is_mobile=True)
-    yield tab
-    tab.close()
-
-
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_touch_alone_at_375px_in_both_palettes(touch, run, scheme):
+def test_touch_alone_at_375px_in_both_palettes(browser, server, run, scheme):
     """손가락으로 ± 단추, 미리 정한 단추, 슬라이더 트랙을 눌러 스텝을 옮기고, 누를 자리는 넉넉하며, 가로로 넘치지 않습니다.
     손실 곡선의 색은 팔레트에 맞습니다 (페이지 그림과 같은 색)."""
+    touch = Tab(browser, server, PHONE, has_touch=True, is_mobile=True)
+    try:
+        touched(touch, run, scheme)
+    finally:
+        touch.close()
+
+
+def touched(touch, run, scheme):
     main, phase = run
     last = len(main["step"]) - 1
     page = touch.open(PAGE, scheme=scheme)
@@ -268,12 +269,11 @@ def test_broken_data_gets_a_clear_message(phone, built_site):
 
 
 def test_without_javascript_the_figures_stay_and_the_slider_hides(browser, server):
-    context = browser.new_context(java_script_enabled=False, viewport=PHONE)
+    tab = Tab(browser, server, PHONE, java_script_enabled=False)
     try:
-        page = context.new_page()
-        page.goto(server + PAGE)
-        explorer = page.locator(ROOT)
-        assert explorer.inner_text() == "" and not explorer.is_visible()
-        assert page.locator("article a.figure-link img").count() >= 5 * 4
+        page = tab.open(PAGE)
+        assert page.locator(ROOT).inner_text() == "" and not page.locator(ROOT).is_visible()
+        # 그림 다섯 개가 판(넓은/좁은) × 팔레트마다 한 장씩
+        assert page.locator("article a.figure-link img").count() == 5 * 4
     finally:
-        context.close()
+        tab.close()

@@ -205,20 +205,7 @@
   }
 
   function init() {
-    document.querySelectorAll(".training-explorer[data-src]").forEach(function (root) {
-      if (root.getAttribute("data-ready") === "yes" || root.getAttribute("data-ready") === "loading") return;
-      root.setAttribute("data-ready", "loading");
-      fetch(root.getAttribute("data-src"))
-        .then(function (r) {
-          if (!r.ok) throw new Error(r.status + " " + r.statusText);
-          return r.json();
-        })
-        .then(function (data) { build(root, data); root.setAttribute("data-ready", "yes"); })
-        .catch(function (err) {
-          root.setAttribute("data-ready", "error");
-          root.textContent = "학습 기록을 읽지 못했습니다: " + err.message;
-        });
-    });
+    window.attentionExplorers.mountAll(".training-explorer[data-src]", build, "학습 기록을 읽지 못했습니다");
   }
 
   window.trainingExplorer = { decode: decode, percentAt: percentAt };

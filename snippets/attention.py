@@ -53,10 +53,13 @@ def softmax(x, axis=-1):
     가장 큰 지수가 0이 되어 exp 가 넘치지(overflow) 않습니다.
     길이가 0 인 축의 소프트맥스는 같은 모양의 빈 배열입니다 (나눠 줄 몫이 없습니다).
     """
-    x = _softmax_input(x, axis)  # 입력 검사와 dtype 약속 (바로 아래 도우미)
+    # 입력 검사와 dtype 약속 (바로 아래 도우미)
+    x = _softmax_input(x, axis)
     if x.shape[axis] == 0:
         return x.copy()
-    with np.errstate(over="ignore"):  # 차이가 dtype 범위 밖이면 -inf 가 되고, exp(-inf) = 0 이 맞는 값입니다
+    # 차이가 dtype 범위 밖이면 -inf 가 되고,
+    # exp(-inf) = 0 이 맞는 값입니다
+    with np.errstate(over="ignore"):
         shifted = x - np.max(x, axis=axis, keepdims=True)
     e = np.exp(shifted)
     return e / np.sum(e, axis=axis, keepdims=True)
@@ -70,9 +73,11 @@ def _softmax_input(x, axis):
     """
     try:
         x = np.asarray(x)
-    except ValueError:  # 행마다 길이가 다른 중첩 리스트
+    # 행마다 길이가 다른 중첩 리스트
+    except ValueError:
         raise ValueError("x 를 배열로 만들 수 없습니다 (행마다 길이가 다른가요?)") from None
-    if x.dtype.kind not in "biuf":  # 불리언·정수·부호 없는 정수·실수
+    # 불리언·정수·부호 없는 정수·실수
+    if x.dtype.kind not in "biuf":
         raise TypeError(f"x 는 실수 배열이어야 합니다: x.dtype={x.dtype}, x.shape={x.shape}")
     if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)) or not -x.ndim <= axis < x.ndim:
         raise ValueError(f"axis={axis!r} 는 x.shape={x.shape} 의 축 번호가 아닙니다")
@@ -89,7 +94,7 @@ def masked_softmax(scores, mask=None, axis=-1):
 
     가려진 자리는 exp 를 계산하지 않고 정확히 0으로 둡니다 (-1e9 를 더하는 요령과 달리
     근사가 아닙니다). 모든 자리가 가려진 행은 0으로 채웁니다: 0/0 = NaN 이 뒤 계산으로
-    조용히 번지지 않게 하려는 약속입니다. 가려진 자리의 점수는 읽지 않으므로 NaN 이어도 됩니다.
+    조용히 번지지 않게 하려는 약속입니다. 가려진 자리의 점수는 읽지 않으므로 NaN이어도 됩니다.
     """
     if mask is None:
         return softmax(scores, axis=axis)
@@ -98,10 +103,13 @@ def masked_softmax(scores, mask=None, axis=-1):
     mask = np.broadcast_to(_check_mask(mask, scores.shape, "scores"), scores.shape)
     if not np.all(np.isfinite(scores[mask])):
         raise ValueError(f"볼 수 있는 자리의 점수에 NaN 이나 inf 가 있습니다 (scores.shape={scores.shape})")
-    # 최댓값은 볼 수 있는 자리에서만 구합니다. 행 전체가 가려졌다면(길이 0 인 행도) 0을 씁니다.
+    # 최댓값은 볼 수 있는 자리에서만 구합니다.
+    # 행 전체가 가려졌다면(길이 0인 행도) 0을 씁니다.
     row_max = np.max(np.where(mask, scores, -np.inf), axis=axis, keepdims=True, initial=-np.inf)
     row_max = np.where(row_max == -np.inf, 0, row_max)
-    with np.errstate(over="ignore"):  # 가린 자리는 빼지도 않고 -inf 로 둡니다: exp(-inf) = 0, 경고 없음
+    # 가린 자리는 빼지도 않고 -inf 로 둡니다:
+    # exp(-inf) = 0 이고 경고도 없습니다
+    with np.errstate(over="ignore"):
         shifted = np.subtract(scores, row_max, out=np.full_like(scores, -np.inf), where=mask)
     e = np.exp(shifted)
     total = np.sum(e, axis=axis, keepdims=True)
@@ -121,7 +129,8 @@ def _array(a, name):
 def _float_array(a, name):
     """dtype 약속(모듈 설명)대로 바꾼 배열. 실수가 아닌 배열은 조용히 바꾸지 않고 TypeError 입니다."""
     a = _array(a, name)
-    if a.dtype.kind not in "biuf":  # 불리언·정수·부호 없는 정수·실수만
+    # 불리언·정수·부호 없는 정수·실수만
+    if a.dtype.kind not in "biuf":
         raise TypeError(f"{name} 는 실수 배열이어야 합니다: {name}.dtype={a.dtype}, {name}.shape={a.shape}")
     return a.astype(np.result_type(a.dtype, np.float32) if a.dtype.kind == "f" else np.float64, copy=False)
 
@@ -210,14 +219,18 @@ def scaled_dot_product_attention(q, k, v, mask=None):
     반환값: (출력 (..., n_q, d_v), 어텐션 가중치 (..., n_q, n_k)).
     가중치의 각 행은 한 쿼리가 모든 키에 나눠 준 몫이라서 합이 1입니다.
     """
-    q, k, v, mask = _check_attention_inputs(q, k, v, mask)  # 모양·dtype·NaN 검사 (위의 도우미)
+    # 모양·dtype·NaN 검사 (위의 도우미)
+    q, k, v, mask = _check_attention_inputs(q, k, v, mask)
     d_k = q.shape[-1]
-    # √d_k 를 입력과 같은 dtype 으로 만듭니다: np.sqrt(64) 는 float64 라서
-    # float32 점수를 나누면 결과가 조용히 float64 로 바뀝니다.
-    with np.errstate(over="ignore", invalid="ignore"):  # 넘침은 경고 대신 바로 아래에서 분명한 오류로
+    # √d_k 를 입력과 같은 dtype 으로 만듭니다:
+    # np.sqrt(64) 는 float64 라서 float32 점수를
+    # 나누면 결과가 조용히 float64 로 바뀝니다.
+    # 넘침은 경고 대신 바로 아래에서 분명한 오류로
+    with np.errstate(over="ignore", invalid="ignore"):
         scores = (q @ np.swapaxes(k, -1, -2)) / np.sqrt(q.dtype.type(d_k))
     _check_in_range(scores, "점수 Q Kᵀ/√d_k", q=q, k=k)
-    weights = masked_softmax(scores, mask, axis=-1)  # 키 축(마지막 축)으로 정규화
+    # 키 축(마지막 축)으로 정규화
+    weights = masked_softmax(scores, mask, axis=-1)
     with np.errstate(over="ignore"):
         output = weights @ v
     _check_in_range(output, "출력 (가중치 @ v)", v=v)
@@ -284,18 +297,23 @@ def multi_head_attention(x_q, x_kv, params, num_heads, mask=None):
 
     def project(x, x_name, name):
         bias = params.get("b" + name[1:])
-        with np.errstate(over="ignore", invalid="ignore"):  # 넘침은 경고 대신 분명한 오류로 바꿉니다
+        # 넘침은 경고 대신 분명한 오류로 바꿉니다
+        with np.errstate(over="ignore", invalid="ignore"):
             y = x @ params[name] if bias is None else x @ params[name] + bias
         return _check_in_range(y, f"투영 {x_name} @ {name}", **{x_name: x, name: params[name]})
 
-    q = split_heads(project(x_q, "x_q", "W_Q"), num_heads)    # (..., h, n_q, d_head)
-    k = split_heads(project(x_kv, "x_kv", "W_K"), num_heads)  # (..., h, n_k, d_head)
-    v = split_heads(project(x_kv, "x_kv", "W_V"), num_heads)  # (..., h, n_k, d_head)
+    # 쿼리 (..., h, n_q, d_head)
+    # 키·밸류 (..., h, n_k, d_head)
+    q = split_heads(project(x_q, "x_q", "W_Q"), num_heads)
+    k = split_heads(project(x_kv, "x_kv", "W_K"), num_heads)
+    v = split_heads(project(x_kv, "x_kv", "W_V"), num_heads)
     heads, weights = scaled_dot_product_attention(q, k, v, mask)
     return project(merge_heads(heads), "heads", "W_O"), weights
 
 
-_PARAM_NDIM = {"W_Q": 2, "W_K": 2, "W_V": 2, "W_O": 2, "b_Q": 1, "b_K": 1, "b_V": 1, "b_O": 1}  # 이름: 축 수
+# 파라미터 이름: 축 수
+_PARAM_NDIM = {"W_Q": 2, "W_K": 2, "W_V": 2, "W_O": 2,
+               "b_Q": 1, "b_K": 1, "b_V": 1, "b_O": 1}
 
 
 def _check_mha_inputs(x_q, x_kv, params, num_heads, mask):
@@ -318,14 +336,16 @@ def _check_mha_inputs(x_q, x_kv, params, num_heads, mask):
     if not isinstance(params, dict):
         raise TypeError(f"params 는 이름 → 배열의 dict 여야 합니다: {type(params).__name__}")
     unknown = sorted(set(params) - set(_PARAM_NDIM), key=str)
-    if unknown:  # 철자가 틀린 편향(예: "b_q")이 조용히 빠지지 않게
+    # 철자가 틀린 편향(예: "b_q")이 조용히 빠지지 않게
+    if unknown:
         raise ValueError(f"params 에 모르는 이름 {unknown} 이 있습니다 (쓸 수 있는 이름: {list(_PARAM_NDIM)})")
     checked = {}
     for name, ndim in _PARAM_NDIM.items():
         if params.get(name) is None:
             if ndim == 2:
                 raise ValueError(f"params 에 {name} 가 없습니다 (W_Q, W_K, W_V, W_O 가 필요합니다)")
-            continue  # 편향은 없어도 됩니다
+            # 편향은 없어도 됩니다
+            continue
         p = _float_array(params[name], name)
         if p.shape != (d_model,) * ndim:
             raise ValueError(f"{name}.shape={p.shape} 는 입력 x_q.shape={x_q.shape} 에 맞게 "
@@ -334,14 +354,16 @@ def _check_mha_inputs(x_q, x_kv, params, num_heads, mask):
             raise ValueError(f"{name} 에 NaN 이나 inf 가 있습니다: {name}.shape={p.shape}")
         checked[name] = p
     if mask is not None:
-        # 마스크의 뜻은 축 수로만 정합니다: 입력의 배치 축 수 + 2 이면 헤드 축이 없고, + 3 이면 있습니다.
+        # 마스크의 뜻은 축 수로만 정합니다: 입력의 배치
+        # 축 수 + 2 이면 헤드 축이 없고, + 3 이면 있습니다.
         mask = _array(mask, "mask")
         n_q, n_k = x_q.shape[-2], x_kv.shape[-2]
         if mask.ndim == len(lead) + 3:
             mask = _check_mask(mask, (*lead, num_heads, n_q, n_k), "헤드 축이 있는 점수")
         elif mask.ndim in (2, len(lead) + 2):
             mask = _check_mask(mask, (*lead, n_q, n_k), "헤드 축이 없는 점수")
-            if mask.ndim > 2:  # 헤드 축을 넣어 모든 헤드에 같은 마스크를 씁니다
+            # 헤드 축을 넣어 모든 헤드에 같은 마스크를 씁니다
+            if mask.ndim > 2:
                 mask = mask[..., None, :, :]
         else:
             raise ValueError(f"mask.shape={mask.shape} 는 (n_q, n_k), (..., n_q, n_k) = {(*lead, n_q, n_k)}, "
@@ -369,11 +391,13 @@ def padding_mask(lengths, n_k):
     n_k = _check_count(n_k, "n_k")
     lengths = _array(lengths, "lengths")
     if lengths.size == 0 and lengths.ndim == 1:
-        lengths = lengths.astype(np.int64)  # [] 는 float64 배열이 되지만, 문장 0 개라는 뜻입니다
+        # [] 는 float64 배열이 되지만, 문장 0개라는 뜻입니다
+        lengths = lengths.astype(np.int64)
     if lengths.ndim != 1 or lengths.dtype.kind not in "iu":
         raise ValueError(f"lengths 는 정수 1차원 (batch,) 이어야 합니다: lengths={lengths!r}")
     if np.any(lengths < 0) or np.any(lengths > n_k):
         raise ValueError(f"lengths={lengths.tolist()} 는 0 이상 n_k={n_k} 이하여야 합니다")
-    valid = np.arange(n_k) < lengths[:, None]  # (batch, n_k)
+    # (batch, n_k)
+    valid = np.arange(n_k) < lengths[:, None]
     return valid[:, None, None, :]
 # --8<-- [end:masks]

@@ -9,24 +9,33 @@ from attention import (causal_mask, multi_head_attention, padding_mask,
 np.set_printoptions(precision=3, suppress=True)
 rng = np.random.default_rng(0)
 
-# 앞쪽 축은 (배치, 헤드) 처럼 얼마든지 붙일 수 있습니다. 계산은 마지막 두 축에서 일어납니다.
-q = rng.standard_normal((2, 4, 5, 8))  # (배치 2, 헤드 4, 쿼리 5개, d_k 8)
+# 앞쪽 축은 (배치, 헤드)처럼 얼마든지 붙일 수
+# 있습니다. 계산은 마지막 두 축에서 일어납니다.
+# (배치 2, 헤드 4, 쿼리 5개, d_k 8)
+q = rng.standard_normal((2, 4, 5, 8))
 k = rng.standard_normal((2, 4, 5, 8))
-v = rng.standard_normal((2, 4, 5, 6))  # d_v 는 d_k 와 달라도 됩니다
+# d_v 는 d_k 와 달라도 됩니다
+v = rng.standard_normal((2, 4, 5, 6))
 out, w = scaled_dot_product_attention(q, k, v)
-print("출력:", out.shape, " 가중치:", w.shape)
+print("출력:", out.shape)
+print("가중치:", w.shape)
 # --8<-- [end:batch_heads]
 
 # --8<-- [start:cross]
-q_dec = rng.standard_normal((3, 8))  # 디코더 쪽 토큰 3개의 쿼리
-k_enc = rng.standard_normal((7, 8))  # 인코더 쪽 토큰 7개의 키
+# 디코더 쪽 토큰 3개의 쿼리
+q_dec = rng.standard_normal((3, 8))
+# 인코더 쪽 토큰 7개의 키와 밸류
+k_enc = rng.standard_normal((7, 8))
 v_enc = rng.standard_normal((7, 8))
-out, w = scaled_dot_product_attention(q_dec, k_enc, v_enc)
-print("크로스 어텐션 가중치:", w.shape, "← 쿼리 3개 × 키 7개, 정사각형이 아닙니다")
+out, w = scaled_dot_product_attention(
+    q_dec, k_enc, v_enc)
+print("크로스 어텐션 가중치:", w.shape)
+print("← 쿼리 3개 × 키 7개, 정사각형이 아닙니다")
 # --8<-- [end:cross]
 
 # --8<-- [start:mask_convention]
-mask = causal_mask(4)  # True = 볼 수 있음, False = 가림
+# True = 볼 수 있음, False = 가림
+mask = causal_mask(4)
 print(mask.astype(int))
 x = rng.standard_normal((4, 8))
 _, w = scaled_dot_product_attention(x, x, x, mask)
@@ -35,37 +44,62 @@ print("가린 자리의 가중치가 정확히 0인가?", bool(np.all(w[~mask] =
 # --8<-- [end:mask_convention]
 
 # --8<-- [start:padding]
-lengths = [3, 5]  # 두 문장의 진짜 길이. 짧은 문장은 뒤를 패딩으로 채워 길이 5로 맞춥니다.
-pad = padding_mask(lengths, 5)  # (배치, 1, 1, 키): 헤드·쿼리 축으로 브로드캐스트
-both = pad & causal_mask(5)  # 두 마스크는 & 로 합칩니다 → (2, 1, 5, 5)
+# 두 문장의 진짜 길이. 짧은 문장은 뒤를
+# 패딩으로 채워 길이 5로 맞춥니다.
+lengths = [3, 5]
+# (배치, 1, 1, 키): 헤드·쿼리 축으로 브로드캐스트
+pad = padding_mask(lengths, 5)
+# 두 마스크는 & 로 합칩니다 → (2, 1, 5, 5)
+both = pad & causal_mask(5)
 x = rng.standard_normal((2, 5, 8))
-params = {name: rng.standard_normal((8, 8)) / np.sqrt(8) for name in ("W_Q", "W_K", "W_V", "W_O")}
-out, w = multi_head_attention(x, x, params, num_heads=2, mask=both)
-print("패딩 마스크:", pad.shape, " 합친 마스크:", both.shape, " 가중치:", w.shape)
-print("첫 문장이 패딩(키 3, 4)에 준 가중치의 최댓값:", w[0, :, :, 3:].max())
+params = {name: rng.standard_normal((8, 8)) / np.sqrt(8)
+          for name in ("W_Q", "W_K", "W_V", "W_O")}
+out, w = multi_head_attention(x, x, params,
+                              num_heads=2, mask=both)
+print("패딩 마스크:", pad.shape)
+print("합친 마스크:", both.shape)
+print("가중치:", w.shape)
+print("첫 문장이 패딩(키 3, 4)에 준 가중치의 최댓값:",
+      w[0, :, :, 3:].max())
 # --8<-- [end:padding]
 
 # --8<-- [start:fully_masked]
-nothing = np.zeros((1, 3), dtype=bool)  # 한 쿼리가 볼 수 있는 키가 하나도 없는 경우
-out, w = scaled_dot_product_attention(rng.standard_normal((1, 4)), rng.standard_normal((3, 4)),
-                                      rng.standard_normal((3, 2)), nothing)
-print("가중치:", w, " 출력:", out, " NaN 이 있는가?", bool(np.isnan(out).any()))
+# 한 쿼리가 볼 수 있는 키가 하나도 없는 경우
+nothing = np.zeros((1, 3), dtype=bool)
+out, w = scaled_dot_product_attention(
+    rng.standard_normal((1, 4)),
+    rng.standard_normal((3, 4)),
+    rng.standard_normal((3, 2)), nothing)
+print("가중치:", w)
+print("출력:", out)
+print("NaN 이 있는가?", bool(np.isnan(out).any()))
 # --8<-- [end:fully_masked]
 
 # --8<-- [start:dtypes]
 x32 = rng.standard_normal((4, 8)).astype(np.float32)
 out, w = scaled_dot_product_attention(x32, x32, x32)
 print("float32 입력 →", out.dtype, w.dtype)
-big = np.array([[1000.0, -1000.0, 0.0]], dtype=np.float32)  # 점수가 ±1000 에 이르는 경우
-out, w = scaled_dot_product_attention(big, np.eye(3, dtype=np.float32), np.eye(3, dtype=np.float32))
+# 점수가 ±1000에 이르는 경우
+big = np.array([[1000.0, -1000.0, 0.0]],
+               dtype=np.float32)
+eye3 = np.eye(3, dtype=np.float32)
+out, w = scaled_dot_product_attention(
+    big, eye3, eye3)
 print("큰 점수에서도 경고 없이:", w, w.dtype)
 # --8<-- [end:dtypes]
 
 # --8<-- [start:empty]
-print("길이 0 인 축의 소프트맥스:", softmax(np.ones((2, 0))).shape)
-out, w = scaled_dot_product_attention(np.ones((3, 4)), np.ones((0, 4)), np.ones((0, 2)))  # 키가 없음
-print("키가 하나도 없을 때: 가중치", w.shape, " 출력", out.tolist())
-print("문장 0 개의 패딩 마스크:", padding_mask([], 5).shape, " causal_mask(0):", causal_mask(0).shape)
+print("길이 0 인 축의 소프트맥스:",
+      softmax(np.ones((2, 0))).shape)
+# 키가 하나도 없음
+out, w = scaled_dot_product_attention(
+    np.ones((3, 4)), np.ones((0, 4)), np.ones((0, 2)))
+print("키가 하나도 없을 때")
+print("  가중치", w.shape)
+print("  출력", out.shape, "모두 0인가?", bool(np.all(out == 0)))
+print("문장 0개의 패딩 마스크:",
+      padding_mask([], 5).shape)
+print("causal_mask(0):", causal_mask(0).shape)
 # --8<-- [end:empty]
 
 # --8<-- [start:errors]

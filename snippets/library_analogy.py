@@ -7,13 +7,17 @@ from attention import softmax
 
 np.set_printoptions(precision=3, suppress=True)
 
-# 책장 라벨(키)과 책 내용(밸류)을 작은 벡터로 적어 봅니다.
-# 라벨의 세 칸은 ["파이썬", "입문", "요리"] 에 해당하는지(1) 아닌지(0)를 뜻합니다.
-books = ["파이썬 입문서", "파이썬 심화서", "요리 입문서"]
+# 책장 라벨(키)과 책 내용(밸류)을
+# 작은 벡터로 적어 봅니다.
+books = ["파이썬 입문서",
+         "파이썬 심화서",
+         "요리 입문서"]
+# 라벨의 세 칸: "파이썬", "입문", "요리"에
+# 해당하면 1, 아니면 0
 keys = np.array([[1.0, 1.0, 0.0],
                  [1.0, 0.0, 0.0],
                  [0.0, 1.0, 1.0]])
-# 밸류의 두 칸은 책 내용의 ["쉬운 정도", "코드 비중"] 입니다.
+# 밸류의 두 칸: 쉬운 정도, 코드 비중
 values = np.array([[0.9, 0.8],
                    [0.2, 0.9],
                    [0.8, 0.0]])
@@ -26,39 +30,52 @@ print("라벨과의 점수:", scores)
 # --8<-- [end:library]
 
 # --8<-- [start:hard_vs_soft]
-# 한 권만 고르기(argmax): 점수가 가장 높은 책 한 권의 내용만 가져옵니다.
+# 한 권만 고르기(argmax): 점수가 가장
+# 높은 책 한 권의 내용만 가져옵니다.
 best = int(np.argmax(scores))
-print(f"한 권만 고르기 → {books[best]}의 내용 {values[best]}")
+print("한 권만 고르기 →", books[best])
+print("  가져온 내용", values[best])
 
-# 어텐션 방식: 모든 책을 점수에 따라 조금씩 섞어서 가져옵니다.
+# 어텐션 방식: 모든 책을 점수에 따라
+# 조금씩 섞어서 가져옵니다.
 weights = softmax(scores)
 for book, w in zip(books, weights):
     print(f"  {book}: 가중치 {w:.3f}")
-print("어텐션 방식 → 섞인 내용", weights @ values, " 가중치 합:", weights.sum())
+print("어텐션 방식 → 섞인 내용",
+      weights @ values)
+print("가중치 합:", weights.sum())
 # --8<-- [end:hard_vs_soft]
 
 # --8<-- [start:qkv]
-from toy_data import projection_weights, token_vectors
+from toy_data import (projection_weights,
+                      token_vectors)
 
 tokens = ["나는", "학교에", "간다"]
 d_model, d_k = 8, 4
 # 토큰마다 8차원 벡터 → (3, 8)
 X = token_vectors(tokens, d_model)
 # 각각 (8, 4)
-W_Q, W_K, W_V = projection_weights(d_model, d_k)
+W_Q, W_K, W_V = projection_weights(
+    d_model, d_k)
 
-Q = X @ W_Q  # 같은 X 를 세 가지 다른 행렬로 비춥니다
+# 같은 X 를 세 가지 다른 행렬로 비춥니다
+Q = X @ W_Q
 K = X @ W_K
 V = X @ W_V
 print("X:", X.shape, " W_Q:", W_Q.shape)
-print("Q:", Q.shape, " K:", K.shape, " V:", V.shape)
+print("Q:", Q.shape, " K:", K.shape,
+      " V:", V.shape)
 # --8<-- [end:qkv]
 
 # --8<-- [start:same_input]
-# 셀프 어텐션에서는 Q, K, V 가 모두 같은 X 에서 나오지만, 행렬이 달라 서로 다른 벡터가 됩니다.
-print("Q 와 K 가 같은가?", np.allclose(Q, K), " K 와 V 가 같은가?", np.allclose(K, V))
-print("'나는'의 쿼리:", Q[0])
-print("'나는'의 키:  ", K[0])
+# 셀프 어텐션에서는 Q, K, V 가 모두
+# 같은 X 에서 나오지만, 곱한 행렬이 달라
+# 서로 다른 벡터가 됩니다.
+print("Q 와 K 가 같은가?", np.allclose(Q, K))
+print("K 와 V 가 같은가?", np.allclose(K, V))
+# '나는'(첫 행)의 쿼리와 키
+print("Q[0] =", Q[0])
+print("K[0] =", K[0])
 # --8<-- [end:same_input]
 
 
@@ -90,18 +107,22 @@ def figure_lookup(narrow=False):
 
 
 # --8<-- [start:quiz_1]
-X5 = token_vectors(["오늘", "나는", "도서관에서", "책을", "빌렸다"], 16)  # 토큰 5개, d_model = 16
+# 토큰 5개, d_model = 16
+X5 = token_vectors(["오늘", "나는", "도서관에서", "책을", "빌렸다"], 16)
 # W_Q, W_K, W_V: 각각 (16, 8)
 W5 = projection_weights(16, 8)
-print("X:", X5.shape, " Q, K, V:", [(X5 @ W).shape for W in W5])
+print("X:", X5.shape)
+print("Q, K, V:", [(X5 @ W).shape for W in W5])
 # --8<-- [end:quiz_1]
 
 # --8<-- [start:quiz_2]
 # 밸류(책 내용)만 바꿔 봅니다. 가중치는 키와 쿼리만으로 정해지므로 그대로이고, 섞여 나오는 내용만 바뀝니다.
 new_values = values + 1.0
 weights_v = softmax(keys @ query)
-print("밸류를 바꾼 뒤 가중치:", weights_v, " 그대로인가?", np.allclose(weights_v, weights))
-print("섞인 내용:", weights @ values, "→", weights_v @ new_values)
+print("밸류를 바꾼 뒤 가중치:", weights_v)
+print("가중치가 그대로인가?", np.allclose(weights_v, weights))
+print("섞인 내용 (전):", weights @ values)
+print("섞인 내용 (후):", weights_v @ new_values)
 # 키(라벨)를 바꾸면 가중치가 바뀝니다: 요리 입문서에 "파이썬" 라벨을 더 붙여 봅니다.
 new_keys = keys.copy()
 new_keys[2, 0] = 1.0
@@ -114,7 +135,8 @@ print("키를 바꾼 뒤 가중치:", weights_k)
 query_cooking = np.array([0.0, 1.0, 1.0])
 scores_cooking = keys @ query_cooking
 weights_cooking = softmax(scores_cooking)
-print("점수:", scores_cooking, " 한 권만 고르기 →", books[int(np.argmax(scores_cooking))])
+print("점수:", scores_cooking)
+print("한 권만 고르기 →", books[int(np.argmax(scores_cooking))])
 print("어텐션 가중치:", weights_cooking)
 # --8<-- [end:quiz_3]
 
@@ -122,5 +144,7 @@ print("어텐션 가중치:", weights_cooking)
 # 어떤 라벨과도 겹치지 않는 요청
 query_empty = np.zeros(3)
 weights_empty = softmax(keys @ query_empty)
-print("가중치:", weights_empty, " 섞인 내용:", weights_empty @ values, " 밸류의 평균:", values.mean(axis=0))
+print("가중치:", weights_empty)
+print("섞인 내용:", weights_empty @ values)
+print("밸류의 평균:", values.mean(axis=0))
 # --8<-- [end:quiz_4]

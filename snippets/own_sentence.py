@@ -6,16 +6,19 @@ import json
 from browser_model import model_files, pack_bytes
 from e5_numpy import read_e5_file, weights_path
 
-files = model_files()  # 빌드가 사이트의 models/e5-ko/ 에 쓰는 파일들 (이름 → 바이트)
+# 빌드가 사이트의 models/e5-ko/ 에 쓰는 파일들 (이름 → 바이트)
+files = model_files()
 manifest = json.loads(files["manifest.json"])
 for pack, name in (("ko", "첫 묶음 (한글·숫자·문장부호)"), ("latin", "둘째 묶음 (영어 글자)")):
     count = json.loads(files[f"vocab-{pack}.json"])["count"]
-    print(f"{name}: 조각 {count:,}개, {pack_bytes(manifest, pack) / 1e6:.1f} MB "
-          f"(gzip 으로 보내면 {pack_bytes(manifest, pack, 'gzip_bytes') / 1e6:.1f} MB)")
+    print(name)
+    print(f"  조각 {count:,}개, {pack_bytes(manifest, pack) / 1e6:.1f} MB")
+    print(f"  gzip 으로 보내면 {pack_bytes(manifest, pack, 'gzip_bytes') / 1e6:.1f} MB")
 _, pieces, _, _, _ = read_e5_file(weights_path())
 syllables = [chr(c) for c in range(0xAC00, 0xD7A4)]
 single = set(pieces)
-print(f"한글 음절 {len(syllables):,}개 가운데 한 글자 조각으로 있는 것: {sum(s in single for s in syllables):,}개")
+print(f"한글 음절 {len(syllables):,}개 가운데")
+print(f"  한 글자 조각으로 있는 것 {sum(s in single for s in syllables):,}개")
 # --8<-- [end:sizes]
 
 # --8<-- [start:check]
@@ -24,7 +27,8 @@ import io
 
 from particles import find_particles
 
-with contextlib.redirect_stdout(io.StringIO()):  # 한국어 장의 스니펫은 import 할 때 분석 결과를 찍습니다
+# 한국어 장의 스니펫은 import 할 때 분석 결과를 찍습니다
+with contextlib.redirect_stdout(io.StringIO()):
     import korean_model as km
 
 found_marked = missed = wrong = 0
@@ -34,6 +38,7 @@ for annotated, (tokens, _) in zip(km.ANNOTATED, km.results):
     found_marked += len(marked & guessed)
     missed += len(marked - guessed)
     wrong += len(guessed - marked)
-print(f"손으로 표시한 조사 조각 {found_marked + missed}개 가운데 {found_marked}개를 찾았고, "
-      f"조사가 아닌 조각 {wrong}개를 조사로 보았습니다")
+print(f"손으로 표시한 조사 조각 {found_marked + missed}개 가운데")
+print(f"  찾은 것 {found_marked}개")
+print(f"조사가 아닌데 조사로 본 조각 {wrong}개")
 # --8<-- [end:check]

@@ -14,8 +14,8 @@ import numpy as np
 
 
 def plain_softmax(scores):
-    """마지막 축(키 축)을 따라: 최댓값을 빼고, 지수를 취하고, 합으로 나눕니다."""
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))  # 최댓값을 빼도 결과는 같고, exp 가 넘치지 않습니다
+    """마지막 축(키 축)을 따라: 최댓값을 빼고(결과는 같고 exp 가 넘치지 않습니다), 지수를 취하고, 합으로 나눕니다."""
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
 
 
@@ -24,18 +24,22 @@ print("아주 큰 점수도:", plain_softmax(np.array([1000.0, 999.0])).round(4)
 # --8<-- [end:softmax]
 
 # --8<-- [start:data]
-tokens, X, Q, K, V = toy_qkv()  # 1장·2장과 같은 "나는 학교에 간다": 토큰 3개, d_k = 4
+# 1장·2장과 같은 "나는 학교에 간다": 토큰 3개, d_k = 4
+tokens, X, Q, K, V = toy_qkv()
 d_k = K.shape[-1]
 print("토큰:", tokens)
 print("Q:", Q.shape, " K:", K.shape, " V:", V.shape)
 # --8<-- [end:data]
 
 # --8<-- [start:steps]
-scores = Q @ K.T  # ① 내적: 모든 쿼리 × 모든 키
+# ① 내적: 모든 쿼리 × 모든 키
+scores = Q @ K.T
 print("① scores  = Q @ K.T        ", scores.shape)
-scaled = scores / np.sqrt(d_k)  # ② 스케일링
+# ② 스케일링
+scaled = scores / np.sqrt(d_k)
 print("② scaled  = scores / √d_k   ", scaled.shape)
-weights = plain_softmax(scaled)  # ③ 키 축(마지막 축)으로 소프트맥스
+# ③ 키 축(마지막 축)으로 소프트맥스
+weights = plain_softmax(scaled)
 print("③ weights = softmax(scaled) ", weights.shape, " 행의 합:", weights.sum(axis=-1).round(6))
 output = weights @ V  # ④ 가중합
 print("④ output  = weights @ V     ", output.shape)
@@ -45,9 +49,12 @@ print("④ output  = weights @ V     ", output.shape)
 # 연습 1: d_k_try 를 바꿔 가며 실행해 보세요.
 d_k_try = 64
 rng = np.random.default_rng(0)
-q_try = rng.standard_normal((1000, 1, d_k_try))  # 무작위 쿼리 1000개
-k_try = rng.standard_normal((1000, 10, d_k_try))  # 쿼리마다 무작위 키 10개
-raw = q_try @ np.swapaxes(k_try, -1, -2)  # (1000, 1, 10): 나누기 전 점수
+# 무작위 쿼리 1000개
+q_try = rng.standard_normal((1000, 1, d_k_try))
+# 쿼리마다 무작위 키 10개
+k_try = rng.standard_normal((1000, 10, d_k_try))
+# (1000, 1, 10): 나누기 전 점수
+raw = q_try @ np.swapaxes(k_try, -1, -2)
 print(f"d_k = {d_k_try}: 가장 큰 가중치의 평균  나누지 않음 {plain_softmax(raw).max(-1).mean():.3f}, "
       f"÷√d_k {plain_softmax(raw / np.sqrt(d_k_try)).max(-1).mean():.3f}")
 # --8<-- [end:exercise_1]

@@ -5,6 +5,8 @@
 않습니다), 그것이 코어의 scaled_dot_product_attention 과 같다는 것은 tests/test_notebooks.py 가 확인합니다.
 """
 
+import matplotlib.pyplot as plt  # 노트북에서는 그림 도우미의 절(plotting.py:korean_font)이 import 합니다
+
 from plotting import use_korean_font  # 노트북에는 그림 도우미의 절이 직접 들어갑니다
 from toy_data import cat_sat_example  # 노트북에는 toy_data 의 절이 직접 들어갑니다
 
@@ -13,38 +15,40 @@ import numpy as np
 
 
 def plain_softmax(scores):
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))  # 파트 1 의 소프트맥스
+    """파트 1 의 소프트맥스."""
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
 
 
 def plain_attention(Q, K, V, mask=None):
-    """파트 1 의 네 줄. mask 를 주면 False 인 칸을 가립니다 (True = 볼 수 있음)."""
-    scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(K.shape[-1])  # ① 내적, ② √d_k 로 나누기
+    """파트 1 의 네 줄. mask 의 False 칸은 가립니다 (exp(-inf) = 0). 가중합과 가중치를 돌려줍니다."""
+    # ① 내적, ② √d_k 로 나누기
+    scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(K.shape[-1])
     if mask is not None:
-        scores = np.where(mask, scores, -np.inf)  # 가린 칸은 exp(-inf) = 0 이 됩니다
-    weights = plain_softmax(scores)  # ③
-    return weights @ V, weights  # ④ 가중합, 그리고 히트맵으로 그릴 가중치
+        scores = np.where(mask, scores, -np.inf)
+    # ③ 소프트맥스, ④ 가중합
+    weights = plain_softmax(scores)
+    return weights @ V, weights
 # --8<-- [end:attention]
 
 # --8<-- [start:tokens]
-tokens, X, params = cat_sat_example(d_model=64)  # 4장과 같은 무작위 토큰 벡터와 투영 행렬
+# 4장과 같은 무작위 토큰 벡터와 투영 행렬
+tokens, X, params = cat_sat_example(d_model=64)
 Q, K, V = X @ params["W_Q"], X @ params["W_K"], X @ params["W_V"]
 _, weights = plain_attention(Q, K, V)
 print("가중치:", weights.shape, " 행의 합:", weights.sum(axis=-1).round(6))
 # --8<-- [end:tokens]
 
 # --8<-- [start:plot]
-import matplotlib.pyplot as plt
-
 use_korean_font()
 fig, ax = plt.subplots(figsize=(5.6, 4.6), layout="constrained")
-im = ax.imshow(weights, vmin=0.0, vmax=1.0)  # 행 = 쿼리, 열 = 키, 밝을수록 큰 가중치
+# 행 = 쿼리, 열 = 키, 밝을수록 큰 가중치. 칸마다 값을 적습니다 (어두운 칸에는 흰 글씨)
+im = ax.imshow(weights, vmin=0.0, vmax=1.0)
 ax.set_xticks(range(len(tokens)), labels=tokens, rotation=45, ha="right")
 ax.set_yticks(range(len(tokens)), labels=tokens)
-ax.set_xlabel("키 (보이는 쪽)")
-ax.set_ylabel("쿼리 (보는 쪽)")
+ax.set(xlabel="키 (보이는 쪽)", ylabel="쿼리 (보는 쪽)")
 for i in range(len(tokens)):
-    for j in range(len(tokens)):  # 칸마다 값을 적습니다 (어두운 칸에는 흰 글씨)
+    for j in range(len(tokens)):
         ax.text(j, i, f"{weights[i, j]:.2f}", ha="center", va="center",
                 color="white" if weights[i, j] < 0.5 else "black")
 ax.set_title("The cat sat on the mat (무작위 파라미터)")
@@ -75,23 +79,27 @@ for token, row in zip(tokens, weights):
 
 # --8<-- [start:exercise_1]
 # 연습 1: 인과 마스크. True = 볼 수 있음, False = 가림입니다.
-mask = np.tril(np.ones((6, 6), dtype=bool))  # 자기 자신과 앞쪽 토큰만 True
+# 자기 자신과 앞쪽 토큰만 True
+mask = np.tril(np.ones((6, 6), dtype=bool))
 _, masked = plain_attention(Q, K, V, mask)
 print(masked.round(2))
 # --8<-- [end:exercise_1]
 
 # --8<-- [start:exercise_2]
 # 연습 2: 토큰 순서를 뒤섞어 넣습니다 (위치 정보는 더하지 않습니다). order 를 바꿔 보세요.
-order = [5, 4, 3, 2, 1, 0]  # "mat the on sat cat The"
+# "mat the on sat cat The"
+order = [5, 4, 3, 2, 1, 0]
 _, w_shuffled = plain_attention(Q[order], K[order], V[order])
 cat, sat = tokens.index("cat"), tokens.index("sat")
-i, j = order.index(cat), order.index(sat)  # 뒤섞은 문장에서 cat 과 sat 의 자리
+# 뒤섞은 문장에서 cat 과 sat 의 자리
+i, j = order.index(cat), order.index(sat)
 print(f"cat → sat  원래 순서: {weights[cat, sat]:.4f}, 뒤섞은 순서: {w_shuffled[i, j]:.4f}")
 # --8<-- [end:exercise_2]
 
 # --8<-- [start:exercise_3]
 # 연습 3: √d_k 로 나누지 않으면 몇 개의 행이 한 토큰에 가중치를 90% 넘게 몰아 줄까요?
-unscaled = plain_softmax(Q @ K.T)  # ③ 소프트맥스만: ② 를 건너뜁니다
+# ③ 소프트맥스만: ② 를 건너뜁니다
+unscaled = plain_softmax(Q @ K.T)
 print("행마다 가장 큰 가중치 (나누지 않음):", unscaled.max(axis=-1).round(3))
 # --8<-- [end:exercise_3]
 

@@ -5,6 +5,8 @@
 split_heads, merge_heads, multi_head_attention 과 같다는 것은 tests/test_notebooks.py 가 확인합니다.
 """
 
+import matplotlib.pyplot as plt  # 노트북에서는 그림 도우미의 절(plotting.py:korean_font)이 import 합니다
+
 from head_stats import js_distance, mean_pairwise_js  # 노트북에는 이 절들이 직접 들어갑니다
 from plotting import use_korean_font  # 노트북에는 그림 도우미의 절이 직접 들어갑니다
 from toy_data import cat_sat_example  # 노트북에는 toy_data 의 절이 직접 들어갑니다
@@ -26,37 +28,25 @@ def to_heads(x, h):
     """(n, d_model) → (h, n, d_model / h): 열을 h 묶음으로 나눈 뒤 헤드 축을 맨 앞으로 옮깁니다."""
     n, d_model = x.shape
     return x.reshape(n, h, d_model // h).transpose(1, 0, 2)
-
-
-def from_heads(x):
-    """(h, n, d_head) → (n, h · d_head): 헤드별 결과를 다시 옆으로 이어 붙입니다."""
-    h, n, d_head = x.shape
-    return x.transpose(1, 0, 2).reshape(n, h * d_head)
 # --8<-- [end:split]
 
 # --8<-- [start:heads]
-tokens, X, params = cat_sat_example(d_model=64)  # 6장과 같은 토큰 벡터와 W_Q, W_K, W_V, W_O
+# 6장과 같은 토큰 벡터와 W_Q, W_K, W_V, W_O
+tokens, X, params = cat_sat_example(d_model=64)
 d_model, h = 64, 8
 d_head = d_model // h
 W_Q, W_K, W_V, W_O = params["W_Q"], params["W_K"], params["W_V"], params["W_O"]
-
-
-def plain_multi_head(X, W_Q, W_K, W_V, W_O, h):
-    Qh, Kh, Vh = (to_heads(X @ W, h) for W in (W_Q, W_K, W_V))  # 각각 (h, 6, d_model / h)
-    heads_out, weights = plain_attention(Qh, Kh, Vh)  # 헤드 h 개를 한 번에
-    return from_heads(heads_out) @ W_O, weights, heads_out
-
-
-output, weights, heads_out = plain_multi_head(X, W_Q, W_K, W_V, W_O, h)
-print("헤드별 가중치:", weights.shape, " 출력:", output.shape)
+# Qh, Kh, Vh 는 각각 (8, 6, 8): 헤드 8개를 한 번에 계산합니다
+Qh, Kh, Vh = (to_heads(X @ W, h) for W in (W_Q, W_K, W_V))
+heads_out, weights = plain_attention(Qh, Kh, Vh)
+print("헤드별 가중치:", weights.shape, " 헤드별 출력:", heads_out.shape)
 # --8<-- [end:heads]
 
 # --8<-- [start:plot]
-import matplotlib.pyplot as plt
-
 use_korean_font()
 fig, axes = plt.subplots(2, 4, figsize=(12, 6.4), layout="constrained")
-for i, ax in enumerate(axes.flat):  # 코드의 weights[0] 이 헤드 1 입니다
+# 코드의 weights[0] 이 헤드 1 입니다
+for i, ax in enumerate(axes.flat):
     im = ax.imshow(weights[i], vmin=0.0, vmax=1.0)
     ax.set_xticks(range(len(tokens)), labels=tokens, rotation=45, ha="right")
     ax.set_yticks(range(len(tokens)), labels=tokens)
@@ -64,6 +54,24 @@ for i, ax in enumerate(axes.flat):  # 코드의 weights[0] 이 헤드 1 입니�
 fig.colorbar(im, ax=axes, shrink=0.7, label="어텐션 가중치")
 plt.show()
 # --8<-- [end:plot]
+
+# --8<-- [start:merge]
+def from_heads(x):
+    """(h, n, d_head) → (n, h · d_head): 헤드별 결과를 다시 옆으로 이어 붙입니다."""
+    h, n, d_head = x.shape
+    return x.transpose(1, 0, 2).reshape(n, h * d_head)
+
+
+def plain_multi_head(X, W_Q, W_K, W_V, W_O, h):
+    """위의 세 단계를 함수 하나로: 헤드 나누기, 헤드 h 개의 어텐션, 이어 붙이고 W_O 곱하기."""
+    Qh, Kh, Vh = (to_heads(X @ W, h) for W in (W_Q, W_K, W_V))
+    heads_out, weights = plain_attention(Qh, Kh, Vh)
+    return from_heads(heads_out) @ W_O, weights, heads_out
+
+
+output, weights, heads_out = plain_multi_head(X, W_Q, W_K, W_V, W_O, h)
+print("이어 붙인 뒤:", from_heads(heads_out).shape, " W_O 를 곱한 출력:", output.shape)
+# --8<-- [end:merge]
 
 
 # --8<-- [start:compare]
@@ -77,9 +85,10 @@ print(f"헤드들과 균일 분포의 평균 거리: {np.mean([js_distance(w, un
 # --8<-- [start:exercise_1]
 # 연습 1: 헤드 1 과 헤드 2 의 자리를 맞바꿉니다. W_Q, W_K, W_V 의 열은 헤드 묶음째로 바꾸고,
 # W_O 의 행은 swap_W_O 가 True 일 때만 바꿉니다. 출력이 그대로일까요? swap_W_O 를 True 로 바꿔 보세요.
-order = [1, 0, 2, 3, 4, 5, 6, 7]  # 새 헤드 i 는 원래 헤드 order[i]
+# 새 헤드 i 는 원래 헤드 order[i]. cols 는 헤드 묶음째로 고른 열 번호
+order = [1, 0, 2, 3, 4, 5, 6, 7]
 swap_W_O = False
-cols = np.concatenate([np.arange(o * d_head, (o + 1) * d_head) for o in order])  # 헤드 묶음째로 고른 열 번호
+cols = np.concatenate([np.arange(o * d_head, (o + 1) * d_head) for o in order])
 out_swapped, w_swapped, _ = plain_multi_head(X, W_Q[:, cols], W_K[:, cols], W_V[:, cols],
                                              W_O[cols] if swap_W_O else W_O, h)
 print("출력이 그대로인가?", np.allclose(out_swapped, output), " 새 헤드 1 = 원래 헤드 2?",
@@ -88,7 +97,8 @@ print("출력이 그대로인가?", np.allclose(out_swapped, output), " 새 헤�
 
 # --8<-- [start:exercise_2]
 # 연습 2: W_Q, W_K 를 뽑는 표준편차 std 를 0.02 로 줄이면 헤드 사이의 거리는 어떻게 될까요?
-std = 1 / np.sqrt(d_model)  # 위의 W_Q, W_K 와 같은 크기 0.125 로 새로 뽑습니다 (시드 7 이라 위에서 잰 거리와 조금 다릅니다)
+# 위의 W_Q, W_K 와 같은 크기 0.125 로 새로 뽑습니다 (시드 7 이라 위에서 잰 거리와 조금 다릅니다)
+std = 1 / np.sqrt(d_model)
 r = np.random.default_rng(7)
 W_Q_s, W_K_s = (r.standard_normal((d_model, d_model)) * std for _ in range(2))
 _, w_std, _ = plain_multi_head(X, W_Q_s, W_K_s, W_V, W_O, h)

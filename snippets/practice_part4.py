@@ -15,7 +15,8 @@ def plain_softmax(x):
     return e / e.sum()
 
 
-row = np.array([1.0, 3.0, 2.0, 6.0, 0.0, 4.0, 5.0, 2.0])  # 본문 8장과 같은 점수 8개
+# 본문 8장과 같은 점수 8개
+row = np.array([1.0, 3.0, 2.0, 6.0, 0.0, 4.0, 5.0, 2.0])
 print(plain_softmax(row).round(3))
 # --8<-- [end:softmax]
 
@@ -26,11 +27,13 @@ def online_softmax(x, block, show=False):
     for j in range(0, len(x), block):
         chunk = x[j:j + block]
         m_new = max(m, chunk.max())
-        l = l * np.exp(m - m_new) + np.exp(chunk - m_new).sum()  # 예전 합을 새 기준으로 고쳐서 더하기
+        # 예전 합을 새 기준으로 고쳐서 더하기
+        l = l * np.exp(m - m_new) + np.exp(chunk - m_new).sum()
         m = m_new
         if show:
             print(f"블록 {j // block + 1}: {chunk} → m = {m:.0f}, l = {l:.4f}")
-    return np.exp(x - m) / l  # 다 읽은 뒤 한 번 나누기
+    # 다 읽은 뒤 한 번 나누기
+    return np.exp(x - m) / l
 
 
 p = online_softmax(row, block=3, show=True)
@@ -38,13 +41,24 @@ p = online_softmax(row, block=3, show=True)
 
 # --8<-- [start:check]
 def check(fn):
-    """fn(x, block) 이 보통의 소프트맥스와 같은지 여러 점수와 블록 크기로 검사합니다."""
+    """fn(x, block) 이 보통의 소프트맥스와 같은지 여러 점수와 블록 크기로 검사합니다.
+
+    fn 은 (1차원 점수 배열, 블록 크기) 를 받아 같은 길이의 배열을 돌려주는 함수입니다.
+    돌려준 것의 모양이 다르면 ✗ 와 그 모양을 찍습니다."""
+    if not callable(fn):
+        raise TypeError(f"check 에는 함수를 넘겨 주세요 (예: check(online_softmax)): fn={fn!r}")
     rng = np.random.default_rng(0)
     cases = {"본문의 점수 8개": row, "무작위 점수 1000개": rng.standard_normal(1000) * 5,
              "아주 큰 점수": np.array([1000.0, 999.0, 0.0]), "모두 같은 점수": np.zeros(7)}
     passed = True
     for name, x in cases.items():
-        ok = all(np.allclose(fn(x, block), plain_softmax(x), rtol=1e-12, atol=1e-15) for block in (1, 3, 64))
+        got = {block: np.asarray(fn(x, block)) for block in (1, 3, 64)}
+        shapes = {g.shape for g in got.values()}
+        if shapes != {x.shape}:
+            print("✗", name, f"모양이 {sorted(shapes)} 입니다 (점수의 모양 {x.shape} 이어야 합니다)")
+            passed = False
+            continue
+        ok = all(np.allclose(g, plain_softmax(x), rtol=1e-12, atol=1e-15) for g in got.values())
         print("✓" if ok else "✗", name, "(블록 1, 3, 64)")
         passed &= ok
     print("모두 통과" if passed else "다시 살펴보세요")
@@ -68,13 +82,20 @@ print("빼면:      ", plain_softmax(big).round(3))
 def merge(a, b):
     (m_a, l_a), (m_b, l_b) = a, b
     m = max(m_a, m_b)
-    return m, l_a + l_b  # ← 두 합의 기준(최댓값)이 서로 다릅니다
+    # ↓ 두 합의 기준(최댓값)이 서로 다릅니다
+    return m, l_a + l_b
 
 
 def check_merge(merge):
+    """merge((m_a, l_a), (m_b, l_b)) 가 두 조각을 한 번에 읽은 것과 같은 (m, l) 을 돌려주는지 봅니다."""
+    if not callable(merge):
+        raise TypeError(f"check_merge 에는 함수를 넘겨 주세요 (예: check_merge(merge)): merge={merge!r}")
     left, right = row[:5], row[5:]
     got = merge((left.max(), np.exp(left - left.max()).sum()), (right.max(), np.exp(right - right.max()).sum()))
     want = (row.max(), np.exp(row - row.max()).sum())
+    if np.shape(got) != (2,):
+        print("✗", f"merge 는 (m, l) 두 값을 돌려줘야 합니다: {got!r}")
+        return False
     ok = np.allclose(got, want, rtol=1e-12)
     print("✓" if ok else "✗", f"합친 (m, l) = ({got[0]:.0f}, {got[1]:.4f}), 정답 = ({want[0]:.0f}, {want[1]:.4f})")
     return ok
@@ -94,12 +115,14 @@ def online_attention_row(scores, V, block):
         fix = np.exp(m - m_new)
         w = np.exp(s - m_new)
         l = l * fix + w.sum()
-        acc = acc + w @ V[j:j + block]  # ← 무엇이 빠졌을까요?
+        # ↓ 무엇이 빠졌을까요?
+        acc = acc + w @ V[j:j + block]
         m = m_new
     return acc / l
 
 
-V = np.random.default_rng(1).standard_normal((8, 4))  # 키 8개의 밸류 (폭 4)
+# 키 8개의 밸류 (폭 4)
+V = np.random.default_rng(1).standard_normal((8, 4))
 want = plain_softmax(row) @ V
 got = online_attention_row(row, V, block=3)
 print("✓" if np.allclose(got, want) else "✗", "출력:", got.round(3), " 정답:", want.round(3))

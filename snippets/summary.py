@@ -43,20 +43,28 @@ for n in (8, 64, 512):
     x = rng.standard_normal((n, d))
     steps[n] = (rnn(x, W, U).steps, self_attention(x).steps)
     print(f"{n:7d} | {steps[n][0]:13d} | {steps[n][1]:6d}")
-# 세 단계로 계산한 어텐션은 코어 함수와 같은 값입니다
-same_as_core = np.allclose(self_attention(x).array, scaled_dot_product_attention(x, x, x)[0])
-print("코어의 scaled_dot_product_attention 과 같은 값인가?", same_as_core)
+# 세 단계로 계산한 어텐션은
+# 코어 함수와 같은 값입니다
+core_out, _ = scaled_dot_product_attention(x, x, x)
+same_as_core = np.allclose(self_attention(x).array,
+                           core_out)
+print("코어의 scaled_dot_product_attention 과",
+      "같은 값인가?", same_as_core)
 # --8<-- [end:steps]
 
 # --8<-- [start:quadratic]
 def attention_core_cost(n, d_head=64, bytes_per_number=4):
     """헤드 하나, 층 하나에서 Q Kᵀ 와 가중치 @ V 의 FLOP, 그리고 가중치 행렬의 메모리."""
-    flops = 2 * n * n * d_head * 2  # 두 번의 (n × d_head × n) 행렬 곱
-    memory_mb = n * n * bytes_per_number / 2**20  # float32 n × n 가중치 행렬
+    # 두 번의 (n × d_head × n) 행렬 곱
+    flops = 2 * n * n * d_head * 2
+    # float32 n × n 가중치 행렬
+    memory_mb = n * n * bytes_per_number / 2**20
     return flops, memory_mb
 
 
-# 휴대전화의 실행 결과 상자(약 32자)에 들어가게 (FLOP 은 백만 단위): MiB 는 n × n 어텐션 가중치를 float32 로 담은 메모리,
+# 휴대전화의 실행 결과 상자(약 32자)에 들어가게
+# FLOP 은 백만 단위로 찍습니다. MiB 는 n × n
+# 어텐션 가중치를 float32 로 담은 메모리,
 # 마지막 열은 128 토큰 대비 FLOP.
 print("   n  FLOP(백만)    MiB 128 대비")
 base_flops, _ = attention_core_cost(128)
@@ -66,40 +74,55 @@ for n in (128, 512, 2048, 8192):
 # --8<-- [end:quadratic]
 
 # --8<-- [start:beyond]
-# ViT-B/16: 224×224 이미지를 16×16 패치로 자르면 몇 개의 "토큰"이 되나?
+# ViT-B/16: 224×224 이미지를 16×16 패치로
+# 자르면 몇 개의 "토큰"이 되나?
 vit_patches = (224 // 16) ** 2
-print("ViT 패치 수:", vit_patches, "+ 분류 토큰 1개 =", vit_patches + 1)
-# Whisper: 30초 소리를 10ms 간격 로그-멜 스펙트로그램으로 → 합성곱(보폭 2) → 인코더 위치 수
+print("ViT 패치 수:", vit_patches)
+print("  + 분류 토큰 1개 =", vit_patches + 1)
+# Whisper: 30초 소리 → 10ms 간격 로그-멜
+# 스펙트로그램 → 합성곱(보폭 2) → 인코더 위치
 frames = 30 * 1000 // 10
-print("Whisper 스펙트로그램 프레임:", frames, "→ 인코더 위치:", frames // 2)
-print("Whisper 인코더 헤드 하나의 가중치 행렬 원소:", f"{(frames // 2) ** 2:,}")
+print("Whisper 스펙트로그램 프레임:", frames)
+print("  → 인코더 위치:", frames // 2)
+print("인코더 헤드 하나의 가중치 원소:",
+      f"{(frames // 2) ** 2:,}")
 # --8<-- [end:beyond]
 
 
 # --8<-- [start:quiz_1]
 f1024, m1024 = attention_core_cost(1024)
 f4096, m4096 = attention_core_cost(4096)
-print(f"토큰 1024 → 4096: FLOP {f4096 / f1024:.0f}배, 가중치 메모리 {m1024:.0f} MiB → {m4096:.0f} MiB")
+print("토큰 1024 → 4096")
+print(f"  FLOP {f4096 / f1024:.0f}배")
+print(f"  가중치 메모리 {m1024:.0f} MiB → {m4096:.0f} MiB")
 # --8<-- [end:quiz_1]
 
 # --8<-- [start:quiz_2]
 patches_384 = (384 // 16) ** 2
-print("384×384 이미지, 16×16 패치:", patches_384, "+ 분류 토큰 1개 =", patches_384 + 1,
-      f" → 헤드 하나의 가중치 원소 {(patches_384 + 1) ** 2:,}")
-print(f"224×224 ({vit_patches + 1}개) 대비: 한 변 {384 / 224:.1f}배, 토큰 {(patches_384 + 1) / (vit_patches + 1):.1f}배,"
-      f" 가중치 원소 {((patches_384 + 1) / (vit_patches + 1)) ** 2:.1f}배")
+tokens_384 = patches_384 + 1
+print("384×384 이미지, 16×16 패치:", patches_384)
+print("  + 분류 토큰 1개 =", tokens_384)
+print(f"헤드 하나의 가중치 원소 {tokens_384 ** 2:,}")
+ratio = tokens_384 / (vit_patches + 1)
+print(f"224×224 ({vit_patches + 1}개) 대비")
+print(f"  한 변 {384 / 224:.1f}배, 토큰 {ratio:.1f}배")
+print(f"  가중치 원소 {ratio ** 2:.1f}배")
 # --8<-- [end:quiz_2]
 
 # --8<-- [start:quiz_3]
 x_long = rng.standard_normal((2048, d))
-print("토큰 2048개의 어텐션 차례 단계:", self_attention(x_long).steps, " (토큰 8개일 때:", steps[8][1], ")")
+print("토큰 2048개의 어텐션 차례 단계:", self_attention(x_long).steps)
+print("토큰 8개일 때:", steps[8][1])
 # --8<-- [end:quiz_3]
 
 # --8<-- [start:quiz_4]
-history = rng.standard_normal((512, d))  # 이미 있는 토큰 512개의 키·밸류
-new_query = rng.standard_normal((1, d))  # 새로 만들 토큰 하나의 쿼리
+# 이미 있는 토큰 512개의 키·밸류
+history = rng.standard_normal((512, d))
+# 새로 만들 토큰 하나의 쿼리
+new_query = rng.standard_normal((1, d))
 out_new, w_new = scaled_dot_product_attention(new_query, history, history)
-print("새 토큰 하나의 가중치:", w_new.shape, " 출력:", out_new.shape)
+print("새 토큰 하나의 가중치:", w_new.shape)
+print("출력:", out_new.shape)
 # --8<-- [end:quiz_4]
 
 # --8<-- [start:figure]

@@ -15,22 +15,23 @@ import numpy as np
 
 # --8<-- [start:token_vectors]
 def token_vectors(tokens, d_model, seed=0):
-    """토큰마다 d_model 차원 벡터 하나: (n, d_model) 행렬."""
+    """토큰마다 d_model 차원 벡터: (n, d_model)."""
     rng = np.random.default_rng(seed)
     return rng.standard_normal((len(tokens), d_model))
 
 
 def projection_weights(d_model, d_k, seed=1):
-    """W_Q, W_K, W_V: 같은 입력을 세 방향으로 비추는 (d_model, d_k) 투영 행렬 세 개."""
+    """투영 행렬 W_Q, W_K, W_V: 각각 (d_model, d_k)."""
     rng = np.random.default_rng(seed)
-    # √d_model 로 나누면 투영한 값의 분산이 입력과 비슷하게 유지됩니다 (학습 전 파라미터의 흔한 초기화)
+    # 흔한 초기화: √d_model 로 나눠
+    # 투영한 값의 분산을 입력과 맞춥니다.
     return [rng.standard_normal((d_model, d_k)) / np.sqrt(d_model) for _ in range(3)]
 # --8<-- [end:token_vectors]
 
 
 # --8<-- [start:toy_qkv]
 def toy_qkv(tokens=("나는", "학교에", "간다"), d_model=8, d_k=4):
-    """1장(도서관 비유)에서 만든 X, Q, K, V 를 그대로 다시 만듭니다."""
+    """1장(도서관 비유)의 X, Q, K, V 를 다시 만듭니다."""
     tokens = list(tokens)
     X = token_vectors(tokens, d_model)
     W_Q, W_K, W_V = projection_weights(d_model, d_k)
@@ -40,7 +41,8 @@ def toy_qkv(tokens=("나는", "학교에", "간다"), d_model=8, d_k=4):
 
 # --8<-- [start:cat_sat]
 def cat_sat_example(d_model=64):
-    """"The cat sat on the mat": 토큰, X (6, d_model), 그리고 (d_model, d_model) 행렬 W_Q, W_K, W_V, W_O."""
+    """"The cat sat on the mat": 토큰, X (6, d_model),
+    W_Q, W_K, W_V, W_O (각각 d_model × d_model)."""
     tokens = ["The", "cat", "sat", "on", "the", "mat"]
     X = token_vectors(tokens, d_model, seed=0)
     W_Q, W_K, W_V = projection_weights(d_model, d_model, seed=1)

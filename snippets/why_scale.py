@@ -5,112 +5,172 @@ import numpy as np
 
 from attention import softmax
 
-np.set_printoptions(precision=4, suppress=True)
+np.set_printoptions(precision=4,
+                    suppress=True)
 rng = np.random.default_rng(0)
 
 dims = [1, 4, 16, 64, 256, 1024]
-pairs = 10_000  # d_k 마다 (q, k) 쌍 1만 개를 뽑아 내적을 잽니다
+# d_k 마다 (q, k) 쌍 1만 개를 뽑아
+# 내적의 표준편차를 구합니다.
+pairs = 10_000
 spread = {}
-# 휴대전화의 실행 결과 상자(약 32자)에 들어가게 세 열만: 평균은 모든 d_k 에서 0 근처라 뺐고,
-# "표준편차 ÷ √d_k" 와 "√d_k 로 나눈 점수의 표준편차" 는 같은 값이라 뒤의 것만 둡니다.
+# 휴대전화의 실행 결과 상자(약 32자)에
+# 들어가게 세 열만 찍습니다.
 print(" d_k  표준편차  √d_k  나눈 뒤")
 for d_k in dims:
-    q = rng.standard_normal((pairs, d_k))  # 성분이 평균 0, 분산 1 인 벡터
+    # 성분이 평균 0, 분산 1인 벡터
+    q = rng.standard_normal((pairs, d_k))
     k = rng.standard_normal((pairs, d_k))
-    dots = np.sum(q * k, axis=-1)  # 쌍마다 q·k 하나 (행마다 짝지은 내적이라 * 가 맞습니다)
+    # 쌍마다 q·k 하나: 같은 행끼리 곱해
+    # 더하므로 @ 가 아니라 * 입니다
+    dots = np.sum(q * k, axis=-1)
     spread[d_k] = dots
-    print(f"{d_k:4d} {dots.std():9.3f} {np.sqrt(d_k):5.0f} {(dots / np.sqrt(d_k)).std():8.3f}")
+    scaled_std = (dots / np.sqrt(d_k)).std()
+    print(f"{d_k:4d} {dots.std():9.3f}"
+          f" {np.sqrt(d_k):5.0f} {scaled_std:8.3f}")
 # --8<-- [end:spread]
 
 # --8<-- [start:what_grows]
-# d_k = 64 에서 정확히 무엇이 8배가 되는지 d_k = 1 과 비교합니다.
+# d_k = 64 에서 정확히 무엇이 8배가
+# 되는지 d_k = 1 과 비교합니다.
 one, big = spread[1], spread[64]
-print("평균       d_k=1:", round(one.mean(), 3), "  d_k=64:", round(big.mean(), 3))
-print("표준편차 비   :", round(big.std() / one.std(), 2))
-print("분산 비       :", round(big.var() / one.var(), 1))
-print("|q·k| 평균 비 :", round(np.abs(big).mean() / np.abs(one).mean(), 2))
+print("평균")
+print(f"  d_k = 1:  {one.mean():6.3f}")
+print(f"  d_k = 64: {big.mean():6.3f}")
+print("d_k = 64 의 값 ÷ d_k = 1 의 값")
+print("  표준편차:", round(big.std() / one.std(), 2))
+print("  분산:", round(big.var() / one.var(), 1))
+print("  |q·k| 의 평균:",
+      round(np.abs(big).mean() / np.abs(one).mean(), 2))
 # --8<-- [end:what_grows]
 
 # --8<-- [start:sharpness]
-# d_k = 64, 키 10개. 무작위 쿼리 2천 개로 나누기 전과 후의 가중치를 비교합니다.
+# d_k = 64, 키 10개. 무작위 쿼리 2천 개로
+# 나누기 전과 후의 가중치를 비교합니다.
 d_k, n_keys, trials = 64, 10, 2_000
 q = rng.standard_normal((trials, 1, d_k))
 k = rng.standard_normal((trials, n_keys, d_k))
-raw = (q @ np.swapaxes(k, -1, -2))[:, 0, :]  # (trials, 10): 나누기 전 점수
+# 나누기 전 점수: (trials, 10)
+raw = (q @ np.swapaxes(k, -1, -2))[:, 0, :]
 
 
 def entropy(p):
-    """분포가 고를수록 큰 값. 키 10개에 똑같이 나누면 ln 10 ≈ 2.303."""
-    return -np.sum(p * np.log(np.clip(p, 1e-300, None)), axis=-1)
+    """분포가 고를수록 큰 값.
+
+    키 10개에 똑같이 나누면 ln 10 ≈ 2.303.
+    """
+    logp = np.log(np.clip(p, 1e-300, None))
+    return -np.sum(p * logp, axis=-1)
 
 
-for name, s in [("나누지 않음", raw), ("÷ √d_k", raw / np.sqrt(d_k))]:
+for name, s in [("나누지 않음", raw),
+                ("÷ √d_k", raw / np.sqrt(d_k))]:
     p = softmax(s, axis=-1)
+    top = p.max(-1)
     print(f"{name}")
-    print(f"  가장 큰 가중치 평균 {p.max(-1).mean():.3f}")
+    print(f"  가장 큰 가중치 평균 {top.mean():.3f}")
     print(f"  엔트로피 평균 {entropy(p).mean():.3f}")
-    print(f"  한 키에 0.99 넘게 몰린 쿼리 {(p.max(-1) > 0.99).mean():.3f}")
+    print("  한 키에 0.99 넘게 몰린 쿼리",
+          f"{(top > 0.99).mean():.3f}")
 # --8<-- [end:sharpness]
 
 # --8<-- [start:article_example]
-print("softmax([100, 1, 1])    =", softmax(np.array([100.0, 1.0, 1.0])))
-print("softmax([10, 0.1, 0.1]) =", softmax(np.array([10.0, 0.1, 0.1])))
+print("softmax([100, 1, 1])")
+print("  =", softmax(np.array([100.0, 1.0, 1.0])))
+print("softmax([10, 0.1, 0.1])")
+print("  =", softmax(np.array([10.0, 0.1, 0.1])))
 # --8<-- [end:article_example]
 
 # --8<-- [start:better_example]
-# d_k = 64 에서 흔한 크기의 점수 (표준편차가 8 정도) 를 √64 = 8 로 나눠 봅니다.
+# d_k = 64 에서 흔한 크기의 점수(표준편차가
+# 8 정도)를 √64 = 8로 나눠 봅니다.
 typical = np.array([16.0, 8.0, 4.0])
-print("나누기 전 softmax(", typical, ") =", softmax(typical))
-print("÷ 8 한 뒤 softmax(", typical / 8, ") =", softmax(typical / 8))
+print("나누기 전:", typical)
+print("  softmax:", softmax(typical))
+print("8로 나눈 뒤:", typical / 8)
+print("  softmax:", softmax(typical / 8))
 # --8<-- [end:better_example]
 
 # --8<-- [start:gradient]
 def softmax_jacobian(s):
-    """∂p_i/∂s_j = p_i (δ_ij − p_j): 점수가 조금 바뀔 때 가중치가 얼마나 바뀌는지.
+    """∂p_i/∂s_j = p_i (δ_ij − p_j).
 
-    대각선의 1 − p_i 는 "나머지 가중치의 합"으로 계산합니다. p_i 가 1 에 아주 가까우면
-    1 − p_i 를 그대로 빼는 순간 반올림으로 0 이 되어 버리기 때문입니다.
+    점수가 조금 바뀔 때 가중치가 얼마나
+    바뀌는지입니다. 대각선의 1 − p_i 는
+    "나머지 가중치의 합"으로 계산합니다.
+    p_i 가 1에 아주 가까우면 1 − p_i 를
+    그대로 빼는 순간 반올림으로 0이 되기
+    때문입니다.
     """
     p = softmax(s)
-    rest = np.array([np.delete(p, i).sum() for i in range(len(p))])  # = 1 − p_i, 정확하게
+    # 1 − p_i 를 반올림 없이: 나머지의 합
+    rest = np.array([np.delete(p, i).sum()
+                     for i in range(len(p))])
     J = -np.outer(p, p)
     J[np.diag_indices_from(J)] = p * rest
     return J
 
 
-for s in [np.array([100.0, 1.0, 1.0]), np.array([10.0, 0.1, 0.1]), typical, typical / 8]:
-    J = softmax_jacobian(s)
-    print(f"s = {str(s):22s} 야코비안에서 가장 큰 절댓값 {np.abs(J).max():.2e}, "
-          f"1등 자리 ∂p₁/∂s₁ = {J[0, 0]:.2e}")
+cases = {"[100, 1, 1]": [100.0, 1.0, 1.0],
+         "[10, 0.1, 0.1]": [10.0, 0.1, 0.1],
+         "[16, 8, 4]": typical,
+         "[2, 1, 0.5]": typical / 8}
+# 야코비안에서 절댓값이 가장 큰 칸
+print("점수 s: 야코비안의 가장 큰 칸")
+top_is_first = []
+for label, s in cases.items():
+    J = softmax_jacobian(np.asarray(s))
+    print(f"  {label:15s} {np.abs(J).max():.2e}")
+    top_is_first.append(np.abs(J).max() == J[0, 0])
+print("가장 큰 칸이 1등 자리 ∂p₁/∂s₁ 인가?",
+      all(top_is_first))
 p_big = softmax(np.array([100.0, 1.0, 1.0]))
-print("참고: [100, 1, 1] 에서 1 − p₁ 을 그대로 빼면", 1 - p_big[0], f" 나머지를 더하면 {p_big[1:].sum():.2e}")
+print("[100, 1, 1] 에서 1 − p₁")
+print("  그대로 빼면:", 1 - p_big[0])
+print(f"  나머지를 더하면: {p_big[1:].sum():.2e}")
 # --8<-- [end:gradient]
 
 # --8<-- [start:gradient_dk]
-# 다시 d_k = 64, 키 10개: 점수에서 가중치로 흐르는 기울기의 크기 (야코비안 프로베니우스 노름)
-for name, s in [("나누지 않음", raw), ("÷ √d_k", raw / np.sqrt(d_k))]:
-    norms = [np.linalg.norm(softmax_jacobian(row)) for row in s]
-    print(f"{name:7s}: 노름 중앙값 {np.median(norms):.4f}, 0.01 보다 작은 비율 {np.mean(np.less(norms, 0.01)):.3f}")
+# 다시 d_k = 64, 키 10개: 점수에서 가중치로
+# 흐르는 기울기의 크기(야코비안의 노름)
+for name, s in [("나누지 않음", raw),
+                ("÷ √d_k", raw / np.sqrt(d_k))]:
+    norms = [np.linalg.norm(softmax_jacobian(row))
+             for row in s]
+    small = np.mean(np.less(norms, 0.01))
+    print(name)
+    print(f"  노름 중앙값 {np.median(norms):.4f}")
+    print(f"  0.01 보다 작은 행 {small:.3f}")
 # --8<-- [end:gradient_dk]
 
 # --8<-- [start:value_gradient]
-# 가중치가 한 곳에 몰려도 밸류 쪽 기울기는 살아 있습니다: 출력 = p @ V 이므로 ∂출력/∂V_j = p_j.
+# 가중치가 한 곳에 몰려도 밸류 쪽 기울기는
+# 살아 있습니다: 출력 = p @ V 이므로
+# ∂출력/∂V_j = p_j 입니다.
 p = softmax(np.array([100.0, 1.0, 1.0]))
-print("∂출력/∂V_j 의 크기 (j = 1, 2, 3):", p)
+print("∂출력/∂V_j 의 크기 (j = 1, 2, 3):")
+print(p)
 # --8<-- [end:value_gradient]
 
 # --8<-- [start:naive_overflow]
 def naive_softmax(x):
-    """교과서 정의 그대로: 최댓값을 빼지 않습니다 (비교용, 쓰면 안 되는 버전)."""
+    """교과서 정의 그대로 (비교용).
+
+    최댓값을 빼지 않아서 넘칠 수 있습니다.
+    """
     e = np.exp(x)
     return e / e.sum()
 
 
 x = np.array([1000.0, 999.0])
-with np.errstate(over="ignore", invalid="ignore"):  # 넘침 경고를 일부러 끄고 결과만 봅니다
-    print("그대로 계산:    ", naive_softmax(x))
-    print("float32 에서 exp(89) =", np.exp(np.float32(89.0)), f" exp(88) = {np.exp(np.float32(88.0)):.3e}")
-print("최댓값을 빼고:  ", softmax(x))
+# 넘침 경고를 일부러 끄고 결과만 봅니다
+with np.errstate(over="ignore", invalid="ignore"):
+    print("그대로 계산:", naive_softmax(x))
+    e89 = np.exp(np.float32(89.0))
+e88 = np.exp(np.float32(88.0))
+print("float32 에서 exp(89) =", e89)
+print(f"float32 에서 exp(88) = {e88:.3e}")
+print("최댓값을 빼고:", softmax(x))
 print("빼 준 뒤의 지수:", x - x.max())
 # --8<-- [end:naive_overflow]
 
@@ -134,7 +194,8 @@ def data_explorer():
 r = np.random.default_rng(1)
 q100, k100 = r.standard_normal((10_000, 100)), r.standard_normal((10_000, 100))
 dots100 = np.sum(q100 * k100, axis=-1)
-print(f"d_k = 100: q·k 의 표준편차 {dots100.std():.2f}, √d_k 로 나눈 뒤 {(dots100 / 10).std():.2f}")
+print(f"d_k = 100: q·k 의 표준편차 {dots100.std():.2f}")
+print(f"√d_k 로 나눈 뒤 {(dots100 / 10).std():.2f}")
 # --8<-- [end:quiz_1]
 
 # --8<-- [start:quiz_2]
@@ -143,7 +204,10 @@ r = np.random.default_rng(2)
 s1024 = (r.standard_normal((2_000, 1, 1024)) @ r.standard_normal((2_000, 10, 1024)).swapaxes(-1, -2))[:, 0]
 for label, sc in [("÷ √d_k", s1024 / 32), ("÷ d_k", s1024 / 1024)]:
     pq = softmax(sc, axis=-1)
-    print(f"{label:6s}: 점수의 표준편차 {sc.std():.3f}, 가장 큰 가중치 평균 {pq.max(-1).mean():.3f} (고르게 나누면 0.100)")
+    print(label)
+    print(f"  점수의 표준편차 {sc.std():.3f}")
+    print(f"  가장 큰 가중치 평균 {pq.max(-1).mean():.3f}")
+print("키 10개에 고르게 나누면 0.100")
 # --8<-- [end:quiz_2]
 
 # --8<-- [start:quiz_3]
@@ -155,10 +219,14 @@ print(f"p₁ = 0.99 이면 {0.99 * 0.01:.4f}: 가장 클 때의 {0.99 * 0.01 / s
 
 # --8<-- [start:quiz_4]
 explorer = data_explorer()
-row = np.array(explorer["scores"][explorer["tokens"].index("cat")])  # 'cat' 행의 나누기 전 점수
+# 'cat' 행의 나누기 전 점수
+row = np.array(explorer["scores"][explorer["tokens"].index("cat")])
 for factor, label in [(1 / 8, "÷√d_k (×0.125)"), (1.0, "나누지 않음 (×1)")]:
     pq = softmax(row * factor)
-    print(f"{label}: 가장 큰 가중치 {pq.max():.2f} ({explorer['tokens'][int(pq.argmax())]}), 엔트로피 {entropy(pq):.2f}")
+    top = explorer["tokens"][int(pq.argmax())]
+    print(label)
+    print(f"  가장 큰 가중치 {pq.max():.2f} ({top})")
+    print(f"  엔트로피 {entropy(pq):.2f}")
 # --8<-- [end:quiz_4]
 
 # --8<-- [start:figure_spread]

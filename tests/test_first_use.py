@@ -99,3 +99,42 @@ def test_no_chapter_uses_a_core_function_before_it_is_introduced(name):
         f"{name} 을 처음 쓰는 곳이 {first.get(name)} 인데, 이 함수를 가르치는 장은 {INTRODUCED_IN[name]} 입니다. "
         f"쓰는 곳(nav 순서): {users}"
     )
+
+
+# --- 낱말의 뜻도 처음 쓰는 곳에서 밝힙니다 (issue 29) ----------------------------------------------------
+# 히트맵 장이 헤드·층·[CLS]·[SEP]·특수 토큰을 그것을 설명하는 장보다 두 장 앞에서 뜻 없이 썼고, 1장은 2장이 정의하는
+# d_k 를, 들어가며는 토큰·층·O(n²·d) 를 뜻 없이 썼습니다. 낱말마다 nav 순서로 처음 쓰는 페이지와, 그 페이지에서 낱말이
+# 처음 나오는 문단에 있어야 할 뜻풀이를 적습니다. 링크 글(장 제목 목록)은 본문으로 치지 않습니다.
+DEFINED_AT_FIRST_USE = {
+    "토큰": ("index.md", r"토큰", r"토큰\(token\)이라는 조각"),
+    "층": ("index.md", r"층(?! 정규화)", r"이 단계 하나를 층\(layer\)이라고 부릅니다"),
+    "O(…)": ("index.md", r"O\(", r"O\(n²·d\)처럼 쓴 값은 .*비례해 늘어난다는 뜻"),
+    "d_k": ("library_analogy.md", r"d_k", r"d_k는 새로 만드는 쿼리와 키 벡터의 차원"),
+    "헤드": ("heatmap.md", r"(?<!멀티)헤드", r"어텐션 계산 하나를 헤드\(head\)라고 부릅니다"),
+    "특수 토큰": ("heatmap.md", r"특수 토큰", r"\[SEP\]라는 특수 토큰\(special token\)을 붙입니다"),
+    "[CLS]": ("heatmap.md", r"\[CLS\]", r"문장 맨 앞에 \[CLS\]"),
+    "[SEP]": ("heatmap.md", r"\[SEP\]", r"문장 끝에 \[SEP\]"),
+}
+
+
+def paragraphs(doc):
+    """nav 항목 하나의 본문 문단들 (test_glossary.prose 의 규칙으로, 링크 글은 뺍니다)."""
+    import re
+
+    from test_glossary import prose
+
+    text = prose(source_of(doc).read_text(encoding="utf-8"))
+    text = re.sub(r"\[[^\]]*\]\([^)]*\)", "", text)
+    return [p for p in re.split(r"\n\s*\n", text) if p.strip()]
+
+
+@pytest.mark.parametrize("word", sorted(DEFINED_AT_FIRST_USE))
+def test_words_are_explained_where_they_are_first_used(word):
+    import re
+
+    page, pattern, definition = DEFINED_AT_FIRST_USE[word]
+    order = nav_pages()
+    first = next(doc for doc in order if any(re.search(pattern, p) for p in paragraphs(doc)))
+    assert first == page, f"'{word}' 을 처음 쓰는 곳이 {first} 인데, 뜻을 밝히는 곳은 {page} 입니다"
+    paragraph = next(p for p in paragraphs(page) if re.search(pattern, p))
+    assert re.search(definition, paragraph), f"{page}: '{word}' 이 처음 나오는 문단에 뜻풀이가 없습니다:\n{paragraph}"

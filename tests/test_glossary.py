@@ -84,6 +84,7 @@ FIRST_USE = {
     "크로스 어텐션": "cross-attention",
     "멀티헤드 어텐션": "multi-head attention",
     "히트맵": "heatmap",
+    "어블레이션": "ablation",
     "인코더": "encoder",
     "디코더": "decoder",
     "헤드": "head",
@@ -110,3 +111,37 @@ def test_english_term_at_first_use(path):
         assert m and english.lower() in m.group(1).lower(), (
             f"{path.name}: '{term}' 이 처음 나오는 곳에 영어 원어 ({english}) 가 없습니다: …{text[i : i + 40]!r}"
         )
+
+
+def meaning(term):
+    """용어집 표에서 그 용어의 "뜻" 칸."""
+    for line in (DOCS / "glossary.md").read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if len(cells) == 4 and cells[0] == term:
+            return cells[2]
+    raise AssertionError(f"용어집에 {term} 이 없습니다")
+
+
+def test_dot_product_is_defined_by_length_and_direction():
+    """issue 29: 내적은 같은 자리 곱의 합이라 벡터가 길수록, 방향이 비슷할수록 큽니다. 방향만으로 정의하면 틀립니다
+    (2장 본문도 "비슷한 방향일수록, 그리고 길수록" 이라고 씁니다)."""
+    import numpy as np
+
+    text = meaning("내적")
+    assert "곱해 모두 더한 값" in text and "길수록" in text and "방향이 비슷할수록" in text
+    a, b = np.array([1.0, 1.0]), np.array([1.0, 0.9])
+    assert np.dot(3 * a, b) > np.dot(a, b)  # 같은 방향이어도 길면 더 큽니다
+
+
+def test_rope_score_still_depends_on_query_and_key():
+    """issue 29 §2: RoPE 에서 점수가 "두 자리의 차이에만" 달린 것이 아닙니다. 점수는 쿼리와 키의 내용에 달려 있고,
+    위치는 두 자리의 차이로만 들어갑니다 (8장의 설명과 같은 말)."""
+    text = meaning("회전 위치 임베딩 (RoPE)")
+    assert "차이에만 달려" not in text
+    assert "여전히 쿼리와 키의 내용에 달려" in text and "위치는 두 자리의 차이로만" in text
+
+
+def test_attention_is_not_counted_in_suits():
+    """issue 29 §4: 어텐션과 헤드를 "여러 벌", "한 벌" 로 세지 않습니다 (벌은 옷이나 한 묶음을 세는 말)."""
+    for term in ("멀티헤드 어텐션", "헤드"):
+        assert "벌" not in meaning(term), term

@@ -1,9 +1,13 @@
 """docs/heatmap.md: 무작위 파라미터 히트맵이 보여 주는 것(모양, 행의 합, 스케일링)과 보여 주지 못하는 것."""
 
+import re
+
 import numpy as np
 import pytest
 
 from page_outputs import page_output
+from site_pages import DOCS
+from test_glossary import prose
 
 
 @pytest.fixture(scope="module")
@@ -62,7 +66,48 @@ def test_quiz_page_output():
     out = page_output("heatmap.md")
     assert "'cat' 행의 mat: 하나일 때 0.4076" in out
     assert "둘일 때 0.2896 + 0.2896 = 0.5792" in out and "모든 행에서 두 mat 칸이 같은가? True" in out
-    assert "두 토큰의 행이 같은가? True  열이 같은가? True" in out
+    assert "두 토큰의 행이 같은가? True\n두 토큰의 열이 같은가? True" in out
     assert "가중치 1등: cat  길이 1등: the" in out
     assert "토큰  6개: 고른 몫 0.167, 가장 밝은 칸 0.41 → 2.4배" in out
     assert "토큰 60개: 고른 몫 0.017, 가장 밝은 칸 0.20 → 12.0배" in out
+
+
+def page_text():
+    return (DOCS / "heatmap.md").read_text(encoding="utf-8")
+
+
+def test_the_page_quotes_the_seed_counts(hm):
+    """본문: 200번 동안 cat 행의 1등을 여섯 토큰이 몇 번씩 나눠 가졌는지와 sat 의 비율 (출력과 같은 숫자)."""
+    counts = hm.top_counts.values()
+    assert f"{min(counts)}–{max(counts)}번씩" in page_text()
+    assert f"sat이 1등인 비율({hm.top_counts['sat'] / 200:.3f})" in page_text()
+    assert "흩어지고" not in page_text()  # issue 29: "cat의 1등은 … 흩어지고"
+
+
+def test_clark_direction_is_the_measured_one():
+    """issue 29: Clark 외(2019)의 초록은 "attend to the direct objects of verbs" 라고 쓰지만, 4절과 그림 5 에서
+    측정한 방향은 목적어 → 동사입니다 ("in head 8-10 direct objects attend to their verbs"). 표가 둘 다 밝힙니다."""
+    row = next(line for line in page_text().splitlines() if "헤드 8-10" in line)
+    assert "초록" in row and "동사의 직접 목적어에 주목하는" in row
+    assert "목적어가 자기 동사를" in row and "86.8%" in row and "40.0%" in row
+
+
+def test_trained_figure_titles_say_what_they_average(hm):
+    """issue 29: "괄호 속 숫자는…" 이라던 글과 달리 제목에 괄호가 없었고, 평균이 무엇의 평균인지도 없었습니다.
+    이제 제목 둘째 줄이 무엇의 평균인지 말하고(trained_title), 글은 그 말들을 그대로 풀어 씁니다."""
+    assert hm.trained_title("1-3", "이전 토큰", 0.9997) == "1-3: 이전 토큰\n앞 토큰에 주는 몫 1.00"
+    assert hm.trained_title("1-1", "넓게 보기", 2.0424) == "1-1: 넓게 보기\n엔트로피 2.04"
+    text = prose(page_text())
+    assert "괄호 속" not in text
+    assert "figures/heatmap-trained.png" in page_text() and "figures/real_model-showcase.png" not in page_text()
+    assert "영어 문장 24개의 평균" in text
+    places = [m.removesuffix("에 주는 몫") for m in hm.TRAINED_MEASURES.values() if m.endswith("에 주는 몫")]
+    assert places == ["앞 토큰", "뒤 토큰", "[CLS]"]
+    assert f"그 습관의 자리({', '.join(places)})에 주는 가중치를" in text
+    assert hm.TRAINED_MEASURES["넓게 보기"] == "엔트로피" and "엔트로피(entropy" in text
+
+
+def test_quiz_1_says_what_the_two_cells_do():
+    """issue 29: "하는 일은 한 자리입니다" 대신, 두 칸이 같은 밸류를 가져와 출력에 한 자리로 더해진다고 씁니다."""
+    assert "하는 일은 한 자리" not in page_text()
+    assert re.search(r"같은 밸류를 가져오므로 출력에는 두 몫을 더한 한 자리로", page_text())

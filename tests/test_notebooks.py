@@ -418,6 +418,171 @@ def test_notebook_page_is_executed_and_lean(built_site, name):
     assert len(html.encode()) + images < 400_000, "노트북 페이지(HTML + 그림)가 너무 무겁습니다"
 
 
+# ---------------------------------------------------------------- 이슈 29: 첫 그림까지의 코드, 대체 텍스트의 띄어쓰기
+
+FIRST_FIGURE_LINES = 80  # 첫 그림이 나올 때까지 읽는 코드 줄 (그림 셀까지, 빈 줄 포함)
+
+
+def code_before_first_figure(notebook_text):
+    """첫 그림 셀까지(그 셀 포함) 코드 셀의 줄 수. 그림 셀이 없으면 None."""
+    lines = 0
+    for cell in json.loads(notebook_text)["cells"]:
+        if cell["cell_type"] != "code":
+            continue
+        lines += len("".join(cell["source"]).splitlines())
+        if cell.get("metadata", {}).get(notebooks.SITE_KEY, {}).get("figure"):
+            return lines
+    return None
+
+
+def test_the_first_figure_comes_within_80_code_lines():
+    """파트 2·3 은 그림이 나오기 전에 준비 코드(예제 입력, 한글 글꼴 도우미)가 길어, 파트 3 은 그림 셀까지 89줄이었습니다
+    (이슈 29; 지난 검토의 상한 80줄). 헤드 8개의 가중치를 먼저 그리고, 잇고 W_O 를 곱하는 단계는 그림 뒤로 옮겼습니다."""
+    counts = {name: code_before_first_figure(text) for name, text in generated().items()}
+    with_figures = {name: n for name, n in counts.items() if n is not None}
+    assert set(with_figures) == {"part2_heatmap", "part3_multi_head"}, counts
+    assert max(with_figures.values()) <= FIRST_FIGURE_LINES, with_figures
+
+
+def test_counting_code_before_the_first_figure_sees_long_setups():
+    """대조군: 그림 셀 앞에 100줄을 더하면 상한을 넘는다고 셉니다 (세는 방법이 그림 셀을 찾는지)."""
+    nb = json.loads(generated()["part3_multi_head"])
+    padding = {"cell_type": "code", "source": ["x = 1\n"] * 99 + ["x = 1"], "metadata": {}}
+    nb["cells"].insert(1, padding)
+    assert code_before_first_figure(json.dumps(nb)) > FIRST_FIGURE_LINES + 100 - 20
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_figure_alt_text_spacing(name):
+    """대체 텍스트도 본문처럼 씁니다: 수와 단위 명사("8개"), 영어 낱말과 조사("mat에")는 붙여 씁니다 ("8 개", "mat 에" 였습니다)."""
+    src = (SNIPPETS / "notebooks" / f"{name}.md").read_text(encoding="utf-8")
+    for alt in re.findall(r'\balt="([^"]*)"', src):
+        assert not re.search(r"\d (?:개|칸|행|열|층)(?![가-힣])", alt), alt
+        assert not re.search(r"[A-Za-z] (?:에|의|을|를|이|가|은|는|와|과|로|으로)(?![가-힣])", alt), alt
+
+
+# ---------------------------------------------------------------- 이슈 29: 노트북 함수의 입력
+
+# 배우는 사람이 짜는 함수는 검사하지 않는 대신, 노트북이 무엇을 받는지 말합니다.
+LEARNER_FUNCTIONS = {
+    "part1_numpy_attention": ["plain_softmax"],
+    "part2_heatmap": ["plain_attention"],
+    "part3_multi_head": ["plain_attention", "to_heads", "from_heads", "plain_multi_head"],
+    "part4_online_softmax": [],
+}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_notebooks_say_what_the_learners_functions_accept(name):
+    src = (SNIPPETS / "notebooks" / f"{name}.md").read_text(encoding="utf-8")
+    paragraphs = src.split("\n\n")
+    assert "입력은 검사하지 않" in src
+    for fn in LEARNER_FUNCTIONS[name]:
+        assert any(f"`{fn}`" in p and "받" in p for p in paragraphs), (
+            f"{name}: {fn} 이 무엇을 받는지 적혀 있지 않습니다"
+        )
+    if name == "part4_online_softmax":
+        assert "1차원 실수 배열" in src and "`block`은 1 이상의 정수" in src
+
+
+def notebook_probes():
+    """노트북에 들어가는 함수에 넣어 본 잘못된 입력: (이름, 사이트 것인가, 부르기, 오류 종류, 인자 이름, 그 밖의 글자…).
+
+    사이트 것 (확인 함수 check·check_merge, 헤드 비교 js_distance·mean_pairwise_js) 은 분명한 오류여야 하고,
+    배우는 사람의 함수 (plain_*, to_heads, online_softmax …) 는 검사하지 않습니다 (노트북이 무엇을 받는지 말합니다)."""
+    import head_stats
+    import practice_part1 as p1
+    import practice_part2 as p2
+    import practice_part3 as p3
+    import practice_part4 as p4
+
+    uniform, one_hot = np.full((2, 3), 1 / 3), np.eye(3)[:2]
+    return [
+        ("check 함수 아님", True, lambda: p4.check(5), TypeError, "fn=5"),
+        ("check_merge 함수 아님", True, lambda: p4.check_merge("merge"), TypeError, "merge='merge'"),
+        (
+            "js 모양",
+            True,
+            lambda: head_stats.js_distance(uniform, np.full((2, 4), 0.25)),
+            ValueError,
+            "p.shape=(2, 3)",
+            "q.shape=(2, 4)",
+        ),
+        (
+            "js 음수",
+            True,
+            lambda: head_stats.js_distance([[1.5, -0.5]], [[0.5, 0.5]]),
+            ValueError,
+            "p",
+            "p.shape=(1, 2)",
+        ),
+        (
+            "js NaN",
+            True,
+            lambda: head_stats.js_distance(uniform, np.where(one_hot > 0, np.nan, one_hot)),
+            ValueError,
+            "q",
+            "q.shape=(2, 3)",
+        ),
+        ("js 복소수", True, lambda: head_stats.js_distance(uniform + 0j, uniform), TypeError, "p", "complex128"),
+        ("js 합이 1 아님", True, lambda: head_stats.js_distance(uniform * 2, uniform), ValueError, "p", "합이 1"),
+        ("js 0차원", True, lambda: head_stats.js_distance(1.0, 1.0), ValueError, "p", "p.shape=()"),
+        ("js 길이가 다른 행", True, lambda: head_stats.js_distance([[1.0], [0.5, 0.5]], uniform), ValueError, "p"),
+        (
+            "mean_js 리스트 2차원",
+            True,
+            lambda: head_stats.mean_pairwise_js(uniform.tolist()),
+            ValueError,
+            "w.shape=(2, 3)",
+        ),
+        (
+            "mean_js 헤드 하나",
+            True,
+            lambda: head_stats.mean_pairwise_js(uniform[None]),
+            ValueError,
+            "w.shape=(1, 2, 3)",
+        ),
+        ("mean_js None", True, lambda: head_stats.mean_pairwise_js(None), TypeError, "w", "object"),
+        ("plain_softmax 리스트", False, lambda: p1.plain_softmax([1.0, 2.0]), TypeError, "scores"),
+        ("plain_softmax NaN", False, lambda: p1.plain_softmax(np.array([1.0, np.nan])), ValueError, "scores"),
+        (
+            "plain_attention 모양",
+            False,
+            lambda: p2.plain_attention(np.ones((2, 3)), np.ones((2, 4)), np.ones((2, 4))),
+            ValueError,
+            "Q",
+        ),
+        (
+            "plain_attention 모두 가림",
+            False,
+            lambda: p2.plain_attention(np.ones((2, 3)), np.ones((2, 3)), np.ones((2, 3)), np.zeros((2, 2), bool)),
+            ValueError,
+            "mask",
+        ),
+        ("to_heads 나누어떨어지지 않음", False, lambda: p3.to_heads(np.ones((6, 64)), 3), ValueError, "h"),
+        ("from_heads 2차원", False, lambda: p3.from_heads(np.ones((6, 64))), ValueError, "x"),
+        ("online block 0", False, lambda: p4.online_softmax(np.ones(3), 0), ValueError, "block"),
+    ]
+
+
+def test_site_functions_in_notebooks_name_the_bad_argument():
+    from test_bad_inputs import named_error
+
+    for label, site, call, exc, name, *details in notebook_probes():
+        if site:
+            named_error(call, exc, name, *details)
+
+
+def test_checkers_report_a_wrong_answer_instead_of_crashing(capsys):
+    """확인 함수는 배우는 사람의 함수가 틀린 모양을 돌려줘도 numpy 의 날것 오류 대신 ✗ 와 까닭을 찍습니다."""
+    import practice_part4 as p4
+
+    assert p4.check(lambda x, block: x[:1]) is False
+    assert "모양이 [(1,)] 입니다" in capsys.readouterr().out
+    assert p4.check_merge(lambda a, b: 3.0) is False
+    assert "merge 는 (m, l) 두 값을 돌려줘야 합니다" in capsys.readouterr().out
+
+
 def test_part5_learner_backward_matches_the_sites_backward_and_the_exercises_start_wrong():
     """파트 5: 직접 짠 역전파(풀이) = 9장 모델의 attention_backward (헤드 하나, 마스크 없이 같은 식) = 중앙 차분.
     확인 함수는 틀린 역전파를 잡아내고, 연습 셀 그대로의 함수는 틀리고 풀이는 맞습니다."""

@@ -31,6 +31,8 @@ PAGES = [
     "head_roles.md",
     "real_model.md",
     "korean_model.md",
+    "head_ablation.md",
+    "next_token.md",
 ]
 ANSWER = '??? success "정답과 풀이"'
 

@@ -1,6 +1,9 @@
 """읽을 분량의 목표 (issue 22): 빌드된 사이트에서 보이는 글이 본문의 길 20,000자, 장마다 3,000자,
 실제 모델 두 장 5,500자, 8장 4,000자를 넘지 않습니다. 재는 방법과 목표는 tools/reading_load.py 에 있고,
-`make reading` 이 같은 표를 찍습니다."""
+`make reading` 이 같은 표를 찍습니다.
+
+본문의 길과 선택 트랙은 mkdocs.yml 의 nav 에서 읽습니다 (issue 29: 8장과 실습 파트 4 는 실제 모델 장들 뒤의
+선택 트랙). 아래 테스트가 nav 가 그 모양인지도 봅니다."""
 
 import importlib.util
 
@@ -39,14 +42,49 @@ def test_main_path_and_targets_name_real_pages():
     from site_pages import nav_pages
 
     assert set(reading_load.MAIN_PATH) <= set(nav_pages())
-    assert set(reading_load.nav_docs()) == set(nav_pages())
+    assert reading_load.nav_docs() == reading_load.MAIN_PATH + [
+        d for d in nav_pages() if d not in reading_load.MAIN_PATH
+    ]
     assert reading_load.TARGETS["본문의 길 합계"] == 20_000
     assert {d for d in reading_load.TARGETS if d.endswith(".md")} == set(reading_load.CHAPTERS) | {
         "real_model.md",
         "korean_model.md",
+        "head_ablation.md",
+        "next_token.md",
         "efficient.md",
         "head_roles.md",
     }
+
+
+def test_main_path_is_intro_seven_chapters_and_three_practice_parts():
+    """본문의 길 = 들어가며, 1–7장, 실습 1–3. 8장(efficient.md)과 실습 파트 4 는 본문의 길 밖입니다."""
+    main = reading_load.MAIN_PATH
+    assert main[0] == "index.md"
+    assert len(reading_load.CHAPTERS) == 7 and reading_load.CHAPTERS[-1] == "summary.md"
+    assert main[1:8] == reading_load.CHAPTERS
+    assert main[8:] == [
+        "practice/part1_numpy_attention.ipynb",
+        "practice/part2_heatmap.ipynb",
+        "practice/part3_multi_head.ipynb",
+    ]
+    assert "efficient.md" not in main and "practice/part4_online_softmax.ipynb" not in main
+
+
+def test_optional_track_follows_the_model_pages():
+    """선택 트랙(8장, 실습 파트 4, 9장, 실습 파트 5)은 실제 모델 페이지들 바로 뒤에 오고, 7. 정리 다음은 실습 파트 1 입니다."""
+    from site_pages import nav_pages
+
+    order = nav_pages()
+    assert reading_load.OPTIONAL_TRACK == [
+        "efficient.md",
+        "practice/part4_online_softmax.ipynb",
+        "head_roles.md",
+        "practice/part5_attention_backward.ipynb",
+    ]
+    assert order[order.index("summary.md") + 1] == "practice/part1_numpy_attention.ipynb"
+    models = ["real_model.md", "korean_model.md", "own_sentence.md", "head_ablation.md", "next_token.md"]
+    start = order.index("real_model.md")
+    assert order[start : start + len(models) + 2] == models + reading_load.OPTIONAL_TRACK
 
 
 def test_reading_load_targets_hold(built_site):
@@ -56,5 +94,9 @@ def test_reading_load_targets_hold(built_site):
     assert not over, "읽을 분량의 목표를 넘었습니다: " + ", ".join(
         f"{name} {vis:,}자 > {target:,}자" for name, vis, _, target in over
     )
-    main = dict((name, vis) for name, vis, _, _ in rows)["본문의 길 합계"]
-    assert main > 10_000  # 재는 방법이 글을 통째로 놓치면 목표가 저절로 맞으니, 아래쪽도 봅니다
+    visible = {name: vis for name, vis, _, _ in rows}
+    assert visible["본문의 길 합계"] > 10_000  # 재는 방법이 글을 통째로 놓치면 목표가 저절로 맞으니, 아래쪽도 봅니다
+    # 8장과 9장은 본문의 길 밖에서도 자기 목표(4,000자)로 잽니다: 선택 트랙 합계 = 8장 + 파트 4 + 9장 + 파트 5
+    assert visible["efficient.md"] > 1_000 and reading_load.TARGETS["efficient.md"] == 4_000
+    assert visible["head_roles.md"] > 1_000 and reading_load.TARGETS["head_roles.md"] == 4_000
+    assert visible["선택 트랙 합계"] == sum(visible[d] for d in reading_load.OPTIONAL_TRACK)

@@ -180,8 +180,11 @@ def test_korean_is_split_into_jamo(rm):
 def test_init_scale_caveat_is_measured():
     """본문의 "0.02 는 BERT 크기에서 아주 작지 않습니다": 출력이 1/√d 와 견준 배수와 점수의 표준편차를 찍습니다."""
     out = page_output("real_model.md")
-    assert "표준편차 0.02 = 1/√384(0.051)의 0.39배, BERT-base 의 폭 768 에서는 1/√768(0.036)의 0.55배" in out
-    assert "1층 점수(÷√d_k)의 표준편차: 0.16, 같은 행렬을 1/√d_model 크기로 키우면 1.03" in out
+    assert (
+        "표준편차 0.02 는 (768 은 BERT-base 의 폭)\n  폭 384: 1/√384(0.051)의 0.39배\n  폭 768: 1/√768(0.036)의 0.55배"
+        in out
+    )
+    assert "1층 점수(÷√d_k)의 표준편차: 0.16\n  같은 행렬을 1/√d_model 크기로: 1.03" in out
 
 
 def test_layer1_alt_text_claims(rm):
@@ -271,5 +274,38 @@ def test_encoder_benchmark_runs_without_torch():
 
 def test_the_page_quotes_the_trained_entropy():
     """본문이 학습된 모델의 평균 엔트로피 1.29(약 3.6 토큰에 고르게 나눈 만큼)를 풀어 씁니다."""
-    entropy = printed("real_model.md", r"평균 엔트로피: 학습됨 ([\d.]+)")
+    entropy = printed("real_model.md", r"평균 엔트로피 \(나트\)\n  학습됨 ([\d.]+)")
     assert entropy == pytest.approx(1.29, abs=0.005) and math.exp(entropy) == pytest.approx(3.6, abs=0.05)
+
+
+# ---------------------------------------------------------------- 이슈 29: 본문이 출력보다 세게 말하지 않습니다
+
+
+def real_page():
+    from site_pages import DOCS
+
+    return (DOCS / "real_model.md").read_text(encoding="utf-8")
+
+
+def test_removing_positions_is_described_with_its_numbers(rm):
+    """위치 정보를 지운 뒤 이전 토큰 헤드의 몫 0.18 은 고르게 나눈 몫 1/9 = 0.11 보다 큽니다: "비슷한 수준" 이 아닙니다."""
+    text = real_page()
+    assert "고르게 나눌 때와 비슷한 수준" not in text
+    assert "1.00에서 0.18로 떨어집니다" in text and "토큰 9개에 고르게 나눈 몫(0.11)보다는 아직 크지만" in text
+    assert round(float(rm.with_order), 2) == 1.00 and round(float(rm.without_order), 2) == 0.18
+    assert len(rm.tokens) == 9 and round(1 / 9, 2) == 0.11 < 0.18
+    out = page_output("real_model.md")
+    assert "  위치 정보 있음 1.00, 없음 0.18\n  토큰 9개에 고르게 나누면 0.11" in out
+
+
+def test_clark_row_and_the_next_token_head_read_cleanly():
+    """ "(가중치의 절반 넘게)" 가 [CLS] 에도 걸려 읽히지 않게 [SEP] 쪽에만 붙이고, "넘게(…)를" 을 쓰지 않습니다."""
+    text = real_page()
+    assert "(가중치의 절반 넘게)" not in text and "넘게(출력의 마지막 줄)를" not in text
+    assert "앞쪽 층의 헤드는 [CLS]를 많이 보고, 6–10층의 헤드는 [SEP]에 가중치를 절반 넘게 줌" in text
+    assert "바로 **다음 토큰**에 가중치를 절반 넘게(0.59, 출력의 마지막 줄) 주는 헤드입니다" in text
+    from page_outputs import page_outputs
+
+    cat_sat = next(block for block in page_outputs("real_model.md") if "cat → sat" in block)
+    assert cat_sat.rstrip("\n").splitlines()[-1] == "24문장에서 다음 토큰에 주는 몫: 0.59"  # "출력의 마지막 줄"
+    assert "잣대" not in text

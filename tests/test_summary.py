@@ -46,3 +46,15 @@ def test_quiz_answers(sm):
     assert round(((sm.patches_384 + 1) / (sm.vit_patches + 1)) ** 2, 1) == 8.6
     assert sm.self_attention(sm.x_long).steps == sm.steps[8][1] == 3
     assert sm.w_new.shape == (1, 512) and sm.out_new.shape == (1, 16)
+
+
+def test_summary_does_not_call_8_a_way_to_cut_the_n2_cost():
+    """issue 29 §2: FlashAttention 은 n² FLOP 을 그대로 두고(메모리만 줄임), KV 캐시는 되풀이 계산을 피할 뿐이라
+    "n² 비용을 줄이는 방법들" 은 틀린 말입니다. 8장은 선택 과정이고, 정리 다음은 실습 파트 1 입니다."""
+    from site_pages import DOCS
+    from test_glossary import prose
+
+    text = prose((DOCS / "summary.md").read_text(encoding="utf-8"))
+    assert "비용을 줄이는" not in text and "다음 장에서는" not in text
+    assert "FlashAttention은 계산량(n²)은 그대로 두고" in text
+    assert "[실습 파트 1](practice/part1_numpy_attention.ipynb)" in text and "선택 과정인 [8장](efficient.md)" in text

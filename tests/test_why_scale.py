@@ -113,3 +113,23 @@ def test_the_page_quotes_the_share_of_queries_on_one_key():
     scaled = printed("why_scale.md", r"÷ √d_k\n(?:  .*\n)*?  한 키에 0\.99 넘게 몰린 쿼리 ([\d.]+)")
     assert raw == pytest.approx(0.356, abs=5e-4) and round(1 / raw) == 3 and scaled == 0
     assert "쿼리 세 개 가운데 하나꼴(0.356)" in (DOCS / "why_scale.md").read_text(encoding="utf-8")
+
+
+def test_the_page_keeps_the_papers_hedge():
+    """issue 29 §3: Vaswani 외(2017) 3.2.1절은 큰 d_k 가 소프트맥스를 기울기가 작은 곳으로 민다고 "We suspect" 라고
+    적었습니다. 페이지는 그 말을 확인된 사실처럼 옮기지 않습니다."""
+    text = (DOCS / "why_scale.md").read_text(encoding="utf-8")
+    assert "논문도 이 때문에" not in text
+    sentence = next(line for line in text.splitlines() if "We suspect" in line)
+    assert "추측한다" in sentence and "[^vaswani]" in sentence
+
+
+def test_the_page_quotes_the_gradient_norms(ws):
+    """ "몇 분의 일에 그치고, 세 행에 한 행꼴은" 대신 출력의 숫자를 그대로: 중앙값 두 개, 그 비, 0.01 보다 작은 행."""
+    raw = printed("why_scale.md", r"나누지 않음\n  노름 중앙값 ([\d.]+)\n")
+    scaled = printed("why_scale.md", r"÷ √d_k\n  노름 중앙값 ([\d.]+)\n")
+    small = printed("why_scale.md", r"나누지 않음\n  노름 중앙값 [\d.]+\n  0\.01 보다 작은 행 ([\d.]+)")
+    text = (DOCS / "why_scale.md").read_text(encoding="utf-8")
+    assert f"중앙값이 {raw:.3f}로, 나눈 경우({scaled:.3f})의 {round(scaled / raw)}분의 1쯤" in text
+    assert f"0.01보다 작은 행도 {small:.0%}나" in text
+    assert "몇 분의 일" not in text and "한 행꼴" not in text

@@ -20,6 +20,8 @@ LEARNER_PAGES = [
     "summary.md",
     "real_model.md",
     "korean_model.md",
+    "head_ablation.md",
+    "next_token.md",
     "korean_loading.md",
     "glossary.md",
     "head_roles.md",
@@ -69,6 +71,12 @@ def test_no_project_internals_in_learner_prose(path):
 
 SPACING = [
     (r"\d (?:입니다|짜리)", "숫자와 '입니다'·'짜리' 는 붙여 씁니다 (64입니다, 8짜리)"),
+    (r"\d (?:이다|이어도|이고|이며|이면|이므로)(?![가-힣])", "숫자 뒤의 '이다' 는 붙여 씁니다 (0이다, ±1000이어도)"),
+    (r"\d (?:개|번|층|칸|배|장|쌍)(?![가-힣])", "숫자와 단위(개, 번, 층 …)는 붙여 씁니다 (8개)"),
+    (
+        r"[A-Za-z] (?:한 (?:뒤|다음|후)|하면|하고|해서|했|하지)(?![가-힣])",
+        "영어 낱말 뒤의 '하다' 는 붙여 씁니다 (reshape한 뒤)",
+    ),
     (r"[①②③④] [과와는을를이가의로](?![가-힣])", "①과 처럼 조사를 붙여 씁니다"),
     (
         r"(?<!\.)\*\* [을를이가은는의와과도로만](?![가-힣])",
@@ -79,22 +87,43 @@ WORDS = {
     "넘게를": "'90% 넘게 몰아 준'",
     "유난": "'두드러지게 반응하는'",
     "여러 서열 정렬": "'다중 서열 정렬'",
-    "맞대어 보는 자": "'잣대'",
+    "맞대어 보는 자": "'기준'",
+    # issue 29: "잣대/재다" 가 말버릇처럼 되풀이되었습니다. 무엇을 하는지 그대로 씁니다 (세다, 계산하다, 비교하다).
+    "잣대": "'기준' 이나 '같은 방법'",
+    # issue 29: 어텐션과 헤드는 "벌" 로 세지 않습니다.
+    "여러 벌": "'여러 번', '여러 개'",
+    "한 벌 한 벌": "'하나하나'",
+    " 벌입니다": "'개입니다'",
 }
+# 재다(잽니다, 잰, 재어 …)는 한 페이지에 두 번까지: 그보다 잦으면 말버릇입니다 (issue 29).
+MEASURE = re.compile(r"잽니다|잰 |잰다|재어|재는|재면|재서|재고 |재야|쟀|잴 |재 봅")
+
+
+ALT = re.compile(r"!\[((?:[^\[\]]|\[[^\]]*\])*)\]\(")
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
 def test_korean_spacing_and_words(path):
-    text = text_of(path)
+    """본문과 그림의 대체 텍스트(화면 읽기 도구가 읽는 글)를 함께 봅니다."""
+    text = text_of(path) + "\n" + "\n".join(ALT.findall(path.read_text(encoding="utf-8")))
     for pattern, why in SPACING:
         m = re.search(pattern, text)
         assert not m, f"{path.name}: {why}: …{text[max(m.start() - 15, 0) : m.end() + 10]!r}"
     for word, instead in WORDS.items():
         assert word not in text, f"{path.name}: '{word}' 대신 {instead}"
+    measured = MEASURE.findall(text)
+    assert len(measured) <= 2, f"{path.name}: '재다' 를 {len(measured)}번 씁니다 (말버릇): {measured}"
 
 
 def test_the_checks_can_fail():
-    assert re.search(SPACING[0][0], "폭이 64 입니다") and re.search(SPACING[1][0], "① 과 ② 는")
-    assert re.search(SPACING[2][0], '**True가 "볼 수 있음"** 을 뜻합니다')
-    assert not re.search(SPACING[2][0], "**굵게** 가져옵니다")
+    rules = dict((why.split(" ")[0], pattern) for pattern, why in SPACING)
+    assert re.search(SPACING[0][0], "폭이 64 입니다") and re.search(rules["①과"], "① 과 ② 는")
+    assert re.search(rules["굵은"], '**True가 "볼 수 있음"** 을 뜻합니다')
+    assert not re.search(rules["굵은"], "**굵게** 가져옵니다")
+    # issue 29 의 예: 대체 텍스트 "0 이다", core_tour "±1000 이어도", "reshape 한 뒤", 실습 3 의 "8 개"
+    assert re.search(rules["숫자"], "대각선 위쪽이 모두 0 이다") and re.search(rules["숫자"], "±1000 이어도")
+    assert re.search(rules["영어"], "reshape 한 뒤") and re.search(rules["숫자와"], "히트맵 8 개.")
+    assert not re.search(rules["숫자와"], "8개") and not re.search(rules["영어"], "Q 한 개를")
+    assert ALT.findall("![모두 0 이다](figures/a.png) 글") == ["모두 0 이다"]
+    assert len(MEASURE.findall("잽니다. 재어 봅니다. 잰 값")) == 3
     assert re.search(r"헤드 0(?![.\d])", "헤드 0의 쿼리") and not re.search(r"헤드 0(?![.\d])", "헤드 0.5")

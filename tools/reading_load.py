@@ -21,21 +21,48 @@ from bs4 import BeautifulSoup
 
 CHARS_PER_MINUTE = 500
 
+# 페이지 묶음은 mkdocs.yml 의 nav 에서 읽습니다 (nav 의 맨 위 항목 이름). 페이지를 옮기면 표와 목표가 따라갑니다.
 # 본문의 길: 독자가 처음부터 끝까지 걷는 페이지들 (들어가며, 1–7장, 실습 1–3)
-MAIN_PATH = [
-    "index.md",
-    "library_analogy.md",
-    "four_steps.md",
-    "why_scale.md",
-    "heatmap.md",
-    "self_vs_cross.md",
-    "multi_head.md",
-    "summary.md",
-    "practice/part1_numpy_attention.ipynb",
-    "practice/part2_heatmap.ipynb",
-    "practice/part3_multi_head.ipynb",
-]
-CHAPTERS = MAIN_PATH[1:8]
+MAIN_SECTIONS = ("들어가며", "본문", "실습")
+CHAPTER_SECTION = "본문"
+# 선택 트랙: 실제 모델 장들 뒤에 두는 8장·실습 파트 4 (어텐션을 싸게 만드는 이야기, issue 29)와
+# 9장·실습 파트 5 (헤드가 학습으로 생기는 이야기, issue 32). 본문의 길에서 뺍니다.
+OPTIONAL_SECTION = "더 나아가기 (선택)"
+
+
+def _walk(items, out):
+    for item in items:
+        value = next(iter(item.values())) if isinstance(item, dict) else item
+        if isinstance(value, list):
+            _walk(value, out)
+        elif isinstance(value, str) and not value.startswith("http"):
+            out.append(value)
+    return out
+
+
+def nav_sections():
+    """{nav 의 맨 위 항목 이름: 그 아래 문서들 (docs/ 기준, nav 순서)}. 이름 없는 항목은 문서 경로가 이름입니다."""
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    # mkdocs.yml 의 !!python/… 와 !relative 태그는 표에 필요 없으므로 None 으로 읽습니다
+    Loader.add_multi_constructor("", lambda loader, suffix, node: None)
+    config = yaml.load(
+        (Path(__file__).resolve().parent.parent / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader
+    )
+    sections = {}
+    for item in config["nav"]:
+        title, value = next(iter(item.items())) if isinstance(item, dict) else (item, item)
+        sections[title] = _walk([value] if isinstance(value, str) else value, [])
+    return sections
+
+
+_SECTIONS = nav_sections()
+MAIN_PATH = [doc for name in MAIN_SECTIONS for doc in _SECTIONS[name]]
+CHAPTERS = _SECTIONS[CHAPTER_SECTION]
+OPTIONAL_TRACK = _SECTIONS[OPTIONAL_SECTION]
 
 # 보이는 글자 수의 상한 (issue 22; 8장은 issue 24 의 목표)
 TARGETS = {
@@ -43,6 +70,8 @@ TARGETS = {
     **{doc: 3_000 for doc in CHAPTERS},
     "real_model.md": 5_500,
     "korean_model.md": 5_500,
+    "head_ablation.md": 5_500,  # 실제 모델 장들 뒤의 페이지: 모델 장과 같은 목표 (issue 34)
+    "next_token.md": 5_500,  # 디코더 장도 모델 장과 같은 목표 (issue 31)
     "efficient.md": 4_000,
     "head_roles.md": 4_000,  # 선택 트랙의 "헤드는 어떻게 역할을 배우나" (issue 32: 8장과 같은 목표)
 }
@@ -88,8 +117,9 @@ def measure_site(site, docs):
 def table(site, docs):
     """(표의 줄들, 목표를 넘은 줄들). 줄은 (이름, 보이는 글자, 접힌 글자, 목표)."""
     counts = measure_site(site, docs)
-    main = [counts[d] for d in MAIN_PATH]
-    rows = [("본문의 길 합계", sum(c["visible"] for c in main), sum(c["collapsed"] for c in main))]
+    rows = []
+    for name, part in (("본문의 길 합계", MAIN_PATH), ("선택 트랙 합계", OPTIONAL_TRACK)):
+        rows.append((name, sum(counts[d]["visible"] for d in part), sum(counts[d]["collapsed"] for d in part)))
     rows += [(doc, c["visible"], c["collapsed"]) for doc, c in counts.items()]
     rows = [(name, vis, col, TARGETS.get(name)) for name, vis, col in rows]
     over = [r for r in rows if r[3] is not None and r[1] > r[3]]
@@ -109,28 +139,8 @@ def format_table(rows):
 
 def nav_docs():
     """mkdocs.yml 의 nav 순서대로 모든 문서 (본문의 길이 먼저)."""
-    import yaml
-
-    class Loader(yaml.SafeLoader):
-        pass
-
-    # mkdocs.yml 의 !!python/… 와 !relative 태그는 표에 필요 없으므로 None 으로 읽습니다
-    Loader.add_multi_constructor("", lambda loader, suffix, node: None)
-    config = yaml.load(
-        (Path(__file__).resolve().parent.parent / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader
-    )
-    out = []
-
-    def walk(items):
-        for item in items:
-            value = next(iter(item.values())) if isinstance(item, dict) else item
-            if isinstance(value, list):
-                walk(value)
-            elif isinstance(value, str):
-                out.append(value)
-
-    walk(config["nav"])
-    return MAIN_PATH + [d for d in out if d not in MAIN_PATH]
+    every = [doc for docs in nav_sections().values() for doc in docs]
+    return MAIN_PATH + [d for d in every if d not in MAIN_PATH]
 
 
 def main(argv=None):

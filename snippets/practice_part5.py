@@ -65,21 +65,34 @@ print(f"가장 큰 차이 {np.abs(dV - dV_numeric).max():.1e}")
 
 # --8<-- [start:check]
 def check(backward):
-    """backward(dO, Q, K, V, P) → (dQ, dK, dV) 를 여러 모양에서 중앙 차분과 견줍니다."""
+    """backward(dO, Q, K, V, P) → (dQ, dK, dV) 를 여러 모양에서 중앙 차분과 견줍니다.
+
+    돌려준 것이 Q, K, V 와 같은 모양의 배열 세 개가 아니면 ✗ 와 그 모양을 찍습니다."""
+    if not callable(backward):
+        raise TypeError(f"check 에는 함수를 넘겨 주세요 (예: check(attention_backward)): backward={backward!r}")
     global Q, K, V, G
     saved = Q, K, V, G
     passed = True
-    for n_q, n_k, d_k, d_v in ((4, 5, 8, 3), (1, 1, 2, 1), (6, 3, 16, 4)):
-        r = np.random.default_rng(n_q * 100 + n_k)
-        Q, K = r.standard_normal((n_q, d_k)), r.standard_normal((n_k, d_k))
-        V, G = r.standard_normal((n_k, d_v)), r.standard_normal((n_q, d_v))
-        _, P = attention_forward(Q, K, V)
-        got = backward(G, Q, K, V, P)
-        for name, x, g in zip(("dQ", "dK", "dV"), (Q, K, V), got):
-            ok = np.allclose(g, numeric_grad(loss, x), rtol=1e-6, atol=1e-8)
-            print("✓" if ok else "✗", f"{name} (쿼리 {n_q}, 키 {n_k}, d_k {d_k})")
-            passed &= ok
-    Q, K, V, G = saved
+    try:
+        for n_q, n_k, d_k, d_v in ((4, 5, 8, 3), (1, 1, 2, 1), (6, 3, 16, 4)):
+            r = np.random.default_rng(n_q * 100 + n_k)
+            Q, K = r.standard_normal((n_q, d_k)), r.standard_normal((n_k, d_k))
+            V, G = r.standard_normal((n_k, d_v)), r.standard_normal((n_q, d_v))
+            _, P = attention_forward(Q, K, V)
+            got = backward(G, Q, K, V, P)
+            want = [Q.shape, K.shape, V.shape]
+            shapes = [np.shape(g) for g in got] if isinstance(got, (tuple, list)) else np.shape(got)
+            if shapes != want:
+                print("✗", f"모양이 {shapes} 입니다 ((dQ, dK, dV) 의 모양 {want} 이어야 합니다)")
+                passed = False
+                continue
+            for name, x, g in zip(("dQ", "dK", "dV"), (Q, K, V), got):
+                ok = np.allclose(g, numeric_grad(loss, x), rtol=1e-6, atol=1e-8)
+                print("✓" if ok else "✗", f"{name} (쿼리 {n_q}, 키 {n_k}, d_k {d_k})")
+                passed &= ok
+    finally:
+        # 본문의 Q, K, V, G 를 되돌립니다 (backward 가 오류를 내도)
+        Q, K, V, G = saved
     print("모두 통과" if passed else "다시 살펴보세요")
     return passed
 # --8<-- [end:check]

@@ -84,7 +84,7 @@ def test_optional_track_follows_the_model_pages():
     assert order[order.index("summary.md") + 1] == "practice/part1_numpy_attention.ipynb"
     models = ["real_model.md", "korean_model.md", "own_sentence.md", "head_ablation.md", "next_token.md"]
     start = order.index("real_model.md")
-    assert order[start : start + len(models) + 2] == models + reading_load.OPTIONAL_TRACK
+    assert order[start : start + len(models) + len(reading_load.OPTIONAL_TRACK)] == models + reading_load.OPTIONAL_TRACK
 
 
 def test_reading_load_targets_hold(built_site):

@@ -57,8 +57,8 @@ def browser():
 
 
 # 데이터를 받아 그리는 대화형 도구들 (assets/explorer.js, assets/head-explorer.js, 여러분의 문장으로의 assets/own-sentence.js,
-# 다음 토큰 고르기의 assets/next-token.js). 다 그리면 data-ready="yes".
-EXPLORERS = ".attention-explorer, .head-explorer, .own-sentence, .next-token"
+# 다음 토큰 고르기의 assets/next-token.js, 학습 슬라이더 assets/training-explorer.js). 다 그리면 data-ready="yes".
+EXPLORERS = ".attention-explorer, .head-explorer, .own-sentence, .next-token, .training-explorer"
 
 
 class Tab:
@@ -113,7 +113,7 @@ class Tab:
               await frame();
             }""")
         else:
-            for explorer in page.locator(".head-explorer, .own-sentence, .next-token").all():
+            for explorer in page.locator(".head-explorer, .own-sentence, .next-token, .training-explorer").all():
                 explorer.evaluate("e => e.scrollIntoView({block: 'center'})")
         page.wait_for_function(
             "sel => [...document.querySelectorAll(sel)].every(e => e.getAttribute('data-ready') === 'yes')",

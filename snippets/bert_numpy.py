@@ -405,7 +405,7 @@ def run_layers(model, x, start, attention_mask=None, heads_off=None, ablation="z
 # --8<-- [end:resume]
 
 
-# --8<-- [start:sentences]
+# 글의 검사: tokenize 와 문장 임베딩이 씁니다 (위의 입력 검사와 같은 까닭으로 코드 보기에서는 뺐습니다)
 def check_text(text, name="text"):
     """글 하나의 검사: 문자열이고, UTF-8 로 쓸 수 있어야 합니다 (짝 없는 대리 코드 U+D800–DFFF 가 없어야)."""
     if not isinstance(text, str):
@@ -420,6 +420,7 @@ def check_text(text, name="text"):
     return text
 
 
+# --8<-- [start:sentences]
 def tokenize(model, text):
     """문장 하나 → (토큰 id (n,) int64, 토큰 문자열 목록). 앞뒤에 [CLS], [SEP] 가 붙습니다."""
     _check_model(model)
@@ -433,8 +434,11 @@ def attention_maps(text, model=None):
     ids, tokens = tokenize(model, text)
     _, weights = encode(model, ids)
     return tokens, np.stack([w[0] for w in weights])
+# --8<-- [end:sentences]
 
 
+# 문장 임베딩: 여러 문장을 길이가 비슷한 것끼리 묶어 계산합니다 (한국어 장과 헤드 끄기 장이 씁니다).
+# 어텐션을 읽는 데는 필요 없어서 실제 모델 장의 코드 보기에는 넣지 않았습니다.
 # 배치 하나의 (문장 수 × 가장 긴 문장의 토큰 수) 상한. 크게 해도 빨라지지 않습니다:
 # 계산의 대부분은 행렬 곱이라 배치로 묶어도 일의 양이 같고, 배열이 캐시보다 커지면 원소별 계산(GELU)이 느려집니다
 BATCH_TOKENS = 1024
@@ -487,4 +491,3 @@ def sentence_embeddings(texts, model=None):
         pooled = (hidden * valid[..., None]).sum(axis=1) / valid.sum(axis=1, keepdims=True)
         out[batch] = pooled / np.linalg.norm(pooled, axis=-1, keepdims=True)
     return out
-# --8<-- [end:sentences]

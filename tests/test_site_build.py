@@ -5,7 +5,9 @@ from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
 import lxml.html
+import pytest
 
+from conftest import ROOT
 from site_pages import nav_pages
 from support.pageweight import page_file as page_html
 
@@ -177,6 +179,34 @@ def test_search_index_is_written_as_plain_utf8(built_site):
     assert "한국어 문장으로 보기" in titles and "어텐션 가중치" in text
     # 같은 값을 기본값(ensure_ascii)으로 쓰면 훨씬 큽니다: 다시 쓰기가 실제로 크기를 줄였다는 대조
     assert len(json.dumps(index, separators=(",", ":")).encode()) > 1.5 * len(raw)
+
+
+def test_site_stylesheets_ship_without_comments(built_site):
+    """빌드된 assets/site.css 는 docs/assets/site.css 에서 주석만 뺀 것입니다 (sitebuild/stylesheets.py): 주석이 없고,
+    주석을 뺀 원본의 규칙이 모두 그대로 있고, 원본보다 적어도 8 KB 가볍습니다. 규칙이 하나라도 빠지면 브라우저
+    테스트가 잡기 전에 여기서 잡습니다."""
+    from sitebuild.stylesheets import without_comments
+
+    site, _ = built_site
+    for source in sorted((ROOT / "docs" / "assets").glob("*.css")):
+        built = (site / "assets" / source.name).read_text(encoding="utf-8")
+        text = source.read_text(encoding="utf-8")
+        assert "/*" not in built and built == without_comments(text), source.name
+        rules = re.sub(r"\s+", " ", re.sub(r"/\*.*?\*/", "", text, flags=re.S)).strip()
+        assert re.sub(r"\s+", " ", built).strip() == rules, source.name
+    assert (
+        len((ROOT / "docs" / "assets" / "site.css").read_bytes()) - len((site / "assets" / "site.css").read_bytes())
+        > 8_000
+    )
+
+
+def test_css_comments_go_and_quoted_text_stays():
+    from sitebuild.stylesheets import without_comments
+
+    css = "a { content: \"/* 글 */\"; }  /* 주석 */\n/* 여러\n 줄 */\nb::after { content: '*/'; }\n"
+    assert without_comments(css) == "a { content: \"/* 글 */\"; }  \nb::after { content: '*/'; }\n"
+    with pytest.raises(ValueError, match="닫히지 않은 주석"):
+        without_comments("a {} /* 닫지 않음")
 
 
 def test_search_index_rewrite_keeps_every_value(tmp_path):

@@ -30,6 +30,7 @@ from . import (
     notices,
     searchindex,
     snippets,
+    stylesheets,
     tables,
 )
 from .outputs import PageOutputs
@@ -181,6 +182,10 @@ class SiteBuild:
     # on_post_build: 검색 색인을 UTF-8 글자 그대로 (search 플러그인이 먼저 쓴 파일; 훅은 플러그인 다음에 돕니다).
     def compact_search_index(self, config):
         searchindex.rewrite_utf8(config["site_dir"])
+
+    # on_post_build: 스타일 파일의 주석은 저장소에만 (sitebuild/stylesheets.py)
+    def strip_stylesheets(self, config):
+        stylesheets.strip_site_css(config["site_dir"])
 
     # on_build_error
     def close(self):

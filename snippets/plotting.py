@@ -26,16 +26,13 @@ THEMES = {
 # --8<-- [start:korean_font]
 import importlib.util
 from pathlib import Path
-
 import matplotlib.pyplot as plt
 from matplotlib import font_manager
 
 
 def use_korean_font():
-    """그림의 한글이 네모(□)로 깨지지 않게 한글 글꼴을 찾아 씁니다. 찾으면 True.
-
-    koreanize-matplotlib 의 나눔고딕 파일을 먼저, 없으면 설치된 한글 글꼴을 씁니다. 그 패키지는 import 하지 않고
-    글꼴 파일만 등록합니다 (import 하면 Python 3.12 에서 distutils 를 찾다 실패할 수 있습니다)."""
+    """한글 글꼴을 찾아 씁니다(찾으면 True). koreanize-matplotlib 의 나눔고딕 파일을 먼저, 없으면 설치된 글꼴을.
+    그 패키지는 import 하지 않고 파일만 등록합니다: import 하면 Python 3.12 에서 distutils 를 찾다 실패할 수 있습니다."""
     spec = importlib.util.find_spec("koreanize_matplotlib")
     if spec is not None and spec.submodule_search_locations:
         font_dir = Path(next(iter(spec.submodule_search_locations))) / "fonts"

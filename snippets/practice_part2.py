@@ -27,7 +27,8 @@ def plain_attention(Q, K, V, mask=None):
     scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(K.shape[-1])
     if mask is not None:
         scores = np.where(mask, scores, -np.inf)
-    weights = plain_softmax(scores)  # ③
+    # ③ 소프트맥스, ④ 가중합
+    weights = plain_softmax(scores)
     return weights @ V, weights
 # --8<-- [end:attention]
 

@@ -156,7 +156,9 @@ for text in ["나는 학교에 간다", "고양이가 매트 위에 앉았다."]
     pieces = tokenize(model, text)[1][1:-1]
     print(text)
     print(f"  → {len(pieces)}조각, [UNK] {pieces.count('[UNK]')}개")
-    print(" ", pieces)
+    # 조각을 여섯 개씩 한 줄에 (휴대전화의 출력 상자에 맞게)
+    for i in range(0, len(pieces), 6):
+        print("   ", " ".join(pieces[i : i + 6]))
 # --8<-- [end:korean]
 
 # --8<-- [start:cat_sat]

@@ -41,11 +41,8 @@ def toy_qkv(tokens=("나는", "학교에", "간다"), d_model=8, d_k=4):
 
 # --8<-- [start:cat_sat]
 def cat_sat_example(d_model=64):
-    """"The cat sat on the mat": 토큰, X, 행렬 넷.
-
-    X 는 (6, d_model), W_Q, W_K, W_V, W_O 는
-    (d_model, d_model) 입니다.
-    """
+    """"The cat sat on the mat": 토큰, X (6, d_model),
+    W_Q, W_K, W_V, W_O (각각 d_model × d_model)."""
     tokens = ["The", "cat", "sat", "on", "the", "mat"]
     X = token_vectors(tokens, d_model, seed=0)
     W_Q, W_K, W_V = projection_weights(d_model, d_model, seed=1)

@@ -463,6 +463,7 @@ n_layers, n_tokens = 32, 8192
 kv_heads_gqa, query_heads = 8, 32
 per_token = kv_bytes_per_token(kv_heads_gqa)
 total = per_token * n_layers * n_tokens
+print(f"KV 헤드 {kv_heads_gqa}개, 쿼리 헤드 {query_heads}개")
 print(f"{per_token:,} B × {n_layers}층 × {n_tokens:,} = {total / 2**30:.0f} GiB")
 print(f"층 하나에는 {per_token * n_tokens / 2**20:.0f} MiB")
 total_mha = kv_bytes_per_token(query_heads) * n_layers * n_tokens

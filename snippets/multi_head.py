@@ -191,22 +191,22 @@ def data_quiz_1():
     from predict import number, wrong
 
     ratio = bert_params[1] / bert_params[bert_heads]
-    values = {"params": f"{bert_params[bert_heads]:,}", "one": "1", "h": str(bert_heads),
+    values = {"params": f"{bert_params[bert_heads]:,}", "one": "1", "heads": str(bert_heads),
               "d_head": str(bert_width // bert_heads)}
     return number(
-        label="헤드 {one}개일 때의 파라미터는 헤드 {h}개일 때의 몇 배",
+        label="헤드 {one}개일 때의 파라미터는 헤드 {heads}개일 때의 몇 배",
         unit="배",
         answer=ratio,
         tolerance=0.01,
         right="두 경우 모두 {params}개입니다. 헤드 수는 같은 (d_model, d_model) 행렬을 폭 {d_head}짜리 조각 몇 "
         "개로 나눠 쓰느냐일 뿐입니다.",
         wrong=[
-            wrong(bert_heads * ratio, 0.5, "헤드마다 (d_model, d_model) 행렬을 따로 가진다고 봤나요? 헤드가 {h}개이면 헤드 "
-                  "하나의 W_Q는 폭이 {d_head}이고, {h}개를 이어 붙이면 (d_model, d_model) 하나입니다."),
-            wrong(ratio / bert_heads, 0.01, "헤드가 많을수록 파라미터도 많다고 봤나요? 헤드가 하나든 {h}개든 파라미터는 "
+            wrong(bert_heads * ratio, 0.5, "헤드마다 (d_model, d_model) 행렬을 따로 가진다고 봤나요? 헤드가 {heads}개이면 헤드 "
+                  "하나의 W_Q는 폭이 {d_head}이고, {heads}개를 이어 붙이면 (d_model, d_model) 하나입니다."),
+            wrong(ratio / bert_heads, 0.01, "헤드가 많을수록 파라미터도 많다고 봤나요? 헤드가 하나든 {heads}개든 파라미터는 "
                   "{params}개로 같습니다."),
         ],
-        other="헤드가 {h}개일 때 헤드 하나의 W_Q가 어떤 모양인지, 그것들을 모두 이어 붙이면 어떤 모양인지 떠올려 "
+        other="헤드가 {heads}개일 때 헤드 하나의 W_Q가 어떤 모양인지, 그것들을 모두 이어 붙이면 어떤 모양인지 떠올려 "
         "보세요.",
         values=values,
     )

@@ -23,7 +23,7 @@ def plain_softmax(scores):
 
 def plain_attention(Q, K, V, mask=None):
     """파트 1 의 네 줄. mask 의 False 칸은 가립니다 (exp(-inf) = 0). 가중합과 가중치를 돌려줍니다."""
-    # ① 내적, ② √d_k 로 나누기
+    # ① 내적(K 의 마지막 두 축만 전치), ② √d_k
     scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(K.shape[-1])
     if mask is not None:
         scores = np.where(mask, scores, -np.inf)

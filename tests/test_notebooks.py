@@ -370,13 +370,19 @@ def exercise_space(module):
 
 # 파트마다 연습 셀의 확인 함수 호출과, 처음 코드 그대로일 때 그 확인 함수가 짚는 실수
 STARTS_WRONG = {
-    "practice_part1": [("exercise_1", "check_softmax", "my_softmax", ["쿼리 축(axis=0)", "최댓값을 빼지 않아"]),
-                       ("exercise_2", "check_attention", "my_attention", ["√d_k 대신 d_k 로 나눴습니다"])],
-    "practice_part2": [("exercise_1", "check_masked_attention", "masked_attention", ["소프트맥스를 한 뒤에 가렸습니다"]),
-                       ("exercise_3", "check_entropy", "row_entropy", ["0 × ln 0"])],
+    "practice_part1": [
+        ("exercise_1", "check_softmax", "my_softmax", ["쿼리 축(axis=0)", "최댓값을 빼지 않아"]),
+        ("exercise_2", "check_attention", "my_attention", ["√d_k 대신 d_k 로 나눴습니다"]),
+    ],
+    "practice_part2": [
+        ("exercise_1", "check_masked_attention", "masked_attention", ["소프트맥스를 한 뒤에 가렸습니다"]),
+        ("exercise_3", "check_entropy", "row_entropy", ["0 × ln 0"]),
+    ],
     "practice_part3": [("exercise_1", "check_heads_attention", "heads_attention", ["Kh.T 는 모든 축을 뒤집습니다"])],
-    "practice_part4": [("exercise_1", "check_merge", "merge", ["두 l 을 그대로 더했습니다"]),
-                       ("exercise_2", "check_attention_row", "online_attention_row", ["acc 를 새 최댓값에"])],
+    "practice_part4": [
+        ("exercise_1", "check_merge", "merge", ["두 l 을 그대로 더했습니다"]),
+        ("exercise_2", "check_attention_row", "online_attention_row", ["acc 를 새 최댓값에"]),
+    ],
 }
 
 

@@ -14,12 +14,21 @@
    하나씩 임베딩한 결과와의 차이 (.ci/bench_memory.py).
 
 8. 브라우저 모델("여러분의 문장으로"): .ci/bench_browser_model.py 의 표 (make bench-browser 로 그것만).
+9. 다음 토큰 고르기의 디코더(Gemma 3 270M): 깨끗한 빌드에서 디코더가 하는 두 일을 새 프로세스에서 따로 잽니다.
+   도구의 데이터(next_token_data.datafiles_steps: 파일 읽기 + 프롬프트 8개 × 20걸음)와 페이지의 코드 블록(모델 읽기,
+   한 걸음, 20토큰 두 번). 둘의 합이 깨끗한 빌드에서 디코더가 차지하는 몫입니다. 그리고 깨끗한 빌드의 최대 RSS
+   (빌드 프로세스와 그 자식들 — 페이지 실행, 그림 작업 프로세스 — 의 RSS 를 0.2초마다 더한 값의 최댓값).
+
+다른 사람이 같은 코어를 쓰면 시간은 크게 흔들립니다. 그래서 시간마다 그때의 부하 평균(1분)을 함께 찍습니다.
+`python .ci/bench_build.py --only build decoder` 처럼 일부만 잴 수 있습니다.
 
 목표 (2코어 기계): 깨끗한 빌드 ≤ 30 초, 페이지 하나 고친 뒤 다시 빌드 ≤ 3 초, 모델 읽기+계산 < 1 초,
 numpy 인코더 ≤ transformers eager 의 3 배, 한국어 모델 읽기 ≤ 1 초, 읽은 뒤 32토큰 문장 하나 ≤ 0.1 초,
-글 1,000개 임베딩의 최대 RSS ≤ 1.5 GB (하나씩 계산한 것과 차이 ≤ 1e-6).
+글 1,000개 임베딩의 최대 RSS ≤ 1.5 GB (하나씩 계산한 것과 차이 ≤ 1e-6),
+디코더의 몫 ≤ 60 초, 깨끗한 빌드의 최대 RSS ≤ 3 GB.
 """
 
+import argparse
 import os
 import re
 import shutil
@@ -35,9 +44,45 @@ MKDOCS = [sys.executable, "-m", "mkdocs"]
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "JUPYTER_PLATFORM_DIRS": "1"}
 
 
-def timed_build(site_dir):
+def load():
+    """지금의 부하 평균(1분): 다른 일이 코어를 나눠 쓰고 있었는지 시간 옆에 적습니다."""
+    return os.getloadavg()[0]
+
+
+def tree_rss(root_pid):
+    """root_pid 와 그 자손 프로세스들의 RSS 합 (바이트, 리눅스 /proc). 읽는 사이 끝난 프로세스는 건너뜁니다."""
+    parents, rss = {}, {}
+    page = os.sysconf("SC_PAGE_SIZE")
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            rss[int(entry.name)] = int((entry / "statm").read_text().split()[1]) * page
+        except OSError:
+            continue
+        parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])  # 이름에 공백이 있어도: ")" 뒤의 둘째 칸
+    family, todo = set(), [root_pid]
+    while todo:
+        pid = todo.pop()
+        family.add(pid)
+        todo += [c for c, parent in parents.items() if parent == pid and c not in family]
+    return sum(rss.get(pid, 0) for pid in family)
+
+
+def timed_build(site_dir, peak=None):
+    """빌드 시간(초). peak 에 리스트를 주면 빌드 프로세스 무리의 최대 RSS(바이트)를 더해 둡니다."""
     t0 = time.perf_counter()
-    subprocess.run([*MKDOCS, "build", "--strict", "-q", "-d", site_dir], cwd=ROOT, env=ENV, check=True)
+    proc = subprocess.Popen([*MKDOCS, "build", "--strict", "-q", "-d", site_dir], cwd=ROOT, env=ENV)
+    top = 0
+    while proc.poll() is None:
+        if peak is not None and Path("/proc").is_dir():
+            top = max(top, tree_rss(proc.pid))
+        time.sleep(0.2)
+    if proc.returncode:
+        raise subprocess.CalledProcessError(proc.returncode, proc.args)
+    if peak is not None:
+        peak.append(top)
     return time.perf_counter() - t0
 
 
@@ -116,6 +161,41 @@ print(len(tokens), t1 - t0, min(times))
 """
 
 
+# 다음 토큰 고르기: 도구의 데이터와 페이지의 코드 블록 (빌드가 하는 그대로, 캐시 없이). 벽시계, CPU 시간, 최대 RSS.
+DECODER_DATA = """
+import resource, time
+t0, c0 = time.perf_counter(), time.process_time()
+import next_token_data
+next_token_data.datafiles_steps()
+print(time.perf_counter() - t0, time.process_time() - c0, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
+"""
+DECODER_PAGE = """
+import resource, sys, time
+sys.path[:0] = sys.argv[1:3]
+from site_pages import page_blocks
+from sitebuild import codeblocks
+blocks = page_blocks("next_token.md")
+t0, c0 = time.perf_counter(), time.process_time()
+codeblocks.run_blocks(blocks)
+print(time.perf_counter() - t0, time.process_time() - c0, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
+"""
+
+
+def decoder_timing(script):
+    """(벽시계 초, CPU 초, 최대 RSS 바이트, 시작할 때의 부하 평균)."""
+    before = load()
+    out = subprocess.run(
+        [sys.executable, "-c", script, str(ROOT / "tests"), str(ROOT / "overrides" / "hooks")],
+        cwd=ROOT / "snippets",
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**ENV, "PYTHONPATH": str(ROOT / "snippets")},
+    )
+    wall, cpu, rss = (float(x) for x in out.stdout.split()[-3:])
+    return wall, cpu, rss, before
+
+
 def model_timing(script=MODEL_TIMING):
     """새 파이썬 프로세스에서 (import 포함) 모델 읽기와 문장 하나 계산에 걸린 시간."""
     out = subprocess.run(
@@ -130,33 +210,57 @@ def model_timing(script=MODEL_TIMING):
     return int(n), float(load), float(forward)
 
 
+PARTS = ("build", "serve", "model", "encoder", "memory", "browser", "decoder")
+
+
 def main():
-    shutil.rmtree(ROOT / ".cache", ignore_errors=True)
-    with tempfile.TemporaryDirectory() as tmp:
-        clean = timed_build(tmp)
-        warm = timed_build(tmp)
-    edits = serve_rebuild([ROOT / "docs" / "four_steps.md", ROOT / "snippets" / "four_steps.py"])
-    n_tokens, load, forward = min((model_timing() for _ in range(3)), key=lambda t: t[1] + t[2])
-    e5_tokens, e5_load, e5_forward = min((model_timing(E5_TIMING) for _ in range(3)), key=lambda t: t[1] + t[2])
-    print(f"{'측정':<44}{'초':>8}   목표")
-    print(f"{'깨끗한 빌드 (캐시 없음, 그림·노트북 포함)':<40}{clean:>8.2f}   ≤ 30")
-    print(f"{'캐시가 있는 빌드':<44}{warm:>8.2f}")
-    for path, wall, built in edits:
-        goal = "≤ 3" if path.suffix == ".md" else ""
-        label = f"serve: {path} 수정 → 다시 빌드"
-        print(f"{label:<44}{built:>8.2f}   {goal}  (수정부터 완료까지 {wall:.2f} 초)")
-    label = f"모델 읽기 + {n_tokens}토큰 문장 계산 (3번 중 가장 빠른 것)"
-    print(f"{label:<40}{load + forward:>8.2f}   < 1  (읽기 {load:.2f} + 계산 {forward:.3f})")
-    label = "한국어 모델(multilingual-e5-small) 읽기"
-    print(f"{label:<40}{e5_load:>8.2f}   ≤ 1")
-    label = f"읽은 뒤 {e5_tokens}토큰 문장 계산 (30번 중 가장 빠른 것)"
-    print(f"{label:<40}{e5_forward:>8.3f}   ≤ 0.1")
-    print()
-    subprocess.run([sys.executable, str(ROOT / ".ci" / "bench_encoder.py")], cwd=ROOT, env=ENV, check=True)
-    print()
-    subprocess.run([sys.executable, str(ROOT / ".ci" / "bench_memory.py")], cwd=ROOT, env=ENV, check=True)
-    print()
-    subprocess.run([sys.executable, str(ROOT / ".ci" / "bench_browser_model.py")], cwd=ROOT, env=ENV, check=True)
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", nargs="+", choices=PARTS, default=PARTS, help="잴 것 (기본: 모두)")
+    parts = set(ap.parse_args().only)
+    print(f"{'측정':<44}{'초':>8}   목표   (부하 평균: 그때 1분 평균)")
+    if "build" in parts:
+        shutil.rmtree(ROOT / ".cache", ignore_errors=True)
+        peak = []
+        with tempfile.TemporaryDirectory() as tmp:
+            clean_load = load()
+            clean = timed_build(tmp, peak)
+            warm_load = load()
+            warm = timed_build(tmp)
+        print(f"{'깨끗한 빌드 (캐시 없음, 그림·노트북 포함)':<40}{clean:>8.2f}   ≤ 30  (부하 {clean_load:.1f})")
+        print(f"{'  그동안 빌드 프로세스 무리의 최대 RSS (GB)':<40}{peak[0] / 1e9:>8.2f}   ≤ 3")
+        print(f"{'캐시가 있는 빌드':<44}{warm:>8.2f}         (부하 {warm_load:.1f})")
+    if "serve" in parts:
+        for path, wall, built in serve_rebuild([ROOT / "docs" / "four_steps.md", ROOT / "snippets" / "four_steps.py"]):
+            goal = "≤ 3" if path.suffix == ".md" else ""
+            label = f"serve: {path} 수정 → 다시 빌드"
+            print(f"{label:<44}{built:>8.2f}   {goal}  (수정부터 완료까지 {wall:.2f} 초, 부하 {load():.1f})")
+    if "model" in parts:
+        n_tokens, m_load, forward = min((model_timing() for _ in range(3)), key=lambda t: t[1] + t[2])
+        e5_tokens, e5_load, e5_forward = min((model_timing(E5_TIMING) for _ in range(3)), key=lambda t: t[1] + t[2])
+        label = f"모델 읽기 + {n_tokens}토큰 문장 계산 (3번 중 가장 빠른 것)"
+        print(f"{label:<40}{m_load + forward:>8.2f}   < 1  (읽기 {m_load:.2f} + 계산 {forward:.3f}, 부하 {load():.1f})")
+        label = "한국어 모델(multilingual-e5-small) 읽기"
+        print(f"{label:<40}{e5_load:>8.2f}   ≤ 1")
+        label = f"읽은 뒤 {e5_tokens}토큰 문장 계산 (30번 중 가장 빠른 것)"
+        print(f"{label:<40}{e5_forward:>8.3f}   ≤ 0.1")
+    if "decoder" in parts:
+        data = decoder_timing(DECODER_DATA)
+        page = decoder_timing(DECODER_PAGE)
+        for label, (wall, cpu, rss, before) in (
+            ("디코더: 도구의 데이터 (8 프롬프트 × 20걸음)", data),
+            ("디코더: 페이지의 코드 블록", page),
+        ):
+            print(f"{label:<40}{wall:>8.2f}         (CPU {cpu:.1f} 초, 최대 RSS {rss / 1e9:.2f} GB, 부하 {before:.1f})")
+        label = "디코더의 몫 (두 일의 합)"
+        print(f"{label:<40}{data[0] + page[0]:>8.2f}   ≤ 60  (CPU {data[1] + page[1]:.1f} 초)")
+    for name, script in (
+        ("encoder", "bench_encoder.py"),
+        ("memory", "bench_memory.py"),
+        ("browser", "bench_browser_model.py"),
+    ):
+        if name in parts:
+            print()
+            subprocess.run([sys.executable, str(ROOT / ".ci" / script)], cwd=ROOT, env=ENV, check=True)
 
 
 if __name__ == "__main__":

@@ -33,7 +33,7 @@ import numpy as np
 from safetensors.numpy import load_file
 from tokenizers import Tokenizer
 
-from attention import multi_head_attention, split_heads
+from attention import merge_heads, multi_head_attention, scaled_dot_product_attention, split_heads
 
 
 def model_dir():
@@ -166,10 +166,15 @@ def _check_encode_inputs(model, input_ids, attention_mask):
                          f"최솟값 {ids.min()}, 최댓값 {ids.max()} (input_ids.shape={ids.shape})")
     if attention_mask is None:
         return np.atleast_2d(ids), None
+    return np.atleast_2d(ids), _check_attention_mask(attention_mask, ids.shape, f"input_ids.shape={ids.shape}")
+
+
+def _check_attention_mask(attention_mask, shape, against):
+    """1(진짜 토큰)과 0(패딩)만 담은 shape 모양의 마스크 → (batch, n) 불리언. against 는 오류에 적을 비교 대상."""
     mask = _number_array(attention_mask, "attention_mask")
     # (n,) id 에는 (n,) 마스크, (batch, n) id 에는 (batch, n) 마스크
-    if mask.shape != ids.shape:
-        raise ValueError(f"attention_mask.shape={mask.shape} 는 input_ids.shape={ids.shape} 와 같아야 합니다")
+    if mask.shape != shape:
+        raise ValueError(f"attention_mask.shape={mask.shape} 는 {against} 와 같아야 합니다")
     if not np.all((mask == 0) | (mask == 1)):
         raise ValueError("attention_mask 는 1(진짜 토큰)과 0(패딩)만 담아야 합니다: "
                          f"값 {np.unique(mask)[:5].tolist()} (attention_mask.dtype={mask.dtype})")
@@ -178,49 +183,49 @@ def _check_encode_inputs(model, input_ids, attention_mask):
     # 볼 키가 하나도 없는 문장은 평균(문장 임베딩)도 낼 수 없습니다
     if empty.size:
         raise ValueError(f"attention_mask 의 문장 {empty.tolist()} 에 진짜 토큰(1)이 하나도 없습니다")
-    return np.atleast_2d(ids), mask
+    return mask
 
 
-def encode(model, input_ids, attention_mask=None, return_qk=False, keep_weights=True):
-    """토큰 id (batch, n) 또는 (n,) → (마지막 은닉 상태 (batch, n, d_model), 층별 가중치 [(batch, h, n, n)] × 층 수).
-
-    attention_mask 는 input_ids 와 모양이 같고 1 = 진짜 토큰, 0 = 패딩입니다 (transformers 와 같은 약속).
-    keep_weights=False 이면 층별 가중치를 모아 두지 않고 그 자리에 None 을 돌려줍니다. 가중치는 층마다
-    (batch, h, n, n) 이라서, 은닉 상태만 필요한 곳(문장 임베딩)에서 모두 모아 두면 메모리가 n² × 층 수로 붑니다.
-    return_qk=True 이면 셋째 값으로 층마다 헤드별 (쿼리, 키) 를 더 돌려줍니다. 둘 다
-    (batch, h, n, d_head) 이고, softmax(q kᵀ / √d_head) 가 그 층의 어텐션 가중치입니다.
-    """
-    input_ids, valid = _check_encode_inputs(model, input_ids, attention_mask)
+def _embed(model, input_ids, valid):
+    """검사를 마친 id (batch, n) 와 진짜 토큰 표시(없으면 None) → 첫 층에 들어가는 은닉 상태 (batch, n, d_model)."""
     w, cfg = model.weights, model.config
-    eps, heads = cfg["layer_norm_eps"], cfg["num_attention_heads"]
     n = input_ids.shape[-1]
     start = cfg.get("position_offset", 0)
     if valid is None:
-        positions, mask = np.arange(n), None
+        positions = np.arange(n)
     else:
         # 위치 번호는 진짜 토큰만 셉니다: 왼쪽에 패딩이 있어도 첫 진짜 토큰이 0번 자리입니다.
         # (batch, n)
         positions = np.maximum(np.cumsum(valid, axis=-1) - 1, 0)
-        # 키마다 따로 봅니다: (batch, 1, 1, n)
-        mask = valid[:, None, None, :]
     x = (w["embeddings.word_embeddings.weight"][input_ids]
          + w["embeddings.position_embeddings.weight"][start + positions]
          # 문장이 하나라서 종류 0
          + w["embeddings.token_type_embeddings.weight"][0])
-    x = layer_norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"], eps)
+    return layer_norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"], cfg["layer_norm_eps"])
+
+
+def _attention_params(w, i):
+    """i층(0부터) 셀프 어텐션의 W_Q, W_K, W_V, W_O 와 편향 (코어의 이름과 모양으로)."""
+    p = f"encoder.layer.{i}.attention."
+    params = {}
+    for name, part in (("Q", "self.query"), ("K", "self.key"), ("V", "self.value"), ("O", "output.dense")):
+        params["W_" + name] = w[p + part + ".weight"].T
+        params["b_" + name] = w[p + part + ".bias"]
+    return params
+
+
+def _layers(model, x, mask, first, stop, off=None, ablation="zero", keep_weights=True, return_qk=False):
+    """first 층부터 stop 층 앞까지 (0부터). mask: 키마다 (batch, 1, 1, n) 또는 None, off: (batch, 층, 헤드) 또는 None."""
+    w, cfg = model.weights, model.config
+    eps, heads = cfg["layer_norm_eps"], cfg["num_attention_heads"]
     all_weights, all_qk = [], []
-    for i in range(cfg["num_hidden_layers"]):
+    for i in range(first, stop):
         p = f"encoder.layer.{i}."
-        params = {}
-        for name, part in (("Q", "self.query"), ("K", "self.key"), ("V", "self.value"),
-                           ("O", "output.dense")):
-            params["W_" + name] = w[p + f"attention.{part}.weight"].T
-            params["b_" + name] = w[p + f"attention.{part}.bias"]
+        params = _attention_params(w, i)
         # 코어가 안에서 만드는 것과 같은 계산: 같은 입력 x, 같은 W·b, 같은 헤드 나누기
         if return_qk:
             all_qk.append(tuple(split_heads(x @ params["W_" + s] + params["b_" + s], heads) for s in "QK"))
-        # 사이트의 코어
-        attn, weights = multi_head_attention(x, x, params, heads, mask)
+        attn, weights = _self_attention(x, params, heads, mask, None if off is None else off[:, i], ablation)
         if keep_weights:
             all_weights.append(weights)
         # 모아 두지 않으면 다음 층으로 가기 전에 놓아 줍니다
@@ -229,9 +234,172 @@ def encode(model, input_ids, attention_mask=None, return_qk=False, keep_weights=
                        w[p + "attention.output.LayerNorm.bias"], eps)
         ffn = linear(gelu(linear(x, w, p + "intermediate.dense")), w, p + "output.dense")
         x = layer_norm(x + ffn, w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"], eps)
-    kept = all_weights if keep_weights else None
+    return x, (all_weights if keep_weights else None), all_qk
+
+
+def encode(model, input_ids, attention_mask=None, return_qk=False, keep_weights=True, heads_off=None,
+           ablation="zero"):
+    """토큰 id (batch, n) 또는 (n,) → (마지막 은닉 상태 (batch, n, d_model), 층별 가중치 [(batch, h, n, n)] × 층 수).
+
+    attention_mask 는 input_ids 와 모양이 같고 1 = 진짜 토큰, 0 = 패딩입니다 (transformers 와 같은 약속).
+    keep_weights=False 이면 층별 가중치를 모아 두지 않고 그 자리에 None 을 돌려줍니다. 가중치는 층마다
+    (batch, h, n, n) 이라서, 은닉 상태만 필요한 곳(문장 임베딩)에서 모두 모아 두면 메모리가 n² × 층 수로 붑니다.
+    return_qk=True 이면 셋째 값으로 층마다 헤드별 (쿼리, 키) 를 더 돌려줍니다. 둘 다
+    (batch, h, n, d_head) 이고, softmax(q kᵀ / √d_head) 가 그 층의 어텐션 가중치입니다.
+    heads_off 는 끌 헤드입니다 (switch_off 가 만드는 (층 수, 헤드 수) 불리언 배열, 문장마다 다르면
+    (batch, 층 수, 헤드 수)). 끄는 방법 ablation 은 아래 "ablation" 절의 설명을 보세요.
+    """
+    input_ids, valid = _check_encode_inputs(model, input_ids, attention_mask)
+    # 끈 헤드가 없으면 None
+    off = _check_heads_off(model, heads_off, ablation, len(input_ids))
+    x = _embed(model, input_ids, valid)
+    # 키마다 따로 봅니다: (batch, 1, 1, n)
+    mask = None if valid is None else valid[:, None, None, :]
+    x, kept, all_qk = _layers(model, x, mask, 0, model.config["num_hidden_layers"], off, ablation,
+                              keep_weights, return_qk)
     return (x, kept, all_qk) if return_qk else (x, kept)
 # --8<-- [end:encode]
+
+
+# --8<-- [start:ablation]
+# 헤드 끄기(ablation): 헤드 몇 개나 층 하나의 어텐션을 끄고 같은 문장을 다시 계산합니다.
+#
+# 기본값 "zero" 는 끈 헤드의 출력(가중치 @ V)을 W_O 앞에서 0 으로 만듭니다. Michel 외(2019, "Are Sixteen Heads
+# Really Better than One?")가 헤드마다 곱한 마스크 ξ_h 를 0 으로 둔 것과 같고, W_O 에서 그 헤드의 행(d_head 개)을
+# 0 으로 만든 모델과 같은 계산입니다. 다른 헤드와 편향 b_O 는 그대로이고, 그 헤드가 보태던 몫만 빠집니다.
+# 층 하나를 통째로 끄면 그 층의 어텐션이 내는 값은 b_O 하나뿐이고, 잔차 연결과 FFN 은 그대로 돕니다.
+# 돌려주는 가중치에서 끈 헤드의 행은 모두 0 입니다 (transformers 의 head_mask 처럼, 실제로 쓴 가중치).
+#
+# "uniform" 은 끈 헤드의 가중치를 볼 수 있는 키(패딩이 아닌 토큰)마다 1/n 인 고른 분포로 바꿉니다. 그 헤드는 고르는
+# 일만 잃고, 모든 토큰의 밸류의 평균은 계속 보탭니다. 헤드가 "어디를 보는지" 만 빼 보고 싶을 때 씁니다
+# (Wiegreffe, Pinter 2019 의 고른 가중치 기준선과 같은 생각). 둘 가운데 어느 쪽이 문장을 더 크게 바꾸는지는 헤드마다
+# 다릅니다: 밸류의 평균도 원래 출력과 다른 벡터입니다 ("보는 것과 시험하는 것" 의 확인 문제 3).
+# 기본값을 "zero" 로 둔 까닭: 논문이 헤드의 가치를 잰 방법이라 그 숫자와 견줄 수 있고, "이 헤드가 없으면" 이라는
+# 질문에 그대로 답합니다.
+ABLATIONS = ("zero", "uniform")
+
+
+def _self_attention(x, params, heads, mask, off, ablation):
+    """셀프 어텐션 한 층. off: 이 층에서 끈 헤드 (batch, h) 또는 None. 반환값은 코어의 multi_head_attention 과 같습니다."""
+    if off is None or not off.any():
+        # 사이트의 코어
+        return multi_head_attention(x, x, params, heads, mask)
+    # (batch, h, 1, 1): 헤드 축이 있는 마스크
+    gone = off[:, :, None, None]
+    if ablation == "zero":
+        # 끈 헤드는 어떤 키도 볼 수 없게 가립니다. 코어의 약속대로 모든 키가 가려진 행은 가중치가 0 이고 출력도 0 이라서,
+        # 그 헤드는 W_O 에 0 을 넘깁니다.
+        keep = ~gone if mask is None else mask & ~gone
+        return multi_head_attention(x, x, params, heads, keep)
+    # "uniform": 끈 헤드의 쿼리를 0 으로 두면 점수 q·k 가 모두 0 이라, 소프트맥스가 볼 수 있는 키마다 같은 몫을 줍니다.
+    q, k, v = (split_heads(x @ params["W_" + s] + params["b_" + s], heads) for s in "QKV")
+    out, weights = scaled_dot_product_attention(np.where(gone, q.dtype.type(0), q), k, v, mask)
+    return merge_heads(out) @ params["W_O"] + params["b_O"], weights
+
+
+# --8<-- [end:ablation]
+
+
+# --8<-- [start:resume]
+def switch_off(model, heads=(), layers=()):
+    """끌 헤드 → encode 의 heads_off 로 넘기는 (층 수, 헤드 수) 불리언 배열 (True = 끔).
+
+    heads 는 (층, 헤드) 쌍의 목록, layers 는 층 번호의 목록입니다 (그 층의 헤드를 모두 끕니다). 번호는 numpy 처럼
+    0 부터 셉니다: 페이지의 "헤드 7-11" 은 (6, 10) 입니다. 같은 헤드를 두 번 적거나, layers 로 끈 층의 헤드를
+    heads 에 또 적으면 오류입니다 (다른 헤드를 적으려다 잘못 적었을 수 있어서 조용히 넘기지 않습니다).
+    """
+    _check_model(model)
+    n_layers, n_heads = model.config["num_hidden_layers"], model.config["num_attention_heads"]
+    for name, items in (("layers", layers), ("heads", heads)):
+        if isinstance(items, (str, bytes)) or not hasattr(items, "__iter__"):
+            raise TypeError(f"{name} 는 목록이어야 합니다: {name}={items!r:.60} ({type(items).__name__})")
+    off, whole = np.zeros((n_layers, n_heads), dtype=bool), set()
+    for k, layer in enumerate(layers):
+        layer = _check_index(layer, n_layers, f"layers[{k}]", "층은")
+        if layer in whole:
+            raise ValueError(f"layers[{k}]={layer}: 같은 층(페이지의 {layer + 1}층)을 두 번 적었습니다")
+        whole.add(layer)
+        off[layer] = True
+    for k, pair in enumerate(heads):
+        if not isinstance(pair, (tuple, list, np.ndarray)) or len(pair) != 2:
+            raise TypeError(f"heads[{k}]={pair!r:.40} 는 (층, 헤드) 정수 쌍이어야 합니다 "
+                            "(헤드 하나도 heads=[(6, 10)] 처럼 목록에 넣습니다)")
+        layer = _check_index(pair[0], n_layers, f"heads[{k}][0]", "층은")
+        head = _check_index(pair[1], n_heads, f"heads[{k}][1]", "헤드는")
+        if layer in whole:
+            raise ValueError(f"heads[{k}]=({layer}, {head}) 는 layers 로 이미 끈 층 {layer} 에 있습니다")
+        if off[layer, head]:
+            raise ValueError(f"heads[{k}]=({layer}, {head}): 같은 헤드(페이지의 {layer + 1}-{head + 1})를 두 번 적었습니다")
+        off[layer, head] = True
+    return off
+
+
+def _check_index(value, count, name, what):
+    """0 ≤ value < count 인 정수 (불리언 제외). 아니면 이름과 값을 밝힌 오류."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} 는 정수여야 합니다: {name}={value!r} ({type(value).__name__})")
+    if not 0 <= value < count:
+        raise ValueError(f"{name}={value} 는 0 이상 {count} 미만이어야 합니다 (이 모델의 {what} {count}개, 0부터 셉니다)")
+    return int(value)
+
+
+def _check_heads_off(model, heads_off, ablation, batch):
+    """None 이나 (층, 헤드)·(batch, 층, 헤드) 불리언 → 끈 헤드가 있으면 (batch, 층, 헤드), 없으면 None."""
+    if not isinstance(ablation, str) or ablation not in ABLATIONS:
+        raise ValueError(f"ablation={ablation!r} 는 {', '.join(map(repr, ABLATIONS))} 중 하나여야 합니다 "
+                         "('zero': 헤드의 출력을 0 으로, 'uniform': 가중치를 고르게)")
+    if heads_off is None:
+        return None
+    shape = (model.config["num_hidden_layers"], model.config["num_attention_heads"])
+    if not isinstance(heads_off, np.ndarray) or heads_off.dtype != np.bool_:
+        raise TypeError(f"heads_off 는 switch_off() 가 만드는 불리언 배열이어야 합니다: {type(heads_off).__name__}, "
+                        f"dtype={getattr(heads_off, 'dtype', None)}")
+    if heads_off.shape not in (shape, (batch, *shape)):
+        raise ValueError(f"heads_off.shape={heads_off.shape} 는 (층 수, 헤드 수) = {shape} 이거나 "
+                         f"(batch, 층 수, 헤드 수) = {(batch, *shape)} 여야 합니다")
+    # 끈 헤드가 없으면 끄지 않은 계산과 같은 길로 (비트까지 같게)
+    if not heads_off.any():
+        return None
+    return np.broadcast_to(heads_off, (batch, *shape))
+
+
+def embed(model, input_ids, attention_mask=None):
+    """토큰 id (batch, n) 또는 (n,) → 첫 층에 들어가는 은닉 상태 (batch, n, d_model). encode 의 첫 단계입니다."""
+    input_ids, valid = _check_encode_inputs(model, input_ids, attention_mask)
+    return _embed(model, input_ids, valid)
+
+
+def run_layers(model, x, start, attention_mask=None, heads_off=None, ablation="zero", stop=None):
+    """start 층(0부터)에 들어가는 은닉 상태 x (batch, n, d_model) 에서 stop 층 앞까지 돌립니다 (stop 이 없으면 끝까지).
+
+    (나온 은닉 상태, 그 층들의 가중치 목록) 을 돌려줍니다. encode 는 embed 뒤에 이것을 0층부터 부른 것과 같습니다.
+    헤드를 하나씩 끄며 같은 문장을 여러 번 돌릴 때 씁니다: 끈 층보다 앞의 층은 끄지 않은 계산과 똑같으니, 끄지 않고
+    돌릴 때 그 층에 들어가던 은닉 상태에서 시작하면 앞 층을 다시 계산하지 않습니다.
+    heads_off 는 encode 와 같이 모든 층을 적은 (층 수, 헤드 수) 또는 (batch, 층 수, 헤드 수) 입니다.
+    """
+    _check_model(model)
+    n_layers, d_model = model.config["num_hidden_layers"], model.config["hidden_size"]
+    start = _check_index(start, n_layers, "start", "층은")
+    if stop is None:
+        stop = n_layers
+    elif isinstance(stop, (bool, np.bool_)) or not isinstance(stop, (int, np.integer)):
+        raise TypeError(f"stop 은 정수여야 합니다: {stop!r} ({type(stop).__name__})")
+    elif not start < stop <= n_layers:
+        raise ValueError(f"stop={stop} 은 start={start} 보다 크고 층 수 {n_layers} 이하여야 합니다")
+    x = _number_array(x, "x")
+    if x.dtype.kind != "f" or x.ndim != 3 or x.shape[-1] != d_model or 0 in x.shape[:2]:
+        raise ValueError(f"x 는 실수 배열 (batch, n, d_model={d_model}) 이어야 합니다: x.shape={x.shape}, x.dtype={x.dtype}")
+    if not np.all(np.isfinite(x)):
+        raise ValueError(f"x 에 NaN 이나 inf 가 있습니다: x.shape={x.shape}")
+    valid = None if attention_mask is None else _check_attention_mask(attention_mask, x.shape[:2], f"x.shape[:2]={x.shape[:2]}")
+    off = _check_heads_off(model, heads_off, ablation, len(x))
+    if off is not None and off[:, :start].any():
+        raise ValueError(f"heads_off 가 start={start} 앞의 층 {sorted(set(np.nonzero(off[:, :start])[1].tolist()))} 에서 "
+                         "헤드를 끕니다: 그 층은 이미 지나서 끌 수 없습니다")
+    mask = None if valid is None else valid[:, None, None, :]
+    x, weights, _ = _layers(model, x, mask, start, stop, off, ablation)
+    return x, weights
+# --8<-- [end:resume]
 
 
 # --8<-- [start:sentences]

@@ -9,6 +9,7 @@ import functools
 import http.server
 import os
 import shutil
+import subprocess
 import threading
 from pathlib import Path
 
@@ -68,9 +69,9 @@ def browser():
 
 
 # 데이터를 받아 그리는 대화형 도구들 (assets/explorer.js, assets/head-explorer.js, 여러분의 문장으로의 assets/own-sentence.js,
-# 확인 문제의 assets/predict.js, 2장의 assets/qk-picture.js). 다 그리면 data-ready="yes".
-EXPLORERS = ".attention-explorer, .head-explorer, .own-sentence, .predict, .qk-picture"
-LAZY = ".head-explorer, .own-sentence, .predict, .qk-picture"  # 독자가 가까이 내려올 때 스크립트를 받는 것들 (site.js)
+# 다음 토큰 고르기의 assets/next-token.js, 확인 문제의 assets/predict.js, 2장의 assets/qk-picture.js). 다 그리면 data-ready="yes".
+EXPLORERS = ".attention-explorer, .head-explorer, .own-sentence, .next-token, .predict, .qk-picture"
+LAZY = ".head-explorer, .own-sentence, .next-token, .predict, .qk-picture"  # 독자가 가까이 내려올 때 스크립트를 받는 것들 (site.js)
 
 
 class Tab:
@@ -146,6 +147,21 @@ class Tab:
 
     def close(self):
         self.context.close()
+
+
+@pytest.fixture(scope="session")
+def korean_font():
+    """줄바꿈과 글꼴은 글꼴에 따라 달라지므로, 그것을 재는 테스트는 한글 글꼴(fc-list :lang=ko)이 있어야 합니다.
+    CI 는 실패, 그 밖에는 건너뜁니다 (.ci/run 이 Debian 의 fonts-noto-cjk 를 설치합니다)."""
+    fonts = ""
+    if shutil.which("fc-list"):
+        fonts = subprocess.run(["fc-list", ":lang=ko", "family"], capture_output=True, text=True).stdout.strip()
+    if not fonts:
+        message = "한글 글꼴이 없어 줄바꿈과 글꼴을 잴 수 없습니다 (Debian: apt install fonts-noto-cjk, .ci/run 이 설치합니다)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return fonts
 
 
 @pytest.fixture(scope="session")

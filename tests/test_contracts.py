@@ -261,6 +261,20 @@ def test_material_mounts_code_tools_lazily_under_content_lazy():
     )
 
 
+def test_material_reports_a_failed_search_index_as_network_error():
+    """docs/assets/site.js 는 네트워크 없이 연 페이지에서 Material 이 검색 색인을 받지 못해 낸 오류를 알아봅니다:
+    번들의 XMLHttpRequest 가 실패하면 new Error("Network error") 를 내고, 그것이 잡히지 않은 오류로 올라갑니다.
+    이 글이 바뀌면 site.js 는 그 오류를 알아보지 못해 검색 창에 아무 말도 하지 않습니다 (브라우저 확인은
+    tests/test_own_sentence_browser.py 의 네트워크 없이 연 페이지)."""
+    (bundle,) = (MATERIAL / "assets" / "javascripts").glob("bundle.*.min.js")
+    js = bundle.read_text(encoding="utf-8")
+    assert re.search(r'addEventListener\("error",\(\)=>\{\w+\.error\(new Error\("Network error"\)\)', js), (
+        "Material 번들이 검색 색인을 받지 못했을 때 내는 오류가 바뀌었습니다: docs/assets/site.js 의 isSearchIndexFailure 를 고치세요"
+    )
+    site_js = (ROOT / "docs" / "assets" / "site.js").read_text(encoding="utf-8")
+    assert '"Network error"' in site_js and "bundle" in site_js
+
+
 def _png():
     import matplotlib
 

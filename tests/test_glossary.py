@@ -84,6 +84,7 @@ FIRST_USE = {
     "크로스 어텐션": "cross-attention",
     "멀티헤드 어텐션": "multi-head attention",
     "히트맵": "heatmap",
+    "어블레이션": "ablation",
     "인코더": "encoder",
     "디코더": "decoder",
     "헤드": "head",

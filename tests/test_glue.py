@@ -80,6 +80,40 @@ def test_a_long_element_gets_a_word_joiner_instead_of_a_span():
     assert glue.width_em(link.get_text()) > glue.MAX_EM
 
 
+def test_headings_get_word_joiners_that_the_table_of_contents_keeps():
+    """제목에는 span 대신 WORD JOINER: 목차·탐색 서랍은 제목의 글만 가져가므로(span 은 사라짐) 거기서도 붙어 있습니다.
+    앵커(id)는 묶지 않은 것과 같습니다."""
+    text = "## 영어 모델(all-MiniLM-L6-v2)과 비교하기\n\n### 헤드 7-11은 `f(x)`를 봅니다\n"
+    soup, plain = render(text), render(text, with_glue=False)
+    assert not soup.select("span.glue")
+    h2, h3 = soup.select("h2, h3")
+    assert h2.contents[0] == "영어 모델(all-MiniLM-L6-v2)" + glue.JOINER + "과 비교하기"
+    assert h3.contents[0] == "헤드 7-" + glue.JOINER + "11은 " and h3.code.next_sibling.startswith(glue.JOINER + "를")
+    assert [h["id"] for h in soup.select("h2, h3")] == [h["id"] for h in plain.select("h2, h3")]
+
+
+@pytest.mark.parametrize(
+    "token",
+    ["'1-7',", "0.27–0.45", "2.02e-43,", "1e-04", "∂p₁/∂s₁", "▁문제를", "'##ㄴ',", "v.shape=(6,", "1/√768(0.036)의"],
+)
+def test_output_tokens_that_a_browser_can_split_are_glued(token):
+    """실행 결과(glue.output_tokens): 가운데서 갈릴 수 있는 토큰은 통째로 묶습니다 (브라우저가 가른 자리들)."""
+    from html import escape
+
+    assert glue.output_tokens(f"a {token} b\n") == f'a <span class="glue">{escape(token)}</span> b\n'
+
+
+@pytest.mark.parametrize(
+    "token", ["0.27", "-0.665", "[[-0.665", "np.float32", "1,000", "(100%)", "[CLS]", "'나는',", "90%", "x" * 40 + "-1"]
+)
+def test_output_tokens_that_hold_together_or_are_too_long_are_left_alone(token):
+    """수(소수점, 부호, 쉼표), 이름 속의 점, 괄호·따옴표로만 둘러싼 낱말은 브라우저가 가르지 않으므로 그대로 두고, 한 줄보다
+    긴 토큰은 묶으면 상자를 넘치므로 그대로 둡니다. 글은 바뀌지 않습니다."""
+    from html import escape
+
+    assert glue.output_tokens(f"a {token} b") == escape(f"a {token} b")
+
+
 def test_code_blocks_and_inline_code_are_never_changed():
     soup = render("```text\nf(x)가 [CLS]를 7-11\n```\n\n`a[0]가`")
     assert soup.pre.get_text() == "f(x)가 [CLS]를 7-11\n"

@@ -566,6 +566,17 @@ def test_selected_tile_ring_is_painted_above_its_neighbours(touch, scheme):
     touch.assert_clean()
 
 
+# 요소가 놓인 줄의 수: getClientRects 의 사각형을 위에서부터 보며, 앞 사각형들의 아래 끝보다 아래에서 시작하면 새 줄.
+# 사각형의 수를 그대로 세면 안 됩니다: Chromium 은 상자 없이 글만 감싼 인라인(culled inline)에는 안의 글 조각마다
+# 사각형을 하나씩 돌려줍니다. 한 줄에 있는 "'▁고양이'" 도 따옴표·▁(코드 글꼴)·글자·따옴표의 네 조각이라 사각형이 넷입니다.
+LINE_ROWS_JS = """e => { let rows = 0, bottom = -Infinity;
+  for (const r of [...e.getClientRects()].filter(r => r.width > 0).sort((a, b) => a.top - b.top)) {
+    if (r.top >= bottom - 1) rows += 1;
+    bottom = Math.max(bottom, r.bottom);
+  }
+  return rows; }"""
+
+
 def test_space_mark_stays_with_its_token_and_a_lone_mark_is_visible(touch):
     """375 px: 제목과 "가장 큰 키" 목록의 토큰은 ▁ 와 글자(와 따옴표)가 한 줄에 붙어 있고, ▁ 하나뿐인 토큰은 진하게
     그린 ▁ 와 "띄어쓰기" 글로 보입니다."""
@@ -575,13 +586,21 @@ def test_space_mark_stays_with_its_token_and_a_lone_mark_is_visible(touch):
     spaced = [i for i in range(*ref["queries"]) if ref["tokens"][i].startswith("\u2581") and len(ref["tokens"][i]) > 1]
     alone = [j for j, t in enumerate(ref["tokens"]) if t == "\u2581"]
     assert spaced and alone
+    page.evaluate(f"() => {{ window.__lineRows = {LINE_ROWS_JS}; }}")
     for i in spaced:
         page.locator(f"{QUERY}[data-token='{i}']").tap()
         page.locator(f"{KEY}[data-token='{spaced[-1]}']").tap()
         lines = page.evaluate("""() => [...document.querySelectorAll(
             '.head-explorer__steps .head-explorer__heading .head-explorer__token, .head-explorer__top .head-explorer__token')]
-            .map(e => [e.textContent, e.getClientRects().length])""")
+            .map(e => [e.textContent, window.__lineRows(e)])""")
         assert lines and all(n == 1 for _, n in lines), lines
+    # 대조군: 같은 토큰을 줄을 바꿀 수 있게(white-space: normal) 좁은 상자에 두면 줄 수가 2 이상으로 잡힙니다.
+    wrapped = page.evaluate("""() => { const t = document.querySelector('.head-explorer__top .head-explorer__token').cloneNode(true);
+        const box = document.createElement('div'); box.style.cssText = 'width: 1px';
+        t.style.whiteSpace = 'normal'; t.style.wordBreak = 'break-all'; box.append(t);
+        document.querySelector('.head-explorer').append(box);
+        const n = window.__lineRows(t); box.remove(); return n; }""")
+    assert wrapped >= 2, wrapped
     label = page.locator(f"{KEY}[data-token='{alone[0]}']")
     assert "띄어쓰기" in label.inner_text()
     colours = page.evaluate(

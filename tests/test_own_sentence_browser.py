@@ -7,7 +7,9 @@
 - 화면: 단추의 크기(MB)는 목록(manifest.json)의 파일 크기에서 오고, 받기 전에는 모델 파일을 받지 않습니다. 받는 동안
   진행 막대. 계산한 문장은 헤드 탐색기(144칸, ①–④)와 조사 표가 되고, 보이는 숫자는 numpy 의 값과 같습니다.
 - 지원하지 않는 글자, 빈 글, 너무 많은 토큰, 받다가 실패하거나 끊긴 파일: 한국어 알림만 나오고 아무것도 그리지 않습니다.
-- 저장: 다시 오면 받지 않고 바로 열고, 서버가 꺼져도(네트워크 없이) 페이지와 계산이 됩니다.
+- 모델을 받기 전에 계산하기: 받지 않고 크기를 알려 묻습니다. 받는 동안과 받은 뒤 초점, 파일 확인 중의 글, 남는 "저장했습니다".
+- 조사 표: 받침이 맞지 않는 끝("사과")은 조사가 아니고, 표에 넣지 못한 말과 어미에 대한 주의가 표 아래에 있습니다.
+- 저장: 다시 오면 받지 않고 바로 열고, 서버가 꺼져도(네트워크 없이) 페이지와 계산이 됩니다. 그때 검색은 쓸 수 없다고 적습니다.
 """
 
 import base64
@@ -69,12 +71,16 @@ def open_tool(tab, scheme="light"):
 
 
 def compute_text(page, text, expect="ok"):
-    """글 상자에 text 를 넣고 "계산하기" → 결과가 그려지거나(ok) 알림이 나올 때까지 기다립니다."""
+    """글 상자에 text 를 넣고 "계산하기" → 결과가 다 그려지거나(ok) 알림이 나올 때까지 기다립니다.
+
+    탐색기는 격자 아래 부분이 화면 밖이면 한가할 때 그리고(data-pending), 작은 히트맵은 다음 화면 뒤에 그립니다(data-atlas):
+    그것까지 기다립니다."""
     page.fill(f"{ROOT} input", text)
     page.locator(f"{ROOT} .own-sentence__run").click()
     page.wait_for_function("() => document.querySelector('.own-sentence').dataset.state === 'ready'", timeout=60_000)
     if expect == "ok":
-        page.wait_for_selector(f"{ROOT}[data-result=ok] .head-explorer[data-state]")
+        page.wait_for_selector(f"{ROOT}[data-result=ok] .head-explorer[data-state]:not([data-pending])")
+        page.wait_for_selector(f"{ROOT} .head-explorer__grid[data-atlas=ok]")
     return page
 
 
@@ -95,7 +101,7 @@ def reader(browser, server):
 WORKER_JS = """async ([packs, wasm]) => {
   const manifest = await (await fetch('../models/e5-ko/manifest.json')).json();
   const w = new Worker('../assets/e5-worker.js');
-  window.__ask = msg => new Promise(res => { w.onmessage = e => { if (e.data.type !== 'progress') res(e.data); };
+  window.__ask = msg => new Promise(res => { w.onmessage = e => { if (e.data.type !== 'progress' && e.data.type !== 'phase') res(e.data); };
                                              w.postMessage(msg); });
   return await window.__ask({type: 'load', manifest, base: new URL('../models/e5-ko/', location.href).href, packs,
                              cache: 'attention-e5-ko', wasm});
@@ -470,6 +476,10 @@ def test_latin_letters_come_in_a_second_download(reader):
     compute_text(page, text, expect="error")
     button = page.locator(f"{ROOT} .own-sentence__get[data-pack=latin]")
     assert button.is_visible()
+    # 알림은 단추가 어디 있는지 맞게 말합니다: 단추는 알림보다 위에 있습니다
+    message = page.locator(f"{ROOT} .own-sentence__error")
+    assert "위의" in message.inner_text() and "아래" not in message.inner_text()
+    assert button.bounding_box()["y"] + button.bounding_box()["height"] <= message.bounding_box()["y"]
     before = len(model_requests(reader))
     button.click()
     page.wait_for_selector(f"{ROOT}[data-result=ok]", timeout=120_000)
@@ -556,10 +566,22 @@ def test_second_visit_starts_at_once_and_works_offline(browser, own_server):
         # 네트워크 없이: 브라우저를 오프라인으로 두고, 서버도 끕니다. 페이지는 서비스 워커가, 모델은 저장소가 줍니다.
         tab.context.set_offline(True)
         httpd.shutdown()
+        uncaught = []
+        page.on("pageerror", lambda e: uncaught.append(str(e)))
         page.reload()
         page.locator(ROOT).scroll_into_view_if_needed()
         page.wait_for_selector(f"{ROOT}[data-result=ok]", timeout=60_000)
         assert page.locator(ROOT).get_attribute("data-source") == "cache"
+        # 검색: 이 페이지의 서비스 워커는 검색 작업자의 파일(lunr)을 줄 수 없어 검색이 되지 않습니다. 검색 창이 그렇다고
+        # 말하고 (모든 페이지의 docs/assets/site.js), 잡히지 않은 오류는 없습니다. (검색이 된다면 그것도 받아들입니다.)
+        meta = page.locator(".md-search-result__meta")
+        page.wait_for_function(
+            "() => !/초기화/.test(document.querySelector('.md-search-result__meta').textContent)", timeout=30_000
+        )
+        assert "검색할 수 없습니다" in meta.text_content() or "검색어를 입력하세요" in meta.text_content(), (
+            meta.text_content()
+        )
+        assert not uncaught, uncaught
         compute_text(page, "비가 그치자 아이들이 밖으로 뛰어나갔다.")
         assert page.locator(f"{ROOT} .own-sentence__table tbody tr").count() >= 2
         compute_text(page, "漢", expect="error")
@@ -567,6 +589,113 @@ def test_second_visit_starts_at_once_and_works_offline(browser, own_server):
     finally:
         tab.context.set_offline(False)
         tab.close()
+
+
+# ---------------------------------------------------------------- 받기 전·받는 동안·받은 뒤 ----
+# 알림 줄(status)이 바뀔 때마다 [글, 진행 막대가 값을 가졌는지(끝을 모르는 모양이 아닌지), 초점이 있는 요소] 를 모읍니다.
+RECORD_STATUS_JS = """() => { window.__statuses = [];
+  const root = document.querySelector('.own-sentence'), status = root.querySelector('.own-sentence__status');
+  const bar = root.querySelector('.own-sentence__progress');
+  new MutationObserver(() => window.__statuses.push([status.textContent, bar.hasAttribute('value'),
+    document.activeElement === document.body ? 'body' : document.activeElement.className]))
+    .observe(status, {childList: true, characterData: true, subtree: true}); }"""
+FOCUSED_JS = "() => document.activeElement === document.body ? 'body' : document.activeElement.className"
+
+
+def test_computing_before_the_model_asks_first_and_loading_keeps_the_reader_in_place(browser, server, built_site):
+    """모델을 받기 전에 Enter(계산하기): 모델 파일을 받지 않고, 받을 크기(목록의 바이트)를 적어 묻고, 초점을 받기 단추로.
+    키보드로 그 단추를 누르면: 받는 동안 초점은 그 단추에 (<body> 로 떨어지지 않음), 받기가 끝나고 파일을 확인·준비하는
+    동안은 그렇다고 적고(막대는 끝을 모르는 모양), 받은 뒤 단추가 사라지면 초점은 글 상자로. 받은 뒤 그 문장을 바로 계산하고,
+    "저장했습니다" 는 계산한 뒤에도 남습니다."""
+    site, _ = built_site
+    manifest = json.loads((site / MODELS / "manifest.json").read_text(encoding="utf-8"))
+    size = f"약 {sum(manifest['files'][f]['bytes'] for f in manifest['packs']['ko']) / 1e6:.0f} MB"
+    tab = RecordingTab(browser, server, PHONE)
+    try:
+        page = open_tool(tab)
+        text = "할머니께서 시장에서 사과 두 봉지를 사 오셨다"
+        page.fill(f"{ROOT} input", text)
+        page.locator(f"{ROOT} input").press("Enter")
+        page.wait_for_selector(f"{ROOT}[data-error=need-model]")
+        page.wait_for_timeout(500)
+        assert not model_requests(tab)  # 묻기만 하고 받지 않습니다
+        message = page.locator(f"{ROOT} .own-sentence__error").inner_text()
+        assert size in message and "모델 받기" in message, message
+        assert "own-sentence__get" in page.evaluate(FOCUSED_JS)
+        page.evaluate(RECORD_STATUS_JS)
+        page.keyboard.press("Enter")  # 초점이 있는 받기 단추를 키보드로
+        page.wait_for_function("() => document.querySelector('.own-sentence').dataset.state === 'loading'")
+        assert "own-sentence__get" in page.evaluate(FOCUSED_JS)
+        page.wait_for_selector(f"{ROOT}[data-result=ok]", timeout=120_000)
+        page.wait_for_timeout(1500)  # "저장했습니다" 가 1초 안에 덮이던 것
+        assert page.evaluate(FOCUSED_JS) != "body" and page.evaluate("() => document.activeElement.id").endswith(
+            "-text"
+        )
+        note = page.locator(f"{ROOT} .own-sentence__model")
+        assert note.is_visible() and "저장했습니다" in note.inner_text()
+        assert page.locator(f"{ROOT} .own-sentence__summary").is_visible()  # 기다리던 문장을 계산했습니다
+        statuses = page.evaluate("() => window.__statuses")
+        last_download = max(k for k, (t, _, _) in enumerate(statuses) if t.startswith("받는 중"))
+        after = statuses[last_download + 1 :]
+        assert after and ("확인하고 있습니다" in after[0][0] or "준비하고 있습니다" in after[0][0]), statuses
+        assert any("준비하고 있습니다" in t and not valued for t, valued, _ in after), after
+        assert all(focus != "body" for _, _, focus in statuses), statuses
+        tab.assert_clean()
+    finally:
+        tab.close()
+
+
+def test_particle_table_skips_particle_shaped_noun_endings_and_names_what_it_leaves_out(reader):
+    """받침이 맞지 않는 끝("사과"의 "과")은 조사로 보지 않습니다. 토크나이저가 조사를 앞 글자와 한 조각으로 묶은 말
+    (반장은, 물을, 나는)과 문장부호가 가운데 든 말(3,500원에)은 표 아래에 "표에 없는 말" 로 적습니다 (파이썬의 unsplit_words
+    와 같은 말). 어미를 조사로 볼 수 있다는 주의("먹은")는 표 바로 아래에 있습니다."""
+    from e5_numpy import PREFIX, load_e5
+    from particles import find_particles, unsplit_words
+
+    page = reader.page
+    tok = load_e5().tokenizer
+    for text in [
+        "2024년 3월 15일에 사과 12개를 3,500원에 샀다.",
+        "반장은 물을 마셨고 나는 밥을 먹은 뒤 잤다.",
+        "비가 그치자 아이들이 밖으로 뛰어나갔다.",
+    ]:
+        compute_text(page, text)
+        tokens = tok.encode(PREFIX + text).tokens
+        found, unsplit = find_particles(tokens, 4, len(tokens) - 1), unsplit_words(tokens, 4, len(tokens) - 1)
+        rows = page.evaluate(
+            "() => [...document.querySelectorAll('.own-sentence__table tbody tr')].map(tr => Number(tr.dataset.particle))"
+        )
+        assert rows == [i for i, _ in found], text
+        note = page.locator(f"{ROOT} .own-sentence__unsplit")
+        if unsplit:
+            assert note.get_attribute("data-words").split(" ") == [w for w, _ in unsplit]
+            assert "표에 없는 말" in note.inner_text()
+        else:
+            assert not note.count()
+        caveat = page.evaluate("""() => { const t = document.querySelector('.own-sentence__table');
+            return t ? t.nextElementSibling.textContent : null; }""")
+        assert (caveat is None) == (not found) and (caveat is None or '"먹은"' in caveat), caveat
+        if text.startswith("2024"):
+            assert not rows and "찾지 못했습니다" in page.locator(f"{ROOT} .own-sentence__particles").inner_text()
+            assert [w for w, _ in unsplit] == ["15일에", "12개를", "3,500원에"]
+        if text.startswith("반장은"):
+            assert [tokens[i] for i in rows] == ["을", "은"] and [w for w, _ in unsplit] == ["반장은", "물을", "나는"]
+    reader.assert_clean()
+
+
+def test_a_new_sentence_reuses_the_explorer(reader):
+    """새 문장은 탐색기를 새로 만들지 않고 문장 목록만 바꿉니다 (칸 144개는 같은 요소): 문장을 받은 뒤 주 스레드의 일이
+    긴 작업 하나가 되지 않게. 목록의 첫 문장이 새 문장이고, 앞 문장도 남습니다."""
+    page = reader.page
+    compute_text(page, "고양이가 매트 위에 앉았다")
+    page.evaluate("() => { document.querySelector('.own-sentence .head-explorer__thumb').__kept = true; }")
+    compute_text(page, "나는 학교에 간다")
+    assert page.evaluate("() => document.querySelector('.own-sentence .head-explorer__thumb').__kept === true")
+    labels = page.evaluate(
+        "() => [...document.querySelectorAll('.own-sentence .head-explorer__sentences label')].map(l => l.textContent)"
+    )
+    assert labels[:2] == ["나는 학교에 간다", "고양이가 매트 위에 앉았다"]
+    reader.assert_clean()
 
 
 # ---------------------------------------------------------------- 휴대전화, 팔레트, 손가락 ----

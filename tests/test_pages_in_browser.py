@@ -22,8 +22,6 @@ import concurrent.futures
 import math
 import os
 import queue
-import shutil
-import subprocess
 import threading
 import time
 import traceback
@@ -264,12 +262,16 @@ PHONE_READING_JS = """keys => {
   const key = keys.map(text => {
     const line = lines.find(l => l.textContent.includes(text));
     if (!line) return {text, found: false};
-    const node = [...line.childNodes].find(n => n.nodeType === 3 && n.textContent.includes(text));
-    const range = document.createRange(), at = node.textContent.indexOf(text);
-    range.setStart(node, at); range.setEnd(node, at + text.length);
+    // 그 글은 여러 글 조각에 걸칠 수 있습니다 (토큰 묶음 span.glue 안팎): 줄 안의 자리를 (글 조각, 그 안의 자리)로 바꿉니다
+    const at = line.textContent.indexOf(text), walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+    const place = offset => { for (let n, seen = 0; (n = walker.nextNode()); seen += n.length) {
+      if (offset <= seen + n.length) return [n, offset - seen]; } };
+    const range = document.createRange();
+    range.setStart(...place(at)); walker.currentNode = line; range.setEnd(...place(at + text.length));
     const rows = new Set([...range.getClientRects()].filter(r => r.width).map(r => Math.round(r.top)));
     const start = document.createRange();  // 출력 줄의 첫 글자가 놓인 화면 줄
-    start.setStart(line.firstChild, 0); start.setEnd(line.firstChild, 1);
+    walker.currentNode = line; const first = walker.nextNode();
+    start.setStart(first, 0); start.setEnd(first, 1);
     return {text, found: true, rows: rows.size, first: Math.round(start.getClientRects()[0].top) === [...rows][0]};
   });
   // 표 칸: 화면(375 px) 밖으로 나간 칸. 화면에서만 숨긴 머리글(카드 표)은 셀 수 없습니다.
@@ -403,6 +405,7 @@ FIXED = {
     "test_no_word_breaks_in_the_middle": (None, "light"),
     "test_no_particle_starts_a_line_alone": (None, "light"),
     "test_no_range_splits_at_the_dash": (None, "light"),
+    "test_no_output_token_breaks_inside": (None, "light"),
     "test_every_scrollable_box_is_a_named_region_the_keyboard_can_scroll": (None, "light"),
 }
 
@@ -459,19 +462,6 @@ def visit(request, server):
         jobs.put(None)
     for worker in workers:
         worker.join(timeout=60)
-
-
-@pytest.fixture(scope="session")
-def korean_font():
-    fonts = ""
-    if shutil.which("fc-list"):
-        fonts = subprocess.run(["fc-list", ":lang=ko", "family"], capture_output=True, text=True).stdout.strip()
-    if not fonts:
-        message = "한글 글꼴이 없어 줄바꿈을 잴 수 없습니다 (Debian: apt install fonts-noto-cjk, .ci/run 이 설치합니다)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    return fonts
 
 
 # --- 데스크톱·밝은 -----------------------------------------------------------------------------------
@@ -594,6 +584,15 @@ def test_no_range_splits_at_the_dash(visit, korean_font, doc, screen):
     """헤드 이름과 숫자 범위가 대시에서 갈라지지 않습니다: "헤드 7-⏎11", "2–⏎5층" 이 0."""
     found = _breaks(visit, doc, screen, "range")
     assert not found, f"{doc} ({screen}): 숫자 범위가 대시에서 갈라진 곳 {len(found)}곳\n" + "\n".join(found[:30])
+
+
+@pytest.mark.parametrize("screen", ["phone", "desktop"])
+@pytest.mark.parametrize("doc", PAGES)
+def test_no_output_token_breaks_inside(visit, korean_font, doc, screen):
+    """실행 결과는 띄어쓰기에서만 접힙니다: "▁⏎문제를", "∂p₁/⏎∂s₁", "'##⏎ㄴ'", "v.shape=⏎(6," 이 0
+    (숫자 범위 "1-⏎7" 은 test_no_range_splits_at_the_dash 가 봅니다; sitebuild/glue.py 의 output_tokens 가 묶습니다)."""
+    found = _breaks(visit, doc, screen, "token")
+    assert not found, f"{doc} ({screen}): 실행 결과의 토큰 가운데서 접힌 곳 {len(found)}곳\n" + "\n".join(found[:30])
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -770,6 +769,45 @@ def test_the_break_detector_sees_a_particle_alone_and_a_split_range(phone, korea
         )
     assert fixed != html
     assert page.evaluate(UNGLUED_JS, [fixed, kind]) is None
+
+
+# 실행 결과 상자 하나를 폭을 바꿔 가며: 그 상자 안의 줄바꿈 가운데 kind 인 것이 처음 나온 폭.
+OUTPUT_JS = """([html, kind]) => {
+  const box = document.createElement('div');
+  box.innerHTML = html;
+  document.querySelector('article').prepend(box);
+  const pre = box.querySelector('pre');
+  for (let w = 200; w <= 400; w += 3) {  // 가장 좁은 실행 결과 상자(접은 상자 속, 375 px 화면)보다 조금 좁은 폭부터
+    pre.style.width = w + 'px';
+    const found = (__MIDWORD_JS__)(box).filter(b => b.kind === kind);
+    if (found.length) { box.remove(); return {width: w, at: found[0].at}; }
+  }
+  box.remove();
+  return null;
+}""".replace("__MIDWORD_JS__", MIDWORD_JS)
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("['▁선생님', '▁은', '▁그', '▁문제를', '▁천', '천', '히', '▁다시']", "token"),
+        ("0.3 → 1등 자리 ∂p₁/∂s₁ = 2.02e-43, 2등 자리 ∂p₂/∂s₁ = 1.0", "token"),
+        ("['ᄂ', '##ᅳ', '##ㄴ', 'ᄒ', '##ᅡ', '##ᆫ', '##ᄃ']", "token"),
+        ("['1-5', '1-6', '1-7', '1-8', '1-9', '1-10', '1-11']", "range"),
+    ],
+)
+def test_the_break_detector_sees_a_token_split_in_an_output(phone, korean_font, text, kind):
+    """대조군: 묶지 않은 실행 결과(줄마다 span.line 만, sitebuild/lines.py)는 어떤 폭에서 토큰 가운데서 접히고, 검출기가
+    그것을 찾아냅니다. 빌드가 쓰는 fences.output_html(토큰을 묶음)로 그리면 어느 폭에서도 접히지 않습니다."""
+    from html import escape
+
+    from sitebuild import fences, lines
+
+    page = phone.open("")
+    plain = f'<div class="cell-output"><pre><samp>{lines.wrap_lines(escape(text))}</samp></pre></div>'
+    found = page.evaluate(OUTPUT_JS, [plain, kind])
+    assert found, f"묶지 않은 출력 {text!r} 이 어느 폭에서도 갈라지지 않았습니다 (검출기가 헛돕니다)"
+    assert page.evaluate(OUTPUT_JS, [fences.output_html(text), kind]) is None
 
 
 # 접은 상자(풀이, 더 알아보기) 속 코드의 줄: 한글 두 글자 사이에서 줄이 바뀐 곳과, 잰 한글 글자 쌍의 수.

@@ -1,8 +1,13 @@
-"""휴대전화(375 × 812)와 데스크톱(1280 × 800)에서 한 가지씩 따로 보는 것: 근호의 빈칸, 나중에 붙는 코드 도구.
+"""휴대전화(375 × 812)와 데스크톱(1280 × 800)에서 한 가지씩 따로 보는 것: 근호의 빈칸, 나중에 붙는 코드 도구, 글꼴,
+복사 단추와 첫 줄.
 
 모든 페이지에 같은 검사를 하는 것(줄바꿈, axe-core, 스크롤 상자, 누르기 좋은 크기, 글자 크기)은
 tests/test_pages_in_browser.py 가 (페이지, 화면, 팔레트)마다 한 번의 방문에서 합니다.
 """
+
+import re
+import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -98,3 +103,110 @@ def test_phone_boxes_are_as_wide_as_the_layout_checks_assume(phone, doc):
         assert got["output"] >= OUTPUT_BOX_EM["page"] - 0.02, got
         assert got["folded"] >= OUTPUT_BOX_EM["details"] - 0.02, got
     phone.assert_clean()
+
+
+SITE_CSS = Path(__file__).resolve().parent.parent / "docs" / "assets" / "site.css"
+
+
+def site_font_stack(name):
+    """site.css 의 :root 에 적힌 글꼴 목록 (--md-text-font 또는 --md-code-font) → ["Pretendard", …, "sans-serif"]."""
+    value = re.search(rf"--{name}:\s*([^;]+);", SITE_CSS.read_text(encoding="utf-8")).group(1)
+    return [f.strip().strip('"') for f in value.split(",")]
+
+
+def installed_first(stack):
+    """목록에서 이 컴퓨터에 설치된 첫 글꼴 (fc-list). 목록의 일반 이름(system-ui, sans-serif, monospace)에 먼저 닿으면 None.
+
+    ui-monospace 와 -apple-system 은 Apple 기기의 이름이라 Linux 의 Chromium 에서는 아무 글꼴도 가리키지 않고 건너뜁니다.
+    """
+    families = subprocess.run(["fc-list", ":", "family"], capture_output=True, text=True).stdout
+    known = {f.strip() for line in families.splitlines() for f in line.split(",")}
+    for family in stack:
+        if family in known:
+            return family
+        if family in ("system-ui", "sans-serif", "monospace"):
+            return None
+    return None
+
+
+FONT_TARGETS = {  # 이름 → (CSS 선택자, 목록)
+    "본문": ("article p", "md-text-font"),
+    "제목": ("article h2", "md-text-font"),
+    "탐색 서랍": (".md-nav__link", "md-text-font"),
+    "검색 창": (".md-search__input", "md-text-font"),
+    "글줄 속 코드": ("article p code", "md-code-font"),
+    "코드 블록": ("article pre > code", "md-code-font"),
+    "실행 결과": ("article .cell-output samp", "md-code-font"),
+}
+
+
+def test_the_sites_font_stacks_apply(desktop, korean_font):
+    """site.css 의 글꼴 목록이 정말 쓰입니다: 본문·제목·탐색·검색 창은 한글 글꼴 목록, 코드·실행 결과는 고정폭 목록으로
+    시작하고 (Material 은 body 에 제 목록을 두어 :root 의 --md-*-font-family 를 덮었습니다), 글자는 그 목록에서 이
+    컴퓨터에 설치된 첫 글꼴 하나로만 그려집니다 (CDP 의 CSS.getPlatformFontsForNode: 한글도 영문도, 대신 그린 글꼴 없이)."""
+    page = desktop.open("four_steps/")
+    cdp = desktop.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+    root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
+    problems = []
+    for name, (selector, var) in FONT_TARGETS.items():
+        stack = site_font_stack(var)
+        computed = page.evaluate("s => getComputedStyle(document.querySelector(s)).fontFamily", selector)
+        got = [f.strip().strip('"') for f in computed.split(",")]
+        if got[: len(stack)] != stack:
+            problems.append(f"{name}: 계산된 글꼴 목록이 {computed!r}")
+        node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+        used = {f["familyName"] for f in cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]}
+        want = installed_first(stack)
+        assert want, f"{name}: 목록 {stack} 의 글꼴이 이 컴퓨터에 하나도 없습니다 (fonts-noto-cjk)"
+        if used != {want}:
+            problems.append(f"{name}: {sorted(used)} 로 그렸습니다 ({want} 이어야 합니다)")
+    assert not problems, "\n".join(problems)
+    desktop.assert_clean()
+
+
+# 접은 상자 속 코드 블록마다: 복사 단추 묶음(.md-code__nav)의 사각형과 코드 글자의 사각형(글 조각마다, 줄마다)이 겹치는 곳.
+COPY_BUTTON_JS = """async () => {
+  document.querySelectorAll('article details').forEach(d => { d.open = true; });
+  const codes = [...document.querySelectorAll('article details pre > code')].filter(c => c.getClientRects().length);
+  const out = {blocks: 0, covered: []};
+  for (const code of codes) {
+    code.scrollIntoView({block: 'center'});  // Material 은 블록이 화면에 들어올 때 단추를 붙입니다 (content.lazy)
+    let nav = null;
+    for (let k = 0; k < 200 && !(nav = code.parentElement.querySelector('.md-code__nav')); k++) {
+      await new Promise(r => setTimeout(r, 10));
+    }
+    if (!nav) continue;
+    out.blocks += 1;
+    const b = nav.getBoundingClientRect();
+    const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT), range = document.createRange();
+    for (let n; (n = walker.nextNode());) {
+      range.selectNodeContents(n);
+      for (const r of range.getClientRects()) {
+        const w = Math.min(r.right, b.right) - Math.max(r.left, b.left), h = Math.min(r.bottom, b.bottom) - Math.max(r.top, b.top);
+        if (r.width > 0 && w > 0.5 && h > 0.5) out.covered.push(n.data.trim().slice(0, 40));
+      }
+    }
+  }
+  window.scrollTo(0, 0);
+  return out;
+}"""
+
+
+@pytest.mark.parametrize(
+    ("doc", "screen"),
+    [("four_steps.md", "phone"), ("real_model.md", "phone"), ("efficient.md", "phone"), ("four_steps.md", "desktop")],
+)
+def test_the_copy_button_covers_no_code_in_collapsed_blocks(request, korean_font, doc, screen):
+    """접은 상자 속 코드(줄을 접습니다)에서 복사 단추가 어떤 글자도 가리지 않습니다: 단추의 사각형과 글자의 사각형이 겹치는
+    곳 0 (site.css 의 code::before 띄움). 대조군: 그 띄움을 없애면 같은 페이지에서 가려지는 줄이 생깁니다."""
+    tab = request.getfixturevalue(screen)
+    page = tab.open(page_url(doc))
+    got = page.evaluate(COPY_BUTTON_JS)
+    assert got["blocks"] >= 5, got  # 잰 블록이 있습니다
+    assert not got["covered"], f"{doc} ({screen}): 복사 단추에 가린 글 {len(got['covered'])}곳 {got['covered'][:8]}"
+    if screen == "phone":
+        page.add_style_tag(content=".md-typeset details pre > code::before { display: none }")
+        assert page.evaluate(COPY_BUTTON_JS)["covered"], "띄움이 없어도 가린 곳이 없습니다: 검사가 헛돕니다"
+    tab.assert_clean()

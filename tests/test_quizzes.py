@@ -43,6 +43,8 @@ PAGES = [
     "efficient.md",
     "real_model.md",
     "korean_model.md",
+    "head_ablation.md",
+    "next_token.md",
 ]
 ANSWER = '??? success "정답과 풀이"'
 PREDICT = re.compile(r'^<div class="predict" data-src="\.\./data/(?P<page>[a-z_]+)-quiz_(?P<n>\d+)\.json"></div>$')

@@ -49,6 +49,8 @@ def test_main_path_and_targets_name_real_pages():
     assert {d for d in reading_load.TARGETS if d.endswith(".md")} == set(reading_load.CHAPTERS) | {
         "real_model.md",
         "korean_model.md",
+        "head_ablation.md",
+        "next_token.md",
         "efficient.md",
     }
 
@@ -68,15 +70,15 @@ def test_main_path_is_intro_seven_chapters_and_three_practice_parts():
 
 
 def test_optional_track_follows_the_model_pages():
-    """선택 트랙(8장, 실습 파트 4)은 실제 모델 세 장 바로 뒤에 오고, 7. 정리 다음은 실습 파트 1 입니다."""
+    """선택 트랙(8장, 실습 파트 4)은 실제 모델 페이지들 바로 뒤에 오고, 7. 정리 다음은 실습 파트 1 입니다."""
     from site_pages import nav_pages
 
     order = nav_pages()
     assert reading_load.OPTIONAL_TRACK == ["efficient.md", "practice/part4_online_softmax.ipynb"]
     assert order[order.index("summary.md") + 1] == "practice/part1_numpy_attention.ipynb"
-    models = ["real_model.md", "korean_model.md", "own_sentence.md"]
+    models = ["real_model.md", "korean_model.md", "own_sentence.md", "head_ablation.md", "next_token.md"]
     start = order.index("real_model.md")
-    assert order[start : start + 5] == models + reading_load.OPTIONAL_TRACK
+    assert order[start : start + len(models) + 2] == models + reading_load.OPTIONAL_TRACK
 
 
 def test_reading_load_targets_hold(built_site):

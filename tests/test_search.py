@@ -139,3 +139,28 @@ def test_search_results_show_formulas_as_readable_text(search):
     text = search.page.locator(".md-search-result").inner_text()
     assert "√d_k" in text
     assert not re.search(r"(?<![_√\w])dk(?!\w)", text), "결과 미리보기에 뭉개진 수식(dk)이 있습니다"
+
+
+@pytest.mark.parametrize("doc", ["glossary/", "own_sentence/"])
+def test_search_says_it_cannot_search_when_the_index_does_not_load(browser, server, doc):
+    """검색 색인(search_index.json)을 받지 못하면 (네트워크 없이 저장본으로 연 페이지와 같음): Material 의 잡히지 않은 오류
+    ("Network error") 없이, 검색 창이 지금은 검색할 수 없다고 말합니다. 모든 페이지의 docs/assets/site.js 가 합니다.
+    대조군: 같은 페이지를 색인과 함께 열면 그 말이 없습니다."""
+    from browser import DESKTOP, Tab
+
+    tab = Tab(browser, server, DESKTOP)
+    try:
+        uncaught = []
+        tab.page.on("pageerror", lambda e: uncaught.append(str(e)))
+        tab.context.route("**/search/search_index.json", lambda route: route.abort("internetdisconnected"))
+        page = tab.open(doc, settle=True)
+        page.wait_for_selector("html[data-search=unavailable]", timeout=10_000)
+        assert not uncaught, uncaught
+        assert "검색할 수 없습니다" in page.locator(".md-search-result__meta").text_content()
+        assert "검색할 수 없음" in page.locator(".md-search__input").get_attribute("placeholder")
+        tab.context.unroute("**/search/search_index.json")
+        page = tab.open(doc, settle=True)
+        assert page.locator("html").get_attribute("data-search") is None
+        assert "검색할 수 없습니다" not in page.locator(".md-search-result__meta").text_content()
+    finally:
+        tab.close()

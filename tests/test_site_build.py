@@ -126,13 +126,17 @@ def test_explorer_script_only_where_needed(built_site):
         has_explorer = 'class="attention-explorer"' in html
         assert ("assets/explorer.js" in html) == has_explorer, doc
         # 탐색기들이 함께 쓰는 도구는 탐색기가 있는 페이지에만, 탐색기 스크립트보다 먼저 붙습니다
-        # ("여러분의 문장으로" 는 계산한 문장을 헤드 탐색기로 그립니다)
+        # ("여러분의 문장으로" 는 계산한 문장을 헤드 탐색기로 그리고, 다음 토큰 도구는 그 공통 도구로 상자를 만듭니다)
         own = 'class="own-sentence"' in html
-        has_any = has_explorer or 'class="head-explorer"' in html or own
+        nxt = 'class="next-token"' in html
+        has_any = has_explorer or 'class="head-explorer"' in html or own or nxt
         assert ("assets/explorer-common.js" in html) == has_any, doc
         assert ("assets/own-sentence.js" in html) == own, doc
+        assert ("assets/next-token.js" in html) == nxt, doc
         if has_any:
-            last = max(html.rfind("assets/explorer.js"), html.rfind("assets/head-explorer.js"))
+            last = max(
+                html.rfind("assets/explorer.js"), html.rfind("assets/head-explorer.js"), html.rfind("assets/next-token.js")
+            )
             assert html.find("assets/explorer-common.js") < last, doc
         # 모델을 계산하는 스크립트는 페이지에 붙지 않습니다: 단추를 누를 때 도구가 받습니다
         assert 'src="../assets/e5-worker.js"' not in html and 'e5-worker.js" defer' not in html

@@ -20,6 +20,8 @@ LEARNER_PAGES = [
     "summary.md",
     "real_model.md",
     "korean_model.md",
+    "head_ablation.md",
+    "next_token.md",
     "korean_loading.md",
     "glossary.md",
 ]

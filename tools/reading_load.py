@@ -69,6 +69,8 @@ TARGETS = {
     **{doc: 3_000 for doc in CHAPTERS},
     "real_model.md": 5_500,
     "korean_model.md": 5_500,
+    "head_ablation.md": 5_500,  # 실제 모델 장들 뒤의 페이지: 모델 장과 같은 목표 (issue 34)
+    "next_token.md": 5_500,  # 디코더 장도 모델 장과 같은 목표 (issue 31)
     "efficient.md": 4_000,
 }
 

@@ -15,12 +15,18 @@
  *      더합니다. 쓸 수 없으면 아래의 linear() 그대로입니다. 두 길 모두 같은 테스트로 numpy 와 견줍니다.
  *
  * 페이지와 주고받는 말 (postMessage)
- *   → {type: "load", manifest, base, packs, cache[, wasm: false]}
- *                                 ← {type: "progress", loaded, total} … {type: "ready", packs, cached, kernel}
+ *   → {type: "load", manifest, base, packs, cache[, wasm: false][, palette]}
+ *                                 ← {type: "progress", loaded, total} … {type: "phase", phase: "check", name} (파일마다
+ *                                   sha256 을 확인하기 전) … {type: "phase", phase: "prepare"} (4비트 풀기, 받은 뒤)
+ *                                   … {type: "ready", packs, cached, kernel}
  *                                   또는 {type: "load-error", kind, message}
  *     wasm: false 이면 WebAssembly 를 쓰지 않습니다 (SIMD 가 없는 브라우저와 같은 길: 테스트가 두 길을 견줍니다).
  *     kernel: 행렬 곱을 도는 길, "wasm" 또는 "js".
- *   → {type: "run", id, text}     ← {type: "result", id, tokens, ids, queries, scores, q, k, weights, hidden, ms, kernel}
+ *     palette: 헤드 탐색기의 색표 (Uint8ClampedArray, 0..1 을 1,024 단계로 나눈 RGB). 주면 결과에 작은 히트맵의 화소(atlas)도
+ *     담습니다: 페이지의 주 스레드가 64토큰 문장에서 화소 36만 개를 칠하지 않게.
+ *   → {type: "run", id, text}     ← {type: "result", id, tokens, ids, queries, scores, q, k, weights, qweights, hidden, ms, kernel}
+ *                                   (qweights: 쿼리 행의 가중치만 (층, 헤드, 쿼리, 키), 헤드 탐색기가 그대로 씁니다;
+ *                                    atlas: palette 를 받았으면 작은 히트맵의 RGBA 화소, 아니면 null)
  *                                   또는 {type: "result", id, error}
  */
 /* global E5Tokenizer */
@@ -31,7 +37,8 @@ if (IN_WORKER && typeof E5Tokenizer === "undefined") importScripts("e5-tokenizer
 
 var model = null;  // {config, tensors: {이름: Float32Array}, embed: [{rows, index}], tokenizer}
 var files = {};  // 받은 파일 이름 → ArrayBuffer (묶음을 더할 때 다시 받지 않도록)
-var peakHeld = 0;  // 들고 있던 ArrayBuffer 바이트의 최댓값 (받는 동안 조각과 이어 붙인 파일이 잠깐 함께 있는 것까지)
+var peakHeld = 0;
+var palette = null;  // 헤드 탐색기의 색표 (load 의 palette)  // 들고 있던 ArrayBuffer 바이트의 최댓값 (받는 동안 조각과 이어 붙인 파일이 잠깐 함께 있는 것까지)
 
 /* ---- 4비트 풀기 (e5_numpy.dequantize_q4_0 과 같은 값) ------------------------------------------------ */
 
@@ -261,15 +268,17 @@ function encode(ids) {
 }
 
 /* 헤드 탐색기가 읽는 모양으로: 점수 (층, 헤드, 쿼리, 키), q (층, 헤드, 쿼리, d_head), k (층, 헤드, 키, d_head),
-   가중치 (층, 헤드, n, n). 쿼리는 문장의 조각만 (queries = [처음, 끝)). */
+   가중치 (층, 헤드, n, n), 쿼리 행의 가중치 (층, 헤드, 쿼리, 키). 쿼리는 문장의 조각만 (queries = [처음, 끝)).
+   쿼리 행의 가중치는 탐색기의 작은 히트맵과 선에 씁니다: 페이지의 주 스레드가 지수를 다시 계산하지 않게. */
 function explorerArrays(res, n, queries) {
   var cfg = model.config, L = cfg.layers, H = cfg.heads, D = cfg.hidden_size, dh = D / H;
   var q0 = queries[0], nq = queries[1] - queries[0];
   var scores = new Float32Array(L * H * nq * n), q = new Float32Array(L * H * nq * dh), k = new Float32Array(L * H * n * dh);
-  var weights = new Float32Array(L * H * n * n);
+  var weights = new Float32Array(L * H * n * n), qweights = new Float32Array(L * H * nq * n);
   res.layers.forEach(function (layer, l) {
     weights.set(layer.weights, l * H * n * n);
     for (var h = 0; h < H; h++) {
+      qweights.set(layer.weights.subarray((h * n + q0) * n, (h * n + q0 + nq) * n), (l * H + h) * nq * n);
       for (var i = 0; i < nq; i++) {
         scores.set(layer.scores.subarray((h * n + q0 + i) * n, (h * n + q0 + i + 1) * n), ((l * H + h) * nq + i) * n);
         for (var d = 0; d < dh; d++) q[((l * H + h) * nq + i) * dh + d] = layer.q[(q0 + i) * D + h * dh + d];
@@ -279,7 +288,29 @@ function explorerArrays(res, n, queries) {
       }
     }
   });
-  return { scores: scores, q: q, k: k, weights: weights };
+  return { scores: scores, q: q, k: k, weights: weights, qweights: qweights };
+}
+
+/* 헤드 탐색기의 작은 히트맵 L × H 개를 이어 붙인 그림의 RGBA 화소: 가로 (헤드, 키), 세로 (층, 쿼리), 화소 하나 = 가중치 하나.
+   head-explorer.js 의 atlas() 와 같은 색 (색표의 1,024 단계 가운데 가중치에 가장 가까운 것). */
+function atlasPixels(qweights, n, nq) {
+  var L = model.config.layers, H = model.config.heads, width = n * H;
+  var px = new Uint8ClampedArray(4 * width * nq * L);
+  for (var l = 0; l < L; l++) {
+    for (var h = 0; h < H; h++) {
+      for (var r = 0; r < nq; r++) {
+        var at = ((l * H + h) * nq + r) * n, row = (l * nq + r) * width + h * n;
+        for (var j = 0; j < n; j++) {
+          var c = 3 * Math.round(Math.min(Math.max(qweights[at + j], 0), 1) * 1023), o = 4 * (row + j);
+          px[o] = palette[c];
+          px[o + 1] = palette[c + 1];
+          px[o + 2] = palette[c + 2];
+          px[o + 3] = 255;
+        }
+      }
+    }
+  }
+  return px;
 }
 
 /* ---- 파일 받기와 저장 ----------------------------------------------------------------------------- */
@@ -299,13 +330,16 @@ async function verified(name, buffer, entry) {
   return hexOf(await crypto.subtle.digest("SHA-256", buffer)) === entry.sha256;
 }
 
-/* 파일 하나: 저장소(Cache Storage)에 맞는 것이 있으면 그것을, 없으면 받아서 확인한 뒤 저장합니다. */
-async function getFile(name, entry, base, store, progress) {
+/* 파일 하나: 저장소(Cache Storage)에 맞는 것이 있으면 그것을, 없으면 받아서 확인한 뒤 저장합니다.
+   checking(name): sha256 을 확인하기 직전에 부릅니다 (큰 파일은 확인이 눈에 띄게 걸려, 페이지가 그동안 그렇다고 적습니다). */
+async function getFile(name, entry, base, store, progress, checking) {
   var url = new URL(name, base).href;
+  checking = checking || function () {};
   if (store) {
     var hit = await store.match(url);
     if (hit) {
       var saved = await hit.arrayBuffer();
+      checking(name);
       if (await verified(name, saved, entry)) {
         progress(entry.bytes, true);
         return saved;
@@ -341,6 +375,7 @@ async function getFile(name, entry, base, store, progress) {
     throw new LoadError("cut", "모델 파일 " + name + " 이 " + (got / 1e6).toFixed(1) + " MB 에서 끊겼습니다 (" +
                         (entry.bytes / 1e6).toFixed(1) + " MB 여야 합니다). 다시 누르면 처음부터 받습니다.");
   }
+  checking(name);
   if (!(await verified(name, buffer.buffer, entry))) {
     throw new LoadError("corrupt", "받은 모델 파일 " + name + " 이 이 사이트가 만든 파일과 다릅니다 (sha256). 다시 눌러 주세요.");
   }
@@ -354,6 +389,7 @@ async function getFile(name, entry, base, store, progress) {
 
 async function load(msg) {
   var manifest = msg.manifest, base = msg.base;
+  if (msg.palette) palette = msg.palette;
   if (!manifest || manifest.format !== "e5-browser/1") throw new LoadError("corrupt", "모델 목록(manifest.json)의 형식이 다릅니다.");
   var store = null;
   if (msg.cache && self.caches) {
@@ -364,19 +400,21 @@ async function load(msg) {
     manifest.packs[pack].forEach(function (name) { if (!files[name] && wanted.indexOf(name) < 0) wanted.push(name); });
   });
   var total = wanted.reduce(function (s, name) { return s + manifest.files[name].bytes; }, 0), loaded = 0, fromCache = true;
-  var last = 0;
+  var last = 0, say = msg.onProgress || postMessage;
   function progress(bytes, cached) {
     loaded += bytes;
     if (!cached) fromCache = false;
     var now = Date.now();
     if (now - last > 100 || loaded === total) {  // 열 번에 한 번쯤만 알립니다
       last = now;
-      (msg.onProgress || postMessage)({ type: "progress", loaded: loaded, total: total });
+      say({ type: "progress", loaded: loaded, total: total });
     }
   }
+  function checking(name) { say({ type: "phase", phase: "check", name: name }); }
   for (var f = 0; f < wanted.length; f++) {
-    files[wanted[f]] = await getFile(wanted[f], manifest.files[wanted[f]], base, store, progress);
+    files[wanted[f]] = await getFile(wanted[f], manifest.files[wanted[f]], base, store, progress, checking);
   }
+  say({ type: "phase", phase: "prepare" });
   if (store) {
     try {
       await store.put(new URL("manifest.json", base).href,
@@ -435,8 +473,10 @@ function run(msg) {
   if (enc.error) return { type: "result", id: msg.id, error: enc.error };
   var res = encode(enc.ids);
   var arrays = explorerArrays(res, enc.ids.length, enc.queries);
+  var atlas = palette ? atlasPixels(arrays.qweights, enc.ids.length, enc.queries[1] - enc.queries[0]) : null;
   return { type: "result", id: msg.id, text: msg.text, tokens: enc.tokens, ids: enc.ids, queries: enc.queries,
-           scores: arrays.scores, q: arrays.q, k: arrays.k, weights: arrays.weights, hidden: res.hidden,
+           scores: arrays.scores, q: arrays.q, k: arrays.k, weights: arrays.weights, qweights: arrays.qweights, atlas: atlas,
+           hidden: res.hidden,
            ms: performance.now() - t0, held: heldBytes(), peakHeld: Math.max(peakHeld, heldBytes()),
            kernel: model.kernel ? "wasm" : "js" };
 }
@@ -465,7 +505,8 @@ if (IN_WORKER) onmessage = function (ev) {
     } catch (err) {
       out = { type: "result", id: msg.id, error: { kind: "error", message: "계산하지 못했습니다: " + err.message } };
     }
-    var transfer = out.error ? [] : [out.scores.buffer, out.q.buffer, out.k.buffer, out.weights.buffer, out.hidden.buffer];
+    var transfer = out.error ? [] : [out.scores.buffer, out.q.buffer, out.k.buffer, out.weights.buffer, out.qweights.buffer,
+                                     out.hidden.buffer].concat(out.atlas ? [out.atlas.buffer] : []);
     postMessage(out, transfer);
   }
 };

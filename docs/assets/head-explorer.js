@@ -177,6 +177,12 @@
           !sent.qk.every(function (f) { return typeof f === "string" && /^[\w-]+\.json$/.test(f); }))) {
         throw new Error("문장 " + s + ": qk 는 층마다 하나씩 " + data.layers + "개의 파일 이름이어야 합니다");
       }
+      if (sent.weights !== undefined && !(sent.weights instanceof Float32Array && sent.weights.length === bytes / 4)) {
+        throw new Error("문장 " + s + ": 가중치는 점수와 같은 모양의 float32 " + bytes / 4 + "개여야 합니다");
+      }
+      if (sent.pixels !== undefined && !(sent.pixels instanceof Uint8ClampedArray && sent.pixels.length === bytes)) {
+        throw new Error("문장 " + s + ": 작은 히트맵의 화소는 RGBA " + bytes / 4 + "개여야 합니다");
+      }
       if (sent.scores instanceof Float32Array) {
         if (sent.scores.length !== bytes / 4) throw new Error("문장 " + s + ": 점수는 float32 " + bytes / 4 + "개여야 합니다");
       } else if (typeof sent.scores !== "string" || sent.scores.length !== length) {
@@ -206,8 +212,9 @@
     checkData(data, options);
     var L = data.layers, H = data.heads, dHead = data.d_head, sqrtD = Math.sqrt(dHead);
     var uid = "he-" + Math.random().toString(36).slice(2, 8);
-    var prepared = {};  // 문장 번호 → {scores, weights (float64, (층, 헤드, 쿼리, 키)), atlas}
-    var vecs = {};  // "문장,층" → {status: "loading" | "ok" | "error", q, k}: 한 번 받으면(실패도) 다시 받지 않습니다
+    // 문장마다 한 번 만든 것. 문장 객체로 찾습니다: 바깥(여러분의 문장으로)이 문장 목록을 바꿔도(setSentences) 그대로 씁니다.
+    var prepared = new WeakMap();  // 문장 → {scores, weights ((층, 헤드, 쿼리, 키)), atlas}
+    var vecs = new WeakMap();  // 문장 → {층: {status: "loading" | "ok" | "error", q, k}}: 한 번 받으면(실패도) 다시 받지 않습니다
     var base = new URL(root.getAttribute("data-src") || ".", document.baseURI);
     var detailsOpen = false;  // "32개 곱 모두 보기" 를 펼쳐 두면 다른 키를 골라도 펼친 채로 둡니다
     var start = data.start || {};
@@ -216,22 +223,33 @@
     function sentence() { return data.sentences[state.s]; }
     function headName(l, h) { return (l + 1) + "-" + (h + 1); }
 
-    /* 문장 하나를 처음 볼 때 한 번: 점수를 float64 로 풀고 모든 층·헤드·쿼리의 가중치를 계산해 둡니다. */
+    /* 문장 하나를 처음 볼 때 한 번: 점수를 풀고 모든 층·헤드·쿼리의 가중치를 마련해 둡니다. 가중치는 작은 히트맵과 선,
+       가장 큰 키 고르기에 씁니다 (화면의 숫자는 늘 rowSteps 가 점수 한 행에서 float64 로 다시 계산합니다).
+       브라우저가 계산한 문장(여러분의 문장으로)은 점수가 이미 Float32Array 이고 워커가 가중치(sent.weights)도 주므로
+       풀거나 계산하지 않고 그대로 씁니다: 64토큰 문장이면 지수 36만 번을 주 스레드에서 하지 않습니다. */
     function prep(s) {
-      if (prepared[s]) return prepared[s];
-      var sent = data.sentences[s], n = sent.tokens.length;
-      var scores = sent.scores instanceof Float32Array ? Float64Array.from(sent.scores) : decodeFloat32(sent.scores);
-      var weights = new Float64Array(scores.length);
-      for (var at = 0; at < scores.length; at += n) rowWeights(scores, at, n, sqrtD, weights);
-      return (prepared[s] = { scores: scores, weights: weights, atlas: null });
+      var sent = data.sentences[s];
+      if (prepared.has(sent)) return prepared.get(sent);
+      var n = sent.tokens.length;
+      var scores = sent.scores instanceof Float32Array ? sent.scores : decodeFloat32(sent.scores);
+      var weights = sent.weights;
+      if (!weights) {
+        weights = new Float64Array(scores.length);
+        for (var at = 0; at < scores.length; at += n) rowWeights(scores, at, n, sqrtD, weights);
+      }
+      var p = { scores: scores, weights: weights, atlas: null };
+      prepared.set(sent, p);
+      return p;
     }
 
     /* 문장 s, 층 l 의 q·k 벡터. 처음이면 받기 시작하고 {status: "loading"} 을 돌려줍니다.
        받고 나서 그 층을 보고 있으면 ① 의 풀이만 다시 그립니다. 실패는 콘솔이 아니라 ① 자리에 짧게 적습니다. */
     function vectors(s, l) {
-      var id = s + "," + l;
-      if (vecs[id]) return vecs[id];
-      var entry = vecs[id] = { status: "loading" };
+      var sent = data.sentences[s];
+      if (!vecs.has(sent)) vecs.set(sent, {});
+      var layers = vecs.get(sent);
+      if (layers[l]) return layers[l];
+      var entry = layers[l] = { status: "loading" };
       var got = options.vectors ? Promise.resolve(options.vectors(s, l)) :
         fetch(new URL(data.sentences[s].qk[l], base))
           .then(function (r) {
@@ -251,7 +269,7 @@
         entry.reason = err.message;
       }).then(function () {
         // 다음 작업에서 그립니다: 벡터가 곧바로 있을 때(여러분의 문장)도 고른 것이 먼저 화면에 나오게
-        setTimeout(function () { if (state.s === s && state.l === l && dotBox) renderDot(); }, 0);
+        setTimeout(function () { if (sentence() === sent && state.l === l && dotBox) renderDot(); }, 0);
       });
       return entry;
     }
@@ -286,17 +304,24 @@
 
     // 1) 문장 고르기 (라디오 단추: Tab 한 번, 화살표로 옮깁니다)
     var picker = el("fieldset", { "class": "head-explorer__sentences" });
-    picker.appendChild(el("legend", {}, "문장"));
-    var radios = data.sentences.map(function (sent, s) {
-      var label = el("label", {});
-      var input = el("input", { type: "radio", name: uid + "-sentence", value: String(s) });
-      input.addEventListener("change", function () { pickSentence(s, undefined, true); });
-      label.appendChild(input);
-      label.appendChild(el("span", {}, sent.text));
-      picker.appendChild(label);
-      return input;
-    });
+    var radios = [];
+    fillPicker();
     root.appendChild(picker);
+
+    /* 문장 목록의 라디오 단추를 지금 data.sentences 로 (처음, 그리고 바깥이 목록을 바꿀 때) */
+    function fillPicker() {
+      picker.textContent = "";
+      picker.appendChild(el("legend", {}, "문장"));
+      radios = data.sentences.map(function (sent, s) {
+        var label = el("label", {});
+        var input = el("input", { type: "radio", name: uid + "-sentence", value: String(s) });
+        input.addEventListener("change", function () { pickSentence(s, undefined, true); });
+        label.appendChild(input);
+        label.appendChild(el("span", {}, sent.text));
+        picker.appendChild(label);
+        return input;
+      });
+    }
 
     // 2) 모든 헤드: 층마다 한 줄, 헤드마다 한 칸인 작은 히트맵
     root.appendChild(el("p", { "class": "head-explorer__heading", id: uid + "-grid-label" },
@@ -367,12 +392,12 @@
     var qGroup = { buttons: [] }, kGroup = { buttons: [] };
     var faint = [], rowLines = [];  // 흐린 선(다른 쿼리 행, 진하기 단계마다 path 하나)과 고른 행의 선
     var dotBox = null;  // ① 의 풀이가 들어갈 자리 (renderSteps 가 만들고 renderDot 이 채웁니다)
-    var laidOut = null;  // 토큰 줄을 만들어 둔 문장
+    var laidOut = null;  // 토큰 줄을 만들어 둔 문장 (객체)
 
     /* 문장이 바뀌면 토큰 줄과 선을 다시 만듭니다. */
     function layoutSentence() {
       var sent = sentence(), tokens = sent.tokens, n = tokens.length, q0 = sent.queries[0], q1 = sent.queries[1];
-      laidOut = state.s;
+      laidOut = sent;
       view.style.setProperty("--rows", String(n));
       qCol.textContent = "";
       kCol.textContent = "";
@@ -428,6 +453,10 @@
       canvas.width = n * H;
       canvas.height = nq * L;
       var ctx = canvas.getContext("2d");
+      if (sent.pixels) {  // 화소를 이미 칠해 온 문장 (여러분의 문장으로: 워커가 같은 색표로 칠합니다)
+        ctx.putImageData(new ImageData(sent.pixels, canvas.width, canvas.height), 0, 0);
+        return (p.atlas = canvas);
+      }
       var img = ctx.createImageData(canvas.width, canvas.height), px = img.data, w = p.weights;
       for (var l = 0; l < L; l++) {
         for (var h = 0; h < H; h++) {
@@ -483,8 +512,19 @@
       }).observe(grid);
     }
 
-    function showAtlas() {
-      drawTiles();
+    /* 고른 문장의 작은 히트맵을 격자 뒤에 그립니다. later 이면(바깥이 새 문장을 넣을 때, options.lazy) 지금 작업에서
+       그리지 않고 다음 화면이 그려진 뒤의 작업에서 그립니다: 새 문장을 받은 작업이 짧아지고, 그때는 격자의 배치가 이미
+       끝나 있어 칸의 자리를 재는 일이 배치를 다시 하지 않습니다. 그동안 격자의 data-atlas 를 지웁니다. */
+    function showAtlas(later) {
+      if (!later) {
+        drawTiles();
+        return;
+      }
+      grid.removeAttribute("data-atlas");
+      var sent = sentence();
+      requestAnimationFrame(function () {
+        setTimeout(function () { if (sentence() === sent) drawTiles(); }, 0);
+      });
     }
 
     /* 화면을 지금 상태로 그립니다. lazy 이면(독자가 문장 단추를 눌렀을 때) 격자 아래의 세 부분(헤드 하나, 가장 큰 키,
@@ -514,7 +554,7 @@
       });
       if (pending.size) {
         root.setAttribute("data-pending", "yes");
-        idle(finish, { timeout: 500 });
+        idle(finishNext, { timeout: 500 });
       } else {
         root.removeAttribute("data-pending");
       }
@@ -527,7 +567,31 @@
       if (node.textContent !== text) node.textContent = text;
     }
 
-    /* 미뤄 둔 부분을 지금 그립니다. */
+    /* 한가할 때: 미뤄 둔 부분을 하나만 그리고, 남았으면 다음 한가한 때로 넘깁니다 (부분 셋을 한 작업에서 그리면
+       휴대전화의 느린 CPU 에서 긴 작업 하나가 됩니다). */
+    function finishNext() {
+      if (!pending.size) return;
+      var first = pending.keys().next().value, draw = pending.get(first);
+      pending.delete(first);
+      draw(rowSteps(scoreRow(state.s, state.l, state.h, state.i), dHead));
+      if (pending.size) idle(finishNext, { timeout: 500 });
+      else root.removeAttribute("data-pending");
+    }
+
+    /* 미뤄 둔 부분 가운데 화면에 들어온 것만 지금 그립니다 (나머지는 한가할 때 finishNext 가). */
+    function drawVisible(entries) {
+      var shown = [].filter.call(entries, function (e) { return e.isIntersecting && pending.has(e.target); });
+      if (!shown.length) return;
+      var st = rowSteps(scoreRow(state.s, state.l, state.h, state.i), dHead);
+      shown.forEach(function (e) {
+        var draw = pending.get(e.target);
+        pending.delete(e.target);
+        draw(st);
+      });
+      if (!pending.size) root.removeAttribute("data-pending");
+    }
+
+    /* 미뤄 둔 부분을 지금 모두 그립니다. */
     function finish() {
       if (!pending.size) return;
       var st = rowSteps(scoreRow(state.s, state.l, state.h, state.i), dHead);
@@ -538,7 +602,7 @@
 
     /* 헤드 하나: 토큰 줄(문장이 바뀌었으면 새로), 고른 쿼리·키, 선 */
     function drawView() {
-      if (laidOut !== state.s) layoutSentence();
+      if (laidOut !== sentence()) layoutSentence();
       var sent = sentence(), q0 = sent.queries[0], n = sent.tokens.length;
       var l = state.l, h = state.h, i = state.i, j = state.j, p = prep(state.s);
       check(qGroup, i - q0);
@@ -736,7 +800,7 @@
       state.i = query !== undefined ? query
         : s === (start.sentence || 0) && start.query !== undefined ? start.query : sent.queries[0];
       state.j = topKey(state.i);
-      showAtlas();
+      showAtlas(lazy && options.lazy);
       render(lazy);
     }
 
@@ -763,7 +827,7 @@
     if (window.IntersectionObserver) {
       below = new IntersectionObserver(function (entries) {
         entries.forEach(function (e) { if (e.isIntersecting) onScreen.add(e.target); else onScreen.delete(e.target); });
-        if ([].some.call(entries, function (e) { return e.isIntersecting && pending.has(e.target); })) finish();
+        drawVisible(entries);
       });
       [view, top, stepsBox].forEach(function (box) { below.observe(box); });
     }
@@ -776,9 +840,33 @@
       var to = box && box.querySelector(box === stepsBox ? "summary" : "[tabindex='0']");
       if (to) to.focus();
     });
-    pickSentence(state.s);
-    // 다른 문장의 가중치와 작은 히트맵은 브라우저가 한가할 때 미리 만들어 둡니다: 문장을 바꾸는 순간이 가볍게.
-    data.sentences.forEach(function (_, s) { idle(function () { atlas(s); }); });
+    pickSentence(state.s, undefined, options.lazy);
+    prepareOthers();
+
+    /* 다른 문장의 가중치와 작은 히트맵은 브라우저가 한가할 때 미리 만들어 둡니다: 문장을 바꾸는 순간이 가볍게.
+       한가한 때마다 문장 하나씩 (지금 목록의 문장 객체로: 그사이 목록이 바뀌어도 맞는 문장을 만듭니다). */
+    function prepareOthers() {
+      data.sentences.forEach(function (sent) {
+        idle(function () {
+          var s = data.sentences.indexOf(sent);
+          if (s >= 0) atlas(s);
+        });
+      });
+    }
+
+    /* 바깥(여러분의 문장으로)이 문장 목록을 바꿉니다: 탐색기를 새로 만들지 않고 문장 목록과 토큰 줄만 바꾸고, want
+       (pick 과 같은 모양, 문장 번호는 새 목록의 번호)를 고릅니다. 한 번 만든 가중치와 작은 히트맵은 문장 객체에 남아
+       있어 다시 만들지 않습니다. 격자 아래의 부분은 화면 밖이면 미뤄 둡니다 (render 의 lazy). */
+    function setSentences(sentences, want) {
+      var next = { format: data.format, layers: L, heads: H, d_head: dHead, sentences: sentences };
+      checkData(next, options);
+      data.sentences = sentences;
+      fillPicker();
+      laidOut = null;
+      if (want.layer !== undefined) { state.l = want.layer; state.h = want.head; }
+      pickSentence(want.sentence || 0, want.query, true);
+      prepareOthers();
+    }
 
     /* 바깥(여러분의 문장으로)에서 문장·헤드·쿼리·키를 고릅니다. 쿼리만 주면 키는 그 행에서 가중치가 가장 큰 토큰. */
     return {
@@ -790,6 +878,7 @@
         render();
       },
       weight: function (s, l, h, i, j) { return prep(s).weights[rowAt(s, l, h, i) + j]; },
+      setSentences: setSentences,
       state: function () { return { sentence: state.s, layer: state.l, head: state.h, query: state.i, key: state.j }; }
     };
   }
@@ -826,7 +915,7 @@
   }
 
   window.headExplorer = { decodeFloat32: decodeFloat32, rowSteps: rowSteps, fixed: fixed, tokenLabel: tokenLabel,
-                          mount: build, FORMAT: FORMAT };
+                          mount: build, FORMAT: FORMAT, PALETTE: VIRIDIS_LUT };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();
 })();

@@ -17,7 +17,7 @@
   var HISTORY = 3;  // 탐색기에 남겨 둘 문장 수
   var el = window.attentionExplorers.el;
 
-  /* ---- 조사 찾기 (snippets/particles.py 의 find_particles 와 같은 규칙) ------------------------- */
+  /* ---- 조사 찾기 (snippets/particles.py 의 find_particles, unsplit_words 와 같은 규칙) ------------- */
 
   var SPACE = "\u2581";
   var PARTICLES = ["이", "가", "은", "는", "을", "를", "의", "에", "에서", "에게", "께서", "께", "한테", "으로", "로",
@@ -25,21 +25,70 @@
                    "에서는", "으로는", "로는", "에도", "에서도", "와는", "과는", "에게는", "한테는", "까지는", "부터는"];
   var PUNCTUATION = ".,!?;:\"'()[]{}…~-";
   var HEAD = [6, 10];  // 헤드 7-11
+  // 받침에 따라 모양이 바뀌는 조사 ("으로" 는 ㄹ 받침 뒤에 오지 않고 "로" 는 ㄹ 받침 뒤에도 옵니다)
+  var AFTER_CONSONANT = ["이", "은", "을", "과", "이나", "이랑", "으로", "과는", "으로는"];
+  var AFTER_VOWEL = ["가", "는", "를", "와", "로", "와는", "로는"];
+  var RIEUL = 8;  // 받침 번호 8 = ㄹ
 
-  function findParticles(tokens, first, last) {
-    var words = [], found = [];
+  function isPunctuation(token) { return token.length === 1 && PUNCTUATION.indexOf(token) >= 0; }
+
+  /* 문장 조각(first ≤ 자리 < last)을 어절로: ▁ 로 시작하는 조각이 새 어절 */
+  function wordsOf(tokens, first, last) {
+    var words = [];
     for (var i = first; i < last; i++) {
       if (tokens[i].charAt(0) === SPACE || !words.length) words.push([]);
       words[words.length - 1].push(i);
     }
-    words.forEach(function (word) {
-      var body = word.filter(function (t) { return !(tokens[t].length === 1 && PUNCTUATION.indexOf(tokens[t]) >= 0); });
+    return words;
+  }
+
+  /* 한글 음절의 받침 번호 (0 = 없음), 한글 음절이 아니면 null */
+  function finalConsonant(ch) {
+    var code = ch.charCodeAt(0) - 0xac00;
+    return code >= 0 && code < 11172 ? code % 28 : null;
+  }
+
+  /* 조사가 앞 글자의 받침과 맞는지 ("사과" 의 "과" 는 받침 없는 "사" 뒤라 맞지 않습니다). 숫자·기호 뒤는 맞다고 봅니다. */
+  function agrees(host, particle) {
+    var jong = host ? finalConsonant(host.charAt(host.length - 1)) : null;
+    if (jong === null) return true;
+    if (AFTER_CONSONANT.indexOf(particle) >= 0) return jong !== 0 && !(particle.indexOf("으로") === 0 && jong === RIEUL);
+    if (AFTER_VOWEL.indexOf(particle) >= 0) return jong === 0 || (particle.indexOf("로") === 0 && jong === RIEUL);
+    return true;
+  }
+
+  function findParticles(tokens, first, last) {
+    var found = [];
+    wordsOf(tokens, first, last).forEach(function (word) {
+      var body = word.filter(function (t) { return !isPunctuation(tokens[t]); });
       if (body.length < 2 || body.some(function (t, k) { return t !== word[k]; })) return;
       var p = body[body.length - 1];
       var host = body.slice(0, -1).filter(function (t) { return tokens[t] !== SPACE; });
-      if (PARTICLES.indexOf(tokens[p]) >= 0 && host.length) found.push({ particle: p, host: host });
+      var hostText = host.map(function (t) { return tokens[t]; }).join("");
+      if (PARTICLES.indexOf(tokens[p]) >= 0 && host.length && agrees(hostText, tokens[p])) found.push({ particle: p, host: host });
     });
     return found;
+  }
+
+  /* 끝이 조사처럼 보이지만 표에 넣지 못한 어절들 [{word, particle}]: 조사가 앞 글자와 한 조각으로 묶였거나("▁나는"),
+     어절 가운데 문장부호가 있는("3,500원에") 경우. 조사가 아닌 말도 모양만으로는 들어옵니다. */
+  var BY_LENGTH = PARTICLES.slice().sort(function (a, b) { return b.length - a.length; });
+  function unsplitWords(tokens, first, last) {
+    var inTable = {}, out = [];
+    findParticles(tokens, first, last).forEach(function (f) { inTable[f.particle] = true; });
+    wordsOf(tokens, first, last).forEach(function (word) {
+      if (word.some(function (t) { return inTable[t]; })) return;
+      var text = word.map(function (t) { return tokens[t]; }).join("").split(SPACE).join("");
+      while (text && PUNCTUATION.indexOf(text.charAt(text.length - 1)) >= 0) text = text.slice(0, -1);
+      for (var k = 0; k < BY_LENGTH.length; k++) {
+        var particle = BY_LENGTH[k], host = text.slice(0, text.length - particle.length);
+        if (text.length > particle.length && text.slice(-particle.length) === particle && agrees(host, particle)) {
+          out.push({ word: text, particle: particle });
+          break;
+        }
+      }
+    });
+    return out;
   }
 
   /* ---- 화면 ------------------------------------------------------------------------------------- */
@@ -77,6 +126,9 @@
     root.appendChild(controls);
     var bar = el("progress", { "class": "own-sentence__progress", max: "1", value: "0", hidden: "", "aria-label": "모델 파일 받기" });
     root.appendChild(bar);
+    // 모델의 상태 (받아 저장했는지, 저장본을 열었는지): 계산하는 동안의 알림(status)이 덮지 않게 따로 둡니다
+    var modelNote = el("p", { "class": "own-sentence__model", role: "status" });
+    root.appendChild(modelNote);
     var status = el("p", { "class": "own-sentence__status", role: "status" });
     root.appendChild(status);
     var problem = el("p", { "class": "own-sentence__error", role: "alert", hidden: "" });
@@ -97,6 +149,36 @@
     }
     function setState(s) { root.setAttribute("data-state", s); }
 
+    /* 단추를 잠시 못 쓰게 합니다. disabled 대신 aria-disabled: 초점이 있는 단추에 disabled 를 걸면 Chromium 은 초점을
+       <body> 로 떨어뜨려, 키보드로 누른 독자가 자리를 잃습니다. 누름은 각 처리 함수가 이 표시를 보고 무시합니다. */
+    function setBlocked(button, on) {
+      if (on) button.setAttribute("aria-disabled", "true");
+      else button.removeAttribute("aria-disabled");
+    }
+    function blocked(button) { return button.getAttribute("aria-disabled") === "true"; }
+
+    /* 받기 단추가 사라질 때(받기가 끝남) 초점이 그 단추에 있었다면 글 상자로 옮깁니다 (<body> 로 떨어지지 않게). */
+    function hideButton(button) {
+      var had = document.activeElement === button;
+      button.hidden = true;
+      if (had) input.focus();
+    }
+
+    /* 받는 동안의 글: 받은 양, 그다음 파일 확인(sha256)과 풀기. 받기가 끝난 뒤에도 1초 가까이 걸리므로 막대를 멈춘 채
+       두지 않고 "확인하고 있습니다" 로 바꿉니다 (막대는 끝을 모르는 모양으로). */
+    function showProgress(m) {
+      bar.value = m.total ? m.loaded / m.total : 1;
+      say("받는 중: " + (m.loaded / 1e6).toFixed(1) + " / " + (m.total / 1e6).toFixed(1) + " MB");
+    }
+    function showPhase(m) {
+      if (m.phase === "check") {
+        bar.removeAttribute("value");
+        say("받은 파일(" + m.name + ")이 맞는지 확인하고 있습니다…");
+      } else if (m.phase === "prepare") {
+        bar.removeAttribute("value");
+        say("모델을 준비하고 있습니다 (4비트 파라미터를 풉니다)…");
+      }
+    }
     /* 워커: 토크나이저와 워커 스크립트를 받아 한 덩어리로 띄웁니다 (네트워크가 없을 때는 서비스 워커가 저장본을 줍니다). */
     function startWorker() {
       if (worker) return Promise.resolve(worker);
@@ -116,13 +198,15 @@
     function loadPacks(packs) {
       clearProblem();
       loadingPacks = packs;
-      get.disabled = getLatin.disabled = true;
+      setBlocked(get, true);
+      setBlocked(getLatin, true);
       bar.hidden = false;
       bar.value = 0;
       setState("loading");
       say("모델 파일을 준비하고 있습니다…");
       startWorker().then(function (w) {
-        w.postMessage({ type: "load", manifest: manifest, base: base.href, packs: packs, cache: MODEL_CACHE });
+        w.postMessage({ type: "load", manifest: manifest, base: base.href, packs: packs, cache: MODEL_CACHE,
+                        palette: window.headExplorer.PALETTE });
       }, function () {
         loadFailed("모델을 계산할 스크립트를 받지 못했습니다. 네트워크를 확인하고 다시 눌러 주세요.", "network");
       });
@@ -130,7 +214,9 @@
 
     function loadFailed(message, kind) {
       bar.hidden = true;
-      get.disabled = getLatin.disabled = false;
+      loadingPacks = null;
+      setBlocked(get, false);
+      setBlocked(getLatin, false);
       setState(ready ? "ready" : "idle");
       say("");
       fail(message, kind);
@@ -138,48 +224,55 @@
 
     function onMessage(ev) {
       var m = ev.data;
-      if (m.type === "progress") {
-        bar.value = m.total ? m.loaded / m.total : 1;
-        say("받는 중: " + (m.loaded / 1e6).toFixed(1) + " / " + (m.total / 1e6).toFixed(1) + " MB");
-      } else if (m.type === "ready") {
-        ready = true;
-        bar.hidden = true;
-        get.hidden = true;
-        get.disabled = getLatin.disabled = false;
-        getLatin.hidden = m.packs.indexOf("latin") >= 0 || getLatin.hidden;
-        root.setAttribute("data-packs", m.packs.join(" "));
-        root.setAttribute("data-source", m.cached ? "cache" : "network");
-        root.setAttribute("data-kernel", m.kernel);  // 행렬 곱을 도는 길: "wasm" 또는 "js" (SIMD 가 없는 브라우저)
-        setState("ready");
-        say(m.cached ? "이 브라우저에 저장된 모델을 열었습니다. 네트워크 없이도 계산합니다."
-                     : "모델을 받아 이 브라우저에 저장했습니다. 다음에는 받지 않고 바로 엽니다.");
-        keepPageOffline();
-        if (pending !== null || input.value.trim()) compute();
-      } else if (m.type === "load-error") {
-        loadFailed(m.message, m.kind);
-      } else if (m.type === "result") {
-        if (m.id !== runId) return;
-        busy = false;
-        run.disabled = false;
-        setState("ready");
-        if (m.error) {
-          showError(m.error);
-        } else {
-          clearProblem();
-          show(m);
-        }
+      if (m.type === "progress") showProgress(m);
+      else if (m.type === "phase") showPhase(m);
+      else if (m.type === "ready") modelReady(m);
+      else if (m.type === "load-error") loadFailed(m.message, m.kind);
+      else if (m.type === "result") gotResult(m);
+    }
+
+    function modelReady(m) {
+      ready = true;
+      loadingPacks = null;
+      bar.hidden = true;
+      setBlocked(get, false);
+      setBlocked(getLatin, false);
+      hideButton(get);
+      if (m.packs.indexOf("latin") >= 0) hideButton(getLatin);
+      root.setAttribute("data-packs", m.packs.join(" "));
+      root.setAttribute("data-source", m.cached ? "cache" : "network");
+      root.setAttribute("data-kernel", m.kernel);  // 행렬 곱을 도는 길: "wasm" 또는 "js" (SIMD 가 없는 브라우저)
+      setState("ready");
+      say("");
+      modelNote.textContent = m.cached ? "이 브라우저에 저장된 모델을 열었습니다. 네트워크 없이도 계산합니다."
+                                       : "모델을 받아 이 브라우저에 저장했습니다. 다음에는 받지 않고 바로 엽니다.";
+      keepPageOffline();
+      if (pending !== null || input.value.trim()) compute();
+    }
+
+    function gotResult(m) {
+      if (m.id !== runId) return;
+      busy = false;
+      setBlocked(run, false);
+      setState("ready");
+      if (m.error) {
+        showError(m.error);
+      } else {
+        clearProblem();
+        show(m);
       }
     }
 
     function showError(err) {
-      // 잘못된 입력에는 아무것도 그리지 않습니다: 앞의 결과도 지웁니다
+      // 잘못된 입력에는 아무것도 그리지 않습니다: 앞의 결과도 지웁니다 (다음 결과는 탐색기를 새로 만듭니다)
       result.textContent = "";
       explorer = null;
+      summaryBox = null;
       root.setAttribute("data-result", "none");
       say("");
       if (err.kind === "latin") {
-        getLatin.hidden = false;
-        fail(err.message + " 아래의 \"" + getLatin.textContent + "\" 를 누르세요.", err.kind);
+        getLatin.hidden = false;  // 단추는 이 알림보다 위에 있습니다 (모델 받기 단추 옆)
+        fail(err.message + " 위의 \"" + getLatin.textContent + "\"를 누르세요.", err.kind);
       } else {
         fail(err.message, err.kind);
       }
@@ -189,7 +282,7 @@
       pending = null;
       if (!ready) {
         pending = input.value;
-        if (!worker) loadPacks(["ko"]);
+        if (!loadingPacks) askToLoad();  // 받는 중이면 받은 뒤에 계산합니다
         return;
       }
       if (!input.value.trim()) {
@@ -197,59 +290,94 @@
         return;
       }
       busy = true;
-      run.disabled = true;
+      setBlocked(run, true);
       runId += 1;
       setState("running");
       say("계산하는 중…");
       worker.postMessage({ type: "run", id: runId, text: input.value });
     }
 
+    /* 모델을 받기 전에 "계산하기"(또는 Enter): 14 MB 를 말없이 받지 않고, 크기를 알리고 받기 단추로 초점을 옮겨 묻습니다.
+       독자가 그 단추를 누르면 받은 뒤 이 문장을 바로 계산합니다 (pending). */
+    function askToLoad() {
+      fail("이 문장을 계산하려면 먼저 모델 파일(약 " + mb(packBytes(manifest, "ko")) + " MB)을 받아야 합니다. " +
+           "위의 \"" + get.textContent + "\"를 누르면 받은 뒤 바로 계산합니다.", "need-model");
+      get.focus();
+    }
+
     form.addEventListener("submit", function (ev) {
       ev.preventDefault();
       if (!busy) compute();
     });
-    get.addEventListener("click", function () { loadPacks(["ko"]); });
-    getLatin.addEventListener("click", function () { loadPacks(["ko", "latin"]); });
+    get.addEventListener("click", function () { if (!blocked(get)) loadPacks(["ko"]); });
+    getLatin.addEventListener("click", function () { if (!blocked(getLatin)) loadPacks(["ko", "latin"]); });
 
-    /* 계산한 문장 하나 → 헤드 탐색기(최근 HISTORY 개의 문장)와 조사 표 */
+    /* 계산한 문장 하나 → 헤드 탐색기(최근 HISTORY 개의 문장)와 조사 표.
+       주 스레드의 일이 작업 하나에 몰리지 않게 (휴대전화의 느린 CPU 에서 긴 작업이 되지 않게):
+       - 가중치는 워커가 계산한 것(qweights)을 그대로 씁니다 (주 스레드에서 지수를 다시 계산하지 않습니다).
+       - 탐색기는 처음 한 번만 만들고, 그 뒤에는 문장 목록만 바꿉니다 (setSentences: 칸 144개를 다시 만들지 않습니다).
+       - 탐색기의 격자 아래(헤드 하나, 가장 큰 키, 네 단계)는 화면 밖이면 한가할 때 하나씩 그립니다 (lazy). */
     function show(m) {
-      var n = m.ids.length, L = manifest.config.layers, H = manifest.config.heads, dh = manifest.config.hidden_size / H;
-      var nq = m.queries[1] - m.queries[0];
       var found = findParticles(m.tokens, m.queries[0], m.queries[1]);
+      var entry = { text: m.text, tokens: m.tokens, queries: m.queries, q: m.q, k: m.k, particles: found, ms: m.ms,
+                    sentence: { text: m.text, tokens: m.tokens, queries: m.queries, scores: m.scores, weights: m.qweights,
+                                pixels: m.atlas || undefined } };
       history = history.filter(function (h) { return h.text !== m.text; });
-      history.unshift({ text: m.text, tokens: m.tokens, queries: m.queries, scores: m.scores, q: m.q, k: m.k,
-                        weights: m.weights, particles: found, ms: m.ms });
+      history.unshift(entry);
       history = history.slice(0, HISTORY);
-      result.textContent = "";
-      result.appendChild(el("p", { "class": "own-sentence__summary" },
-        "토큰 " + n + "개 (문장 조각 " + nq + "개). 이 브라우저에서 12층을 계산하는 데 " + (m.ms / 1000).toFixed(2) + "초 걸렸습니다."));
-      var first = history[0], query = found.length ? found[0].particle : first.queries[0];
+      showSummary(m);
+      particleTable(entry, found, unsplitWords(m.tokens, m.queries[0], m.queries[1]));
+      var want = { sentence: 0, layer: HEAD[0], head: HEAD[1], query: found.length ? found[0].particle : m.queries[0] };
+      var sentences = history.map(function (h) { return h.sentence; });
+      if (explorer) explorer.setSentences(sentences, want);
+      else mountExplorer(sentences, want);
+      root.setAttribute("data-result", "ok");
+      say("계산했습니다. 아래에서 헤드 144개를 모두 골라 볼 수 있습니다.");
+    }
+
+    /* 결과 상자의 세 자리: 요약 한 줄, 조사 표, 탐색기. 처음 한 번 만들고 그 뒤에는 내용만 바꿉니다. */
+    var summaryBox = null, particlesBox = null, explorerBox = null;
+    function resultParts() {
+      if (!summaryBox || !result.contains(summaryBox)) {
+        result.textContent = "";
+        summaryBox = result.appendChild(el("p", { "class": "own-sentence__summary" }));
+        particlesBox = result.appendChild(el("div", { "class": "own-sentence__particles" }));
+        explorerBox = result.appendChild(el("div", { "class": "head-explorer" }));
+        explorer = null;
+      }
+    }
+
+    function showSummary(m) {
+      resultParts();
+      summaryBox.textContent = "토큰 " + m.ids.length + "개 (문장 조각 " + (m.queries[1] - m.queries[0]) + "개). " +
+        "이 브라우저에서 12층을 계산하는 데 " + (m.ms / 1000).toFixed(2) + "초 걸렸습니다.";
+    }
+
+    function mountExplorer(sentences, want) {
+      var L = manifest.config.layers, H = manifest.config.heads, dh = manifest.config.hidden_size / H;
       var data = {
         format: window.headExplorer.FORMAT, model: manifest.model, layers: L, heads: H, d_head: dh,
         rows_note: "쿼리(왼쪽)는 문장의 조각만 고를 수 있습니다. <s>, 접두어 조각, </s>는 키로만 나옵니다.",
-        start: { sentence: 0, layer: HEAD[0], head: HEAD[1], query: query },
-        sentences: history.map(function (h) { return { text: h.text, tokens: h.tokens, queries: h.queries, scores: h.scores }; })
+        start: want, sentences: sentences
       };
-      particleTable(first, found);
-      var box = el("div", { "class": "head-explorer" });
-      result.appendChild(box);
-      explorer = window.headExplorer.mount(box, data, {
+      explorer = window.headExplorer.mount(explorerBox, data, {
+        lazy: true,
         vectors: function (s, l) {  // 층 l 의 q (헤드, 쿼리, d_head) 와 k (헤드, 토큰, d_head): 워커가 계산한 float32 그대로
           var h = history[s], hn = h.tokens.length, hq = h.queries[1] - h.queries[0];
           return { q: h.q.subarray(l * H * hq * dh, (l + 1) * H * hq * dh), k: h.k.subarray(l * H * hn * dh, (l + 1) * H * hn * dh) };
         }
       });
-      box.setAttribute("data-ready", "yes");
-      root.setAttribute("data-result", "ok");
-      say("계산했습니다. 아래에서 헤드 144개를 모두 골라 볼 수 있습니다.");
+      explorerBox.setAttribute("data-ready", "yes");
     }
 
-    function particleTable(h, found) {
-      var section = el("div", { "class": "own-sentence__particles" });
+    /* 조사 표와 그 아래의 알림 둘: 어미를 조사로 볼 수 있다는 것(표가 있을 때 늘), 표에 넣지 못한 말(있을 때). */
+    function particleTable(h, found, unsplit) {
+      var section = particlesBox;
+      section.textContent = "";
       section.appendChild(el("p", { "class": "own-sentence__heading" }, "조사와 붙은 말: 헤드 7-11이 조사 조각에서 붙은 말에 준 가중치"));
       if (!found.length) {
-        section.appendChild(el("p", {}, "이 문장에서는 따로 떨어진 조사 조각을 찾지 못했습니다 (\"위에\", \"나는\"처럼 조사가 앞 조각에 붙어 한 조각이 된 경우도 있습니다)."));
-        result.appendChild(section);
+        section.appendChild(el("p", {}, "이 문장에서는 따로 떨어진 조사 조각을 찾지 못했습니다."));
+        unsplitNote(section, unsplit);
         return;
       }
       var n = h.tokens.length, layer = HEAD[0], head = HEAD[1];
@@ -263,7 +391,7 @@
       found.forEach(function (f) {
         // 탐색기와 같은 값: 워커가 계산한 점수 q·k 를 √d_k 로 나누고 소프트맥스 (float64) 한 가중치의 합
         var at = ((layer * manifest.config.heads + head) * (h.queries[1] - h.queries[0]) + f.particle - h.queries[0]) * n;
-        var row = window.headExplorer.rowSteps(Array.prototype.slice.call(h.scores, at, at + n),
+        var row = window.headExplorer.rowSteps(Array.prototype.slice.call(h.sentence.scores, at, at + n),
                                                manifest.config.hidden_size / manifest.config.heads).weights;
         var w = f.host.reduce(function (s, j) { return s + row[j]; }, 0);
         var r = el("tr", { "data-particle": String(f.particle), "data-host": f.host.join(" ") });
@@ -285,9 +413,20 @@
       });
       table.appendChild(body);
       section.appendChild(table);
-      section.appendChild(el("p", { "class": "head-explorer__note" },
-        "조사는 조각의 모양으로 어림해 찾았습니다 (어절 끝에 따로 붙은, 목록에 있는 조각). 어미를 조사로 잘못 볼 때도 있습니다."));
-      result.appendChild(section);
+      section.appendChild(el("p", { "class": "head-explorer__note own-sentence__caveat" },
+        "표의 조사는 조각의 모양으로 어림한 것입니다 (어절 끝에 따로 떨어진, 목록에 있는 조각). " +
+        "조사와 모양이 같은 어미도 들어갈 수 있습니다: \"먹은\"의 \"은\", \"뜨는\"의 \"는\"은 조사가 아니라 어미입니다."));
+      unsplitNote(section, unsplit);
+    }
+
+    /* 표에 넣지 못한 말: 토크나이저가 조사를 앞 글자와 한 조각으로 묶었거나(나는, 반장은) 어절 가운데 문장부호가 있어
+       조사 조각을 따로 고를 수 없는 어절. 그런 말이 있으면 늘 적습니다 (표가 조용히 짧아지지 않게). */
+    function unsplitNote(section, unsplit) {
+      if (!unsplit.length) return;
+      var words = unsplit.map(function (u) { return u.word; });
+      section.appendChild(el("p", { "class": "head-explorer__note own-sentence__unsplit", "data-words": words.join(" ") },
+        "표에 없는 말: " + words.join(", ") + ". 끝이 조사처럼 보이지만, 조사가 앞 글자와 한 조각으로 묶였거나 " +
+        "어절 가운데 문장부호가 있어 조사 조각을 따로 고를 수 없습니다. 조사가 아닌 말일 수도 있습니다."));
     }
 
     /* 모델을 한 번 연 뒤: 이 페이지가 쓴 파일을 저장하고, 네트워크가 없을 때 그것을 주는 서비스 워커를 등록합니다. */
@@ -363,7 +502,7 @@
     });
   }
 
-  window.ownSentence = { findParticles: findParticles, PARTICLES: PARTICLES };
+  window.ownSentence = { findParticles: findParticles, unsplitWords: unsplitWords, PARTICLES: PARTICLES };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();
 })();

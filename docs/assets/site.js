@@ -1,7 +1,8 @@
-/* 모든 페이지의 작은 스크립트 (overrides/main.html 이 Material 의 번들 다음에 붙입니다). 프레임워크 없이, 세 가지 일:
+/* 모든 페이지의 작은 스크립트 (overrides/main.html 이 Material 의 번들 다음에 붙입니다). 프레임워크 없이, 네 가지 일:
    1. 가로로 넘치는 상자를 키보드로 스크롤할 수 있는 이름 붙은 영역으로 (넘치지 않게 되면 되돌립니다).
    2. Material 의 코드 도구 막대와 검색 결과를 조금 고칩니다.
    3. 헤드 탐색기나 "여러분의 문장으로" 가 있는 페이지에서는, 독자가 그 도구 가까이 내려올 때 스크립트를 붙입니다 (data-loads).
+   4. 검색 색인을 받지 못하면(네트워크 없이 연 페이지) 검색 창에 그렇다고 적습니다.
    document$ 는 Material 이 페이지마다 알려 주는 관찰 대상입니다 (추가 JavaScript 를 붙이는 문서화된 방법).
    이 스크립트가 기대는 Material 의 동작은 tests/test_contracts.py 가 확인합니다. */
 (function () {
@@ -118,17 +119,61 @@
       return [].some.call(r.addedNodes, function (n) { return n.nodeType === 1 && n.matches("nav.md-code__nav"); });
     });
   }
+  /* 코드 블록(pre)마다 지켜봅니다: 본문 전체(.md-content)를 지켜보면 탐색기가 요소 수백 개를 그릴 때마다 그 기록을 모두
+     훑게 됩니다 (여러분의 문장으로: 문장 하나에 기록 수백 개). */
+  function watchCodeTools() {
+    var watcher = new MutationObserver(function (records) { if (codeToolsChanged(records)) later(); });
+    document.querySelectorAll(".md-content pre").forEach(function (pre) {
+      watcher.observe(pre, { childList: true });
+      var code = pre.querySelector(":scope > code");
+      if (code) watcher.observe(code, { attributes: true, attributeFilter: ["tabindex"] });
+    });
+  }
   document$.subscribe(function () {
     tidyCodeTools();
     markScrollable();
-    var content = document.querySelector(".md-content");
-    if (content) {
-      new MutationObserver(function (records) { if (codeToolsChanged(records)) later(); })
-        .observe(content, { childList: true, subtree: true, attributes: true, attributeFilter: ["tabindex"] });
-    }
+    watchCodeTools();
   });
   window.addEventListener("resize", later);
   document.addEventListener("toggle", later, true);  /* 접힌 풀이(details)를 펼치면 그 안의 상자도 */
+
+  /* 4. 네트워크 없이 연 페이지(서비스 워커나 브라우저의 저장본)에서는 Material 이 검색 색인(search_index.json)을 받지
+     못합니다. Material 은 그 실패를 처리하지 않아 "Network error" 가 잡히지 않은 오류로 두 번 올라가고, 검색 창은
+     "검색 초기화" 에 머물러 아무 말이 없습니다. 그 오류(Material 번들의 XMLHttpRequest 가 낸 것만)를 여기서 받아 콘솔에
+     오류로 남기지 않고, 검색 창에 검색을 쓸 수 없다고 적습니다. Material 의 그 동작은 tests/test_contracts.py 가 확인합니다. */
+  var searchDown = false;
+  function sayNoSearch() {
+    if (searchDown) return;
+    searchDown = true;
+    var input = document.querySelector(".md-search__input");
+    var meta = document.querySelector(".md-search-result__meta");
+    if (input) input.setAttribute("placeholder", "검색할 수 없음 (연결 없음)");
+    if (meta) meta.textContent = "검색 색인을 받지 못해 지금은 검색할 수 없습니다. 인터넷에 연결된 뒤 페이지를 다시 열어 주세요.";
+    document.documentElement.setAttribute("data-search", "unavailable");
+  }
+  function isSearchIndexFailure(ev) {
+    return ev.error instanceof Error && ev.error.message === "Network error" &&
+      /\/assets\/javascripts\/bundle\.[0-9a-f]+\.min\.js$/.test(ev.filename || "");
+  }
+  window.addEventListener("error", function (ev) {
+    if (!isSearchIndexFailure(ev)) return;
+    ev.preventDefault();
+    sayNoSearch();
+  });
+  /* 색인은 저장본에서 왔지만 검색 작업자가 제 파일(lunr)을 받지 못하면 오류 없이 "검색 초기화" 에 머뭅니다 (여러분의 문장으로
+     페이지의 서비스 워커는 그 페이지만 맡아, 작업자의 파일은 저장하지 못합니다). 네트워크가 없고, 페이지를 다 연 뒤
+     3초가 지나도 검색 창의 글이 처음 그대로이면 그때도 검색할 수 없다고 적습니다. */
+  function watchSearchStart() {
+    var meta = document.querySelector(".md-search-result__meta");
+    if (!meta) return;
+    var initial = meta.textContent;
+    window.addEventListener("load", function () {
+      setTimeout(function () {
+        if (meta.textContent === initial && navigator.onLine === false) sayNoSearch();
+      }, 3000);
+    });
+  }
+  watchSearchStart();
 
   /* 검색 결과: 문서 안의 절만 검색어와 맞고 문서 첫머리는 맞지 않으면, Material 은 그 문서 제목 링크에
      강조할 검색어(?h=)를 비워 둡니다. 그 링크를 누르면 페이지에서 아무것도 강조되지 않으므로, 같은 결과

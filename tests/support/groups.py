@@ -16,7 +16,13 @@ from pathlib import Path
 
 from sitebuild import snippets
 
-HEAVY_SNIPPETS = {"korean_model": "models", "real_model": "models", "why_scale": "why_scale", "efficient": "efficient"}
+HEAVY_SNIPPETS = {
+    "korean_model": "models",
+    "real_model": "models",
+    "why_scale": "why_scale",
+    "efficient": "efficient",
+    "gemma_decoder": "efficient",  # import 할 때 efficient 를 import 합니다 (8장의 MQA·창·RoPE)
+}
 
 
 def group_of(path):

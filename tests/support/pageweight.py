@@ -72,6 +72,8 @@ def explorer_first_view(data_path):
     start = data.get("start") if isinstance(data, dict) else None
     if isinstance(start, dict) and "qk" in data["sentences"][start.get("sentence", 0)]:
         files.append(data_path.parent / data["sentences"][start.get("sentence", 0)]["qk"][start.get("layer", 0)])
+    if isinstance(data, dict) and isinstance(data.get("first_view"), list):  # 다음 토큰 고르기: 첫 프롬프트의 파일
+        files += [data_path.parent / name for name in data["first_view"]]
     return files
 
 

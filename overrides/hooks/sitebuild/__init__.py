@@ -53,6 +53,7 @@
 - tables         <div class="table-cards"> 안의 표에 열 이름과 역할을 붙이기: 좁은 화면에서 줄마다 카드 (트리 처리기)
 - datafiles      data_* 함수 → JSON, datafiles_* 함수 → 조각마다 JSON
 - modelfiles     브라우저용 모델 파일 (snippets/browser_model.py) → models/e5-ko/
+- notices        모델 패키지가 싣고 온 이용 조건과 안내 글 (snippets/gemma_file.py) → licenses/gemma/
 - notebooks      노트북 원본(.md) → .ipynb
 - notebook_pages mkdocs-jupyter 의 노트북 페이지 HTML → 가벼운 본문
 - searchindex    검색 색인을 UTF-8 글자 그대로 다시 쓰기 (한글 한 글자가 6바이트 이스케이프로 부풀지 않게)

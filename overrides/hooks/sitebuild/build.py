@@ -27,6 +27,7 @@ from . import (
     modelfiles,
     notebook_pages,
     notebooks,
+    notices,
     searchindex,
     snippets,
     tables,
@@ -100,6 +101,13 @@ class SiteBuild:
             self.figures.close()
             raise PluginError(str(exc)) from exc
         for dest, path in models:
+            add(dest, path)
+        try:  # 모델 패키지의 이용 조건과 안내 (다음 토큰 고르기): licenses/gemma/
+            notice_files = notices.build_notices(self.snippets_dir, self.cache_dir / "notices", self.environment)
+        except notices.NoticeError as exc:
+            self.figures.close()
+            raise PluginError(str(exc)) from exc
+        for dest, path in notice_files:
             add(dest, path)
         self.math_font = mathfont.build_math_font(self.cache_dir / "fonts", self.environment)
         add(f"assets/fonts/{self.math_font.name}", self.math_font)

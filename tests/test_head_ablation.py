@@ -37,7 +37,7 @@ def ha():
 @pytest.fixture(scope="module")
 def chapters(ha):
     """두 모델 장의 모듈 (real_model, korean_model)."""
-    import korean_model  # noqa: F401 (make check 가 이 파일을 두 장의 테스트와 같은 작업 프로세스에 두도록: support/groups.py)
+    import korean_model  # noqa: F401 (make check 가 이 파일을 두 장의 테스트와 같은 프로세스에 두도록: tools/check.py)
 
     return ha.chapters()
 

@@ -12,24 +12,37 @@ import pytest
 from attention import softmax
 from conftest import DOCS, SNIPPETS
 from head_explorer_reference import reference
+from sitebuild import snippets
+from support import runs
 
 BUDGET = 300_000  # 바이트: 페이지마다 처음 보일 때 받는 탐색기 데이터 (압축하지 않은 JSON: 점수 + 시작 층의 q·k)
 QK_BUDGET = 50_000  # 바이트: q·k 파일 하나 (문장·층 하나, 압축하지 않은 JSON)
 PAGES = {"minilm": ("real_model.md", "real_model.py"), "e5": ("korean_model.md", "korean_model.py")}
 
 
+def _explorer_json(kind):
+    """head_explorer 의 data_* (kind="data") 나 datafiles_* (kind="datafiles") 가 두 모델로 만든 JSON 값.
+
+    모델 둘을 읽어 문장마다 인코더를 돌리는 일이라서, head_explorer 와 그것이 import 하는 스니펫, 환경이 그대로면 지난
+    값을 씁니다 (support/runs.py). 빌드가 data/*.json 으로 쓰는 것과 같은 값입니다 (JSON 으로 한 번 오갑니다)."""
+
+    def compute():
+        import head_explorer
+
+        return {which: getattr(head_explorer, f"{kind}_{which}")() for which in ("minilm", "e5")}
+
+    closure = snippets.content_hash({"head_explorer"}, SNIPPETS)
+    return runs.cached_value(f"head-explorer-{kind}", [closure], compute, __name__)
+
+
 @pytest.fixture(scope="module")
 def data():
-    import head_explorer
-
-    return {"minilm": head_explorer.data_minilm(), "e5": head_explorer.data_e5()}
+    return _explorer_json("data")
 
 
 @pytest.fixture(scope="module")
 def vectors():
-    import head_explorer
-
-    return {"minilm": head_explorer.datafiles_minilm(), "e5": head_explorer.datafiles_e5()}
+    return _explorer_json("datafiles")
 
 
 def assert_float32_products_agree(a, b, q, k):
@@ -149,18 +162,29 @@ def test_pages_carry_the_explorer_and_explain_it():
 
 def test_start_views_are_the_heads_the_pages_talk_about(data):
     """처음 화면: 영어는 cat → sat 이 가장 큰 헤드의 cat 행 (가장 큰 키 sat), 한국어는 조사 헤드의 "가" 행 (가장 큰 키 ▁고양이)."""
-    import korean_model
-    import real_model
-
-    for which, head, query, best in (
-        ("minilm", real_model.top, "cat", "sat"),
-        ("e5", korean_model.best, "가", "▁고양이"),
-    ):
+    heads = chapter_heads()
+    for which, head, query, best in (("minilm", heads["top"], "cat", "sat"), ("e5", heads["best"], "가", "▁고양이")):
         start, ref = data[which]["start"], reference(which)[data[which]["start"]["sentence"]]
         assert (start["layer"], start["head"]) == tuple(int(x) for x in head)
         assert ref["tokens"][start["query"]] == query
         row = ref["weight"][start["layer"], start["head"], start["query"] - ref["queries"][0]]
         assert ref["tokens"][int(row.argmax())] == best
+
+
+def chapter_heads():
+    """두 장이 말하는 헤드: real_model.top (cat → sat 이 가장 큰 헤드), korean_model.best (조사 헤드).
+
+    두 스니펫을 import 하면 모델로 문장 수십 개를 계산합니다 (2코어에서 합쳐 7초 남짓). 두 스니펫과 그것이 import 하는
+    스니펫, 환경이 그대로면 지난 값을 씁니다 (support/runs.py)."""
+
+    def compute():
+        import korean_model
+        import real_model
+
+        return {"top": [int(x) for x in real_model.top], "best": [int(x) for x in korean_model.best]}
+
+    closure = snippets.content_hash({"korean_model", "real_model"}, SNIPPETS)
+    return runs.cached_value("head-explorer-chapter-heads", [closure], compute, __name__)
 
 
 def size(obj):

@@ -5,7 +5,10 @@ import re
 import numpy as np
 import pytest
 
+from conftest import SNIPPETS
 from page_outputs import page_output
+from sitebuild import snippets
+from support import runs
 
 
 @pytest.fixture(scope="module")
@@ -228,39 +231,66 @@ def test_quiz_3_same_prefix_keys_do_not_get_the_same_share(km):
     assert np.abs(first[1][km.START] - first[0][km.START]).max() > 0.1  # 문장의 첫 조각은 문장마다 다릅니다
 
 
+def heatmap_labels(figure, narrow):
+    """문장 히트맵을 그려 잰 이름들: {"tokens": 첫 문장의 토큰, "axes": [두 히트맵마다 아래·위의 키 이름, 이름들의 회전,
+    같은 쪽에서 맞닿는 이름의 쌍]}.
+
+    그림 넷을 그리는 일(2코어에서 합쳐 7초 남짓)이라서, 그림을 정하는 스니펫(korean_model 과 그것이 import 하는 것,
+    그리는 쪽의 plotting)과 환경(잠금 파일: matplotlib 과 글꼴 패키지의 판)이 그대로면 지난 값을 씁니다 (support/runs.py)."""
+
+    def compute():
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        import korean_model
+        import plotting
+
+        assert plotting.use_korean_font()
+        with plotting.theme("light", narrow=narrow):
+            fig = getattr(korean_model, figure)(narrow=narrow)
+            try:
+                renderer = fig.canvas.get_renderer()
+                fig.draw(renderer)
+                axes = []
+                for ax in fig.axes[:2]:
+                    top = next(c for c in ax.child_axes)  # 위쪽 키 이름 (secondary_xaxis)
+                    sides = [ax.get_xticklabels(), top.get_xticklabels()]
+                    labels = sides[0] + sides[1] + ax.get_yticklabels()
+                    touching = []
+                    for side in sides:
+                        boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in side]
+                        touching += [[a, b] for (a, left), (b, right) in zip(boxes, boxes[1:]) if left.x1 >= right.x0]
+                    axes.append(
+                        {
+                            "bottom": [t.get_text() for t in sides[0]],
+                            "top": [t.get_text() for t in sides[1]],
+                            "rotations": sorted({float(t.get_rotation()) for t in labels if t.get_text()}),
+                            "touching": touching,
+                        }
+                    )
+            finally:
+                plt.close(fig)
+        return {"tokens": list(korean_model.results[0][0]), "axes": axes}
+
+    closure = snippets.content_hash({"korean_model", "plotting"}, SNIPPETS)
+    return runs.cached_value(f"korean-heatmap-labels-{figure}-{narrow}", [closure], compute, __name__)
+
+
 @pytest.mark.parametrize("narrow", [True, False])
 @pytest.mark.parametrize("figure", ["figure_heads_position", "figure_heads_meaning"])
-def test_heatmap_token_labels_read_without_turning_the_phone(km, figure, narrow):
+def test_heatmap_token_labels_read_without_turning_the_phone(figure, narrow):
     """문장 히트맵의 키·쿼리 이름은 가로로 쓰고(0°), "▁고양이" 는 ▁ 와 조각이 한 이름입니다. 키 이름 14개는 아래와 위에
     번갈아 쓰며, 같은 쪽의 이름끼리 겹치지 않습니다 (예전 그림은 키 이름을 90° 돌려 "▁" 가 떨어진 막대처럼 보였습니다)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    import plotting
-
-    assert plotting.use_korean_font()
-    tokens = km.results[0][0]
-    with plotting.theme("light", narrow=narrow):
-        fig = getattr(km, figure)(narrow=narrow)
-        try:
-            renderer = fig.canvas.get_renderer()
-            fig.draw(renderer)
-            for ax in fig.axes[:2]:
-                top = next(c for c in ax.child_axes)  # 위쪽 키 이름 (secondary_xaxis)
-                sides = [ax.get_xticklabels(), top.get_xticklabels()]
-                assert [t.get_text() for t in sides[0]] == tokens[::2]
-                assert [t.get_text() for t in sides[1]] == tokens[1::2]
-                assert "▁고양이" in [t.get_text() for t in sides[0] + sides[1]]
-                labels = sides[0] + sides[1] + ax.get_yticklabels()
-                assert {t.get_rotation() for t in labels if t.get_text()} == {0.0}
-                for side in sides:
-                    boxes = [t.get_window_extent(renderer) for t in side]
-                    for left, right in zip(boxes, boxes[1:]):
-                        assert left.x1 < right.x0, (figure, narrow, "키 이름이 맞닿습니다")
-        finally:
-            plt.close(fig)
+    measured = heatmap_labels(figure, narrow)
+    tokens = measured["tokens"]
+    assert len(measured["axes"]) == 2
+    for ax in measured["axes"]:
+        assert ax["bottom"] == tokens[::2] and ax["top"] == tokens[1::2]
+        assert "▁고양이" in ax["bottom"] + ax["top"]
+        assert ax["rotations"] == [0.0]
+        assert not ax["touching"], (figure, narrow, "키 이름이 맞닿습니다", ax["touching"])
 
 
 # ---------------------------------------------------------------- 이슈 29

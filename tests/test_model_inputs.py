@@ -16,6 +16,10 @@ from hypothesis import strategies as st
 
 from test_bad_inputs import named_error, run
 
+# 모델 파이프라인 검증: 페이지나 그림을 고쳐서는 깨지지 않고 모델을 읽어 오래 걸리므로 make check 는 빼고(-m "not model"),
+# make test 와 CI 는 돌립니다.
+pytestmark = pytest.mark.model
+
 ENGINE_HERE = sys.platform == "linux" and platform.machine() == "x86_64"
 
 

@@ -10,7 +10,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-import lxml.html
 import numpy as np
 import pytest
 
@@ -46,7 +45,13 @@ def code_cells(notebook):
 
 
 def test_four_parts():
-    assert NAMES == ["part1_numpy_attention", "part2_heatmap", "part3_multi_head", "part4_online_softmax"]
+    assert NAMES == [
+        "part1_numpy_attention",
+        "part2_heatmap",
+        "part3_multi_head",
+        "part4_online_softmax",
+        "part5_attention_backward",
+    ]
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -190,6 +195,14 @@ EXPECTED = {
         "모두 통과",
         "✗ 앞 5개 + 뒤 3개: 두 l 을 그대로 더했습니다.",
         "✗ 블록 1: acc 를 새 최댓값에 맞게 고치지 않았습니다.",
+    ],
+    "part5_attention_backward": [
+        "출력 O: (4, 3)  손실 L = 1.399075",
+        "✗ 소프트맥스의 역전파",
+        "✗ dQ (쿼리 4, 키 5, d_k 8)",
+        "✓ dV (쿼리 4, 키 5, d_k 8)",
+        "✓ 소프트맥스의 역전파",
+        "모두 통과",
     ],
 }
 
@@ -412,10 +425,10 @@ def test_notebook_page_is_executed_and_lean(built_site, name):
     site, _ = built_site
     page = site / "practice" / name / "index.html"
     html = page.read_text(encoding="utf-8")
-    # 실행 결과는 글(textContent)로 봅니다: 빌드가 갈릴 수 있는 토큰을 <span class="glue"> 로 묶습니다 (sitebuild/glue.py)
-    outputs = "\n".join(samp.text_content() for samp in lxml.html.fromstring(html).iter("samp"))
+    # 실행 결과의 토큰은 줄에서 끊기지 않게 <span class="glue"> 로 묶여 있습니다 (sitebuild/glue.py): 그 태그만 벗겨 봅니다
+    unglued = re.sub(r'<span class="glue">([^<]*)</span>', r"\1", html)
     for line in EXPECTED[name]:
-        assert line in outputs, (name, line)
+        assert line.replace(">", "&gt;").replace("<", "&lt;") in unglued or line in unglued, line
     assert f'href="{name}.ipynb"' in html and "download" in html
     assert (page.parent / f"{name}.ipynb").is_file()
     assert "jupyter-wrapper" not in html and "data:image/png;base64" not in html
@@ -487,6 +500,7 @@ LEARNER_FUNCTIONS = {
     "part2_heatmap": ["plain_attention"],
     "part3_multi_head": ["plain_attention", "to_heads", "from_heads", "plain_multi_head"],
     "part4_online_softmax": [],
+    "part5_attention_backward": ["softmax_backward", "attention_backward"],
 }
 
 
@@ -513,6 +527,7 @@ def notebook_probes():
     import practice_part2 as p2
     import practice_part3 as p3
     import practice_part4 as p4
+    import practice_part5 as p5
 
     uniform, one_hot = np.full((2, 3), 1 / 3), np.eye(3)[:2]
     return [
@@ -582,6 +597,7 @@ def notebook_probes():
         ("to_heads 나누어떨어지지 않음", False, lambda: p3.to_heads(np.ones((6, 64)), 3), ValueError, "h"),
         ("from_heads 2차원", False, lambda: p3.from_heads(np.ones((6, 64))), ValueError, "x"),
         ("online block 0", False, lambda: p4.online_softmax(np.ones(3), 0), ValueError, "block"),
+        ("part5 check 함수 아님", True, lambda: p5.check("dQ"), TypeError, "backward='dQ'"),
     ]
 
 
@@ -601,3 +617,53 @@ def test_checkers_report_a_wrong_answer_instead_of_crashing(capsys):
     assert "블록 1: 모양이 (1,) 입니다 ((8,) 이어야 합니다)" in capsys.readouterr().out
     assert p4.check_merge(lambda a, b: 3.0) is False
     assert "m, l 을(를) 튜플로 돌려줘야 합니다 (지금은 float)" in capsys.readouterr().out
+    import practice_part5 as p5
+
+    before = p5.Q.copy(), p5.K.copy(), p5.V.copy(), p5.G.copy()
+    # 파트 5: 두 기울기만 돌려주거나 dQ 를 전치해 돌려주면 ✗ 와 모양을 찍고, 본문의 Q, K, V, G 는 그대로입니다
+    assert p5.check(lambda dO, Q, K, V, P: (Q, K)) is False
+    out = capsys.readouterr().out
+    assert "모양이 [(4, 8), (5, 8)] 입니다 ((dQ, dK, dV) 의 모양 [(4, 8), (5, 8), (5, 3)] 이어야 합니다)" in out
+    assert out.rstrip().endswith("다시 살펴보세요")
+    assert p5.check(lambda dO, Q, K, V, P: (Q.T, K, V)) is False
+    assert "모양이 [(8, 4), (5, 8), (5, 3)] 입니다" in capsys.readouterr().out
+    with pytest.raises(ZeroDivisionError):
+        p5.check(lambda *args: 1 / 0)
+    for kept, now in zip(before, (p5.Q, p5.K, p5.V, p5.G)):
+        np.testing.assert_array_equal(kept, now)
+
+
+def test_part5_learner_backward_matches_the_sites_backward_and_the_exercises_start_wrong():
+    """파트 5: 직접 짠 역전파(풀이) = 9장 모델의 attention_backward (헤드 하나, 마스크 없이 같은 식) = 중앙 차분.
+    확인 함수는 틀린 역전파를 잡아내고, 연습 셀 그대로의 함수는 틀리고 풀이는 맞습니다."""
+    import practice_part5 as p5
+
+    np = p5.np
+    rng = np.random.default_rng(8)
+    Q, K, V, dO = (
+        rng.standard_normal((5, 8)),
+        rng.standard_normal((7, 8)),
+        rng.standard_normal((7, 3)),
+        rng.standard_normal((5, 3)),
+    )
+    O, P = p5.attention_forward(Q, K, V)
+    from attention import scaled_dot_product_attention
+
+    out, weights = scaled_dot_product_attention(Q, K, V)
+    np.testing.assert_allclose(O, out, rtol=1e-12)
+    np.testing.assert_allclose(P, weights, rtol=1e-12)
+    dQ, dK, dV = p5.attention_backward(dO, Q, K, V, P)
+    # 9장 모델의 역전파가 쓰는 식 그대로 (점수를 1/√d_k 배, 가중치의 기울기 → 점수의 기울기)
+    dP = dO @ V.T
+    dS = P * (dP - (dP * P).sum(-1, keepdims=True)) / np.sqrt(8)
+    np.testing.assert_allclose(dQ, dS @ K, rtol=1e-12)
+    np.testing.assert_allclose(dK, dS.T @ Q, rtol=1e-12)
+    np.testing.assert_allclose(dV, P.T @ dO, rtol=1e-12)
+    assert p5.solution_1 and p5.solution_2 and p5.check(p5.attention_backward)
+    src = (SNIPPETS / "practice_part5.py").read_text(encoding="utf-8")
+    space = {name: getattr(p5, name) for name in ("np", "rng", "Q", "K", "V", "plain_softmax", "numeric_grad", "check")}
+    space["attention_forward"] = p5.attention_forward
+    for name in ("exercise_1", "exercise_2"):
+        exec(src.split(f"# --8<-- [start:{name}]")[1].split(f"# --8<-- [end:{name}]")[0], space)
+    assert not space["ok_1"]
+    assert not p5.check(space["attention_backward"])

@@ -14,19 +14,17 @@
 
 import base64
 import functools
-import http.server
 import json
 import re
-import threading
 
 import numpy as np
 import pytest
 
-from browser import DESKTOP, PHONE, QuietHandler, Tab
+from browser import DESKTOP, PHONE, Tab
 from conftest import SNIPPETS
 from head_explorer_reference import DIGITS, compute, step_values
 from sitebuild import snippets
-from support import runs
+from support import runs, static
 from supported_strings import EDGE_CASES, generated
 
 pytestmark = pytest.mark.browser
@@ -537,10 +535,8 @@ def test_a_failed_or_cut_download_says_so_and_draws_nothing(browser, server, bui
 def own_server(built_site):
     """이 테스트만 쓰는 서버: 끄면 정말로 네트워크가 없는 것과 같습니다."""
     site, _ = built_site
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(site)))
-    httpd.daemon_threads = True
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield httpd, f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd, url = static.serve(site)
+    yield httpd, url
     httpd.server_close()
 
 

@@ -14,16 +14,11 @@ import pytest
 
 from conftest import SNIPPETS
 from page_outputs import page_outputs
-from site_pages import markdown_pages, page_blocks
+from site_pages import DOCS, markdown_pages, page_blocks
 from sitebuild import snippets
-from support.snapshots import PageOutputSnapshot, last_place, same_output
+from support.snapshots import PageOutput, PageOutputSnapshot, explain, last_place, same_output
 
 PAGES = [p for p in markdown_pages() if page_blocks(p)]
-
-
-def page_text(page):
-    """페이지의 실행 결과 전체: 블록마다 "── 블록 N ──" 한 줄 다음에 그 블록이 찍은 것."""
-    return "".join(f"── 블록 {i} ──\n{out}" for i, out in enumerate(page_outputs(page), start=1))
 
 
 @pytest.fixture
@@ -33,7 +28,12 @@ def page_snapshot(snapshot):
 
 @pytest.mark.parametrize("page", PAGES)
 def test_page_output_is_the_reviewed_one(page, page_snapshot):
-    assert page_text(page) == page_snapshot
+    """실행 결과 전체 = 스냅숏 (블록마다 "── 블록 N ──" 한 줄 다음에 그 블록이 찍은 것). 다르면 블록마다 페이지의 줄과
+    스니펫 절, 두 출력의 diff 를 보입니다 (syrupy 의 diff 는 "블록 14" 처럼 세어야 하는 번호만 보여 줍니다)."""
+    output = PageOutput(page, page_blocks(page), page_outputs(page))
+    if not page_snapshot == output:  # --snapshot-update 에서는 새로 쓰고 True
+        stored = page_snapshot.executions[page_snapshot.num_executions - 1].recalled_data
+        pytest.fail(explain(output, stored, (DOCS / page).read_text(encoding="utf-8").split("\n")), pytrace=False)
 
 
 def test_no_page_runs_the_native_engine():
@@ -53,6 +53,9 @@ def test_the_comparison_allows_only_the_last_printed_digit():
     assert last_place("17") is None and last_place("1.") == 1.0
     assert same_output("p = [0.2346 0.1  ]\n", "p = [0.2345 0.1   ]\n")  # 마지막 자리 하나, 칸 맞춤 공백
     assert same_output("평균 0.200", "평균 0.199")  # 올림으로 여러 글자가 바뀌어도 한 단위
+    assert same_output("[0.2   0.3  ]", "[0.199 0.3  ]")  # numpy 가 끝의 0 을 지운 올림: 0.2 = 0.199 + 0.001
+    assert not same_output("[-0.6652  0.5511]", "[-0.665  0.551]")  # 찍는 자리수가 바뀜 (precision 3 → 4)
+    assert not same_output("0.2", "0.198") and not same_output("0.2", "-0.199") and not same_output("1.0", "1")
     assert not same_output("평균 0.201", "평균 0.199")  # 두 단위
     assert not same_output("토큰 15 개", "토큰 14 개")  # 정수는 그대로
     assert not same_output("헤드 1-3", "헤드 1-4") and not same_output("True", "False")

@@ -30,9 +30,24 @@ import re
 import pytest
 
 from conftest import SNIPPETS
-from site_pages import DOCS
+from site_pages import DOCS, nav_pages
 
-PAGES = [
+# 확인 문제가 없는 페이지와 그 까닭. nav 의 다른 페이지는 모두 확인 문제가 있어야 합니다: nav 에 새 장을 넣으면 여기 적지
+# 않는 한 이 규칙을 따릅니다 (손으로 적은 목록은 나중에 넣은 장을 빠뜨립니다).
+NO_QUIZ = {
+    "index.md": "들어가며: 무엇을 배우는지 안내하는 페이지",
+    "own_sentence.md": "여러분의 문장으로: 독자가 직접 해 보는 페이지라서 문제가 따로 없습니다",
+    "korean_loading.md": "부록",
+    "core_tour.md": "부록 (코어를 직접 돌려 보는 둘러보기)",
+    "glossary.md": "부록 (용어집)",
+    "references.md": "부록 (참고 문헌)",
+}
+PAGES = [p for p in nav_pages() if p.endswith(".md") and p not in NO_QUIZ]
+ANSWER = '??? success "정답과 풀이"'
+PREDICT = re.compile(r'^<div class="predict" data-src="\.\./data/(?P<page>[a-z_]+)-quiz_(?P<n>\d+)\.json"></div>$')
+# 먼저 예상하고 확인하는 문제가 적어도 하나 있어야 하는 장: 본문 1–7장과 8장 (issue 33). 실제 모델 페이지(real_model,
+# korean_model, head_ablation, next_token)와 9장(head_roles)의 문제는 접힌 풀이로 둡니다 (상자를 두어도 규칙은 같습니다).
+PREDICT_CHAPTERS = [
     "library_analogy.md",
     "four_steps.md",
     "why_scale.md",
@@ -41,16 +56,7 @@ PAGES = [
     "multi_head.md",
     "summary.md",
     "efficient.md",
-    "real_model.md",
-    "korean_model.md",
-    "head_ablation.md",
-    "next_token.md",
 ]
-ANSWER = '??? success "정답과 풀이"'
-PREDICT = re.compile(r'^<div class="predict" data-src="\.\./data/(?P<page>[a-z_]+)-quiz_(?P<n>\d+)\.json"></div>$')
-# 먼저 예상하고 확인하는 문제가 적어도 하나 있어야 하는 장: 본문 1–7장과 8장 (issue 33), 곧 PAGES 의 앞 여덟.
-# 실제 모델 페이지(real_model, korean_model, head_ablation, next_token)의 문제는 접힌 풀이로 둡니다.
-PREDICT_CHAPTERS = PAGES[: PAGES.index("efficient.md") + 1]
 
 
 def quiz_part(page):
@@ -58,6 +64,11 @@ def quiz_part(page):
     assert text.count("\n## 확인 문제\n") == 1, f"{page}: '## 확인 문제' 절이 하나 있어야 합니다"
     start = text.index("\n## 확인 문제\n")
     return text, text[start:]
+
+
+def test_pages_without_a_quiz_are_real_nav_pages():
+    assert set(NO_QUIZ) <= set(nav_pages()), f"nav 에 없는 페이지: {sorted(set(NO_QUIZ) - set(nav_pages()))}"
+    assert len(PAGES) >= 10
 
 
 @pytest.mark.parametrize("page", PAGES)

@@ -52,6 +52,7 @@ def test_main_path_and_targets_name_real_pages():
         "head_ablation.md",
         "next_token.md",
         "efficient.md",
+        "head_roles.md",
     }
 
 
@@ -70,15 +71,20 @@ def test_main_path_is_intro_seven_chapters_and_three_practice_parts():
 
 
 def test_optional_track_follows_the_model_pages():
-    """선택 트랙(8장, 실습 파트 4)은 실제 모델 페이지들 바로 뒤에 오고, 7. 정리 다음은 실습 파트 1 입니다."""
+    """선택 트랙(8장, 실습 파트 4, 9장, 실습 파트 5)은 실제 모델 페이지들 바로 뒤에 오고, 7. 정리 다음은 실습 파트 1 입니다."""
     from site_pages import nav_pages
 
     order = nav_pages()
-    assert reading_load.OPTIONAL_TRACK == ["efficient.md", "practice/part4_online_softmax.ipynb"]
+    assert reading_load.OPTIONAL_TRACK == [
+        "efficient.md",
+        "practice/part4_online_softmax.ipynb",
+        "head_roles.md",
+        "practice/part5_attention_backward.ipynb",
+    ]
     assert order[order.index("summary.md") + 1] == "practice/part1_numpy_attention.ipynb"
     models = ["real_model.md", "korean_model.md", "own_sentence.md", "head_ablation.md", "next_token.md"]
     start = order.index("real_model.md")
-    assert order[start : start + len(models) + 2] == models + reading_load.OPTIONAL_TRACK
+    assert order[start : start + len(models) + len(reading_load.OPTIONAL_TRACK)] == models + reading_load.OPTIONAL_TRACK
 
 
 def test_reading_load_targets_hold(built_site):
@@ -90,6 +96,7 @@ def test_reading_load_targets_hold(built_site):
     )
     visible = {name: vis for name, vis, _, _ in rows}
     assert visible["본문의 길 합계"] > 10_000  # 재는 방법이 글을 통째로 놓치면 목표가 저절로 맞으니, 아래쪽도 봅니다
-    # 8장은 본문의 길 밖에서도 자기 목표(4,000자)로 잽니다: 선택 트랙 합계 = 8장 + 실습 파트 4
+    # 8장과 9장은 본문의 길 밖에서도 자기 목표(4,000자)로 잽니다: 선택 트랙 합계 = 8장 + 파트 4 + 9장 + 파트 5
     assert visible["efficient.md"] > 1_000 and reading_load.TARGETS["efficient.md"] == 4_000
+    assert visible["head_roles.md"] > 1_000 and reading_load.TARGETS["head_roles.md"] == 4_000
     assert visible["선택 트랙 합계"] == sum(visible[d] for d in reading_load.OPTIONAL_TRACK)

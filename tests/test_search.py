@@ -164,3 +164,31 @@ def test_search_says_it_cannot_search_when_the_index_does_not_load(browser, serv
         assert "검색할 수 없습니다" not in page.locator(".md-search-result__meta").text_content()
     finally:
         tab.close()
+
+
+def test_search_failure_before_site_js_arrives_is_still_said(browser, server):
+    """네트워크 없이 연 저장본에서는 색인 요청이 site.js 를 받기도 전에 실패할 수 있습니다 (부하가 큰 기계에서 한 번
+    잡히지 않은 "Network error" 로 보였습니다). site.js 를 색인이 실패한 뒤에야 보내도: 잡히지 않은 오류가 없고, 검색 창이
+    검색할 수 없다고 말합니다. 오류를 받는 곳이 번들보다 먼저 있는 작은 스크립트(overrides/main.html)이기 때문입니다."""
+    from browser import DESKTOP, Tab
+
+    tab = Tab(browser, server, DESKTOP)
+    held = []
+    try:
+        uncaught = []
+        tab.page.on("pageerror", lambda e: uncaught.append(str(e)))
+        tab.context.route("**/search/search_index.json", lambda route: route.abort("internetdisconnected"))
+        tab.context.route("**/assets/site.js", lambda route: held.append(route))
+        tab.page.goto(tab.origin + "glossary/", wait_until="commit")
+        page = tab.page
+        page.wait_for_selector("html[data-search-failed]", state="attached", timeout=10_000)
+        assert held and page.evaluate("typeof document$ !== 'undefined'")  # 번들은 돌았고 site.js 는 아직입니다
+        assert page.locator("html").get_attribute("data-search") is None
+        for route in held:
+            route.continue_()
+        page.wait_for_selector("html[data-search=unavailable]", state="attached", timeout=10_000)
+        assert "검색할 수 없습니다" in page.locator(".md-search-result__meta").text_content()
+        assert not uncaught, uncaught
+    finally:
+        tab.context.unroute("**/assets/site.js")
+        tab.close()

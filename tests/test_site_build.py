@@ -1,33 +1,28 @@
 """(c) `mkdocs build --strict` 가 경고 없이 끝나고, nav 의 모든 페이지와 그 그림이 만들어집니다."""
 
 import re
-from html.parser import HTMLParser
+from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
+
+import lxml.html
 
 from site_pages import nav_pages
 from support.pageweight import page_file as page_html
 
 
-class _Refs(HTMLParser):
-    def __init__(self):
-        super().__init__()
-        self.imgs, self.refs, self.lang = [], [], None
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if tag == "html":
-            self.lang = a.get("lang")
-        if tag == "img":
-            self.imgs.append(a)
-        for key in ("src", "href"):
-            if a.get(key) and tag in ("img", "script", "link", "source", "iframe", "a"):
-                self.refs.append((tag, a.get("rel"), a[key]))
+@dataclass
+class Refs:
+    lang: str | None
+    imgs: list  # <img> 마다 속성 사전
+    refs: list  # (태그, rel, src 나 href)
 
 
 def parse(path):
-    p = _Refs()
-    p.feed(path.read_text(encoding="utf-8"))
-    return p
+    """빌드된 HTML 하나의 lang, 그림, 링크 (lxml 로 읽습니다)."""
+    doc = lxml.html.document_fromstring(path.read_text(encoding="utf-8"))
+    tags = ("img", "script", "link", "source", "iframe", "a")
+    refs = [(el.tag, el.get("rel"), el.get(key)) for el in doc.iter(*tags) for key in ("src", "href") if el.get(key)]
+    return Refs(doc.get("lang"), [dict(el.attrib) for el in doc.iter("img")], refs)
 
 
 def built_html(site):
@@ -129,16 +124,15 @@ def test_explorer_script_only_where_needed(built_site):
         # ("여러분의 문장으로" 는 계산한 문장을 헤드 탐색기로 그리고, 다음 토큰 도구는 그 공통 도구로 상자를 만듭니다)
         own = 'class="own-sentence"' in html
         nxt = 'class="next-token"' in html
-        has_any = has_explorer or 'class="head-explorer"' in html or own or nxt
+        training = 'class="training-explorer"' in html  # 학습 슬라이더 (헤드는 어떻게 역할을 배우나)
+        has_any = has_explorer or 'class="head-explorer"' in html or own or nxt or training
         assert ("assets/explorer-common.js" in html) == has_any, doc
         assert ("assets/own-sentence.js" in html) == own, doc
         assert ("assets/next-token.js" in html) == nxt, doc
+        assert ("assets/training-explorer.js" in html) == training, doc
         if has_any:
-            last = max(
-                html.rfind("assets/explorer.js"),
-                html.rfind("assets/head-explorer.js"),
-                html.rfind("assets/next-token.js"),
-            )
+            scripts = ("explorer", "head-explorer", "next-token", "training-explorer")
+            last = max(html.rfind(f"assets/{name}.js") for name in scripts)
             assert html.find("assets/explorer-common.js") < last, doc
         # 모델을 계산하는 스크립트는 페이지에 붙지 않습니다: 단추를 누를 때 도구가 받습니다
         assert 'src="../assets/e5-worker.js"' not in html and 'e5-worker.js" defer' not in html

@@ -19,43 +19,21 @@ from pathlib import Path
 
 from bs4 import BeautifulSoup
 
+# nav 는 테스트와 같은 한 곳(tests/site_pages.py, 빌드 패키지를 씀)에서 읽습니다. make reading 은 경로 설정 없이 이 파일을 돌립니다.
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "overrides" / "hooks")]
+
+from site_pages import nav_pages, nav_sections
+
 CHARS_PER_MINUTE = 500
 
 # 페이지 묶음은 mkdocs.yml 의 nav 에서 읽습니다 (nav 의 맨 위 항목 이름). 페이지를 옮기면 표와 목표가 따라갑니다.
 # 본문의 길: 독자가 처음부터 끝까지 걷는 페이지들 (들어가며, 1–7장, 실습 1–3)
 MAIN_SECTIONS = ("들어가며", "본문", "실습")
 CHAPTER_SECTION = "본문"
-# 선택 트랙: 실제 모델 장들 뒤에 두는 8장과 실습 파트 4. 어텐션을 싸게 만드는 이야기라 본문의 길에서 뺍니다 (issue 29).
+# 선택 트랙: 실제 모델 장들 뒤에 두는 8장·실습 파트 4 (어텐션을 싸게 만드는 이야기, issue 29)와
+# 9장·실습 파트 5 (헤드가 학습으로 생기는 이야기, issue 32). 본문의 길에서 뺍니다.
 OPTIONAL_SECTION = "더 나아가기 (선택)"
-
-
-def _walk(items, out):
-    for item in items:
-        value = next(iter(item.values())) if isinstance(item, dict) else item
-        if isinstance(value, list):
-            _walk(value, out)
-        elif isinstance(value, str) and not value.startswith("http"):
-            out.append(value)
-    return out
-
-
-def nav_sections():
-    """{nav 의 맨 위 항목 이름: 그 아래 문서들 (docs/ 기준, nav 순서)}. 이름 없는 항목은 문서 경로가 이름입니다."""
-    import yaml
-
-    class Loader(yaml.SafeLoader):
-        pass
-
-    # mkdocs.yml 의 !!python/… 와 !relative 태그는 표에 필요 없으므로 None 으로 읽습니다
-    Loader.add_multi_constructor("", lambda loader, suffix, node: None)
-    config = yaml.load(
-        (Path(__file__).resolve().parent.parent / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader
-    )
-    sections = {}
-    for item in config["nav"]:
-        title, value = next(iter(item.items())) if isinstance(item, dict) else (item, item)
-        sections[title] = _walk([value] if isinstance(value, str) else value, [])
-    return sections
 
 
 _SECTIONS = nav_sections()
@@ -72,6 +50,7 @@ TARGETS = {
     "head_ablation.md": 5_500,  # 실제 모델 장들 뒤의 페이지: 모델 장과 같은 목표 (issue 34)
     "next_token.md": 5_500,  # 디코더 장도 모델 장과 같은 목표 (issue 31)
     "efficient.md": 4_000,
+    "head_roles.md": 4_000,  # 선택 트랙의 "헤드는 어떻게 역할을 배우나" (issue 32: 8장과 같은 목표)
 }
 
 # 세지 않는 요소: 코드, 실행 결과, 수식, 화면에 그리지 않는 글, ¶
@@ -137,8 +116,7 @@ def format_table(rows):
 
 def nav_docs():
     """mkdocs.yml 의 nav 순서대로 모든 문서 (본문의 길이 먼저)."""
-    every = [doc for docs in nav_sections().values() for doc in docs]
-    return MAIN_PATH + [d for d in every if d not in MAIN_PATH]
+    return MAIN_PATH + [d for d in nav_pages() if d not in MAIN_PATH]
 
 
 def main(argv=None):

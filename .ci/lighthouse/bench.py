@@ -18,9 +18,6 @@
 """
 
 import argparse
-import functools
-import gzip
-import http.server
 import json
 import os
 import shutil
@@ -28,7 +25,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -36,6 +32,7 @@ ROOT = HERE.parent.parent
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "overrides" / "hooks"), str(ROOT / "snippets")]
 
 from site_pages import nav_pages
+from support import static
 from support.pageweight import page_file, page_url, page_weight
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -43,38 +40,6 @@ FLAGS = (
     "--headless=new --no-sandbox --disable-gpu --disable-background-networking "
     "--disable-component-update --disable-sync --no-first-run --disable-default-apps"
 )
-COMPRESSIBLE = (".html", ".css", ".js", ".json", ".svg", ".xml", ".txt", ".ipynb")
-
-
-class GzipHandler(http.server.SimpleHTTPRequestHandler):
-    """GitHub Pages 처럼 텍스트는 gzip 으로 보냅니다 (로그는 찍지 않습니다)."""
-
-    def log_message(self, *args):
-        pass
-
-    def send_head(self):
-        path = Path(self.translate_path(self.path))
-        if path.is_dir():
-            path = path / "index.html"
-        if path.suffix in COMPRESSIBLE and path.is_file() and "gzip" in self.headers.get("Accept-Encoding", ""):
-            body = gzip.compress(path.read_bytes(), 6)
-            self.send_response(200)
-            self.send_header("Content-Type", self.guess_type(str(path)))
-            self.send_header("Content-Encoding", "gzip")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            import io
-
-            return io.BytesIO(body)
-        return super().send_head()
-
-
-def serve(site):
-    handler = functools.partial(GzipHandler, directory=str(site))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    httpd.daemon_threads = True
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    return httpd, f"http://127.0.0.1:{httpd.server_address[1]}/"
 
 
 def lighthouse(url, preset, raw=False):
@@ -136,7 +101,7 @@ def compare(args, presets, sites):
     한 번(run)마다 사이트를 모두 한 번씩 재고, 그 차례를 페이지와 번마다 돌려(회전) 부하가 어느 한쪽에 몰리지 않게 합니다.
     """
     names = list(sites)
-    servers = {name: serve(site) for name, site in sites.items()}
+    servers = {name: static.serve(site, gzip=True) for name, site in sites.items()}
     wanted = args.pages or nav_pages()
     has = {d: [n for n in names if page_file(sites[n], d).exists()] for d in wanted}
     pages = [d for d in wanted if has[d]]
@@ -171,7 +136,7 @@ def compare(args, presets, sites):
                 )
     finally:
         for httpd, _ in servers.values():
-            httpd.shutdown()
+            static.stop(httpd)
     print(f"Lighthouse 12.2.3, 사이트 {len(names)}개를 번갈아 {args.runs}번씩 잰 중앙값 (chromium {CHROMIUM})")
     for name in names:
         print(f"  {name}: {sites[name]}")
@@ -247,7 +212,7 @@ def main():
             if tmp:
                 tmp.cleanup()
         return
-    httpd, origin = serve(site)
+    httpd, origin = static.serve(site, gzip=True)
     pages = args.pages or nav_pages()
     rows = []
     try:
@@ -258,7 +223,7 @@ def main():
                 rows.append((doc, preset, med, weight))
                 print(f"  재는 중: {doc} {preset} 성능 {med['perf']:.0f}", file=sys.stderr, flush=True)
     finally:
-        httpd.shutdown()
+        static.stop(httpd)
         if tmp:
             tmp.cleanup()
 

@@ -1,4 +1,4 @@
-/* 두 탐색기(explorer.js: 어텐션 가중치 탐색기, head-explorer.js: 헤드 탐색기)가 함께 쓰는 작은 도구.
+/* 탐색기들(explorer.js: 어텐션 가중치 탐색기, head-explorer.js: 헤드 탐색기, training-explorer.js: 학습 슬라이더)이 함께 쓰는 작은 도구.
  * 페이지는 이 파일을 탐색기 스크립트보다 먼저 붙입니다 (overrides/main.html).
  */
 window.attentionExplorers = (function () {
@@ -24,5 +24,25 @@ window.attentionExplorers = (function () {
     return node;
   }
 
-  return { viridis: viridis, el: el };
+  /* selector 에 맞는 상자마다 data-src 의 JSON 을 받아 build(상자, 데이터) 로 그립니다. 상자의 data-ready 는
+     loading → yes (또는 error: 상자에 "<failed>: 까닭" 을 적습니다). 이미 그렸거나 받는 중인 상자는 건너뜁니다. */
+  function mountAll(selector, build, failed) {
+    document.querySelectorAll(selector).forEach(function (root) {
+      var ready = root.getAttribute("data-ready");
+      if (ready === "loading" || ready === "yes") return;
+      root.setAttribute("data-ready", "loading");
+      fetch(root.getAttribute("data-src"))
+        .then(function (r) {
+          if (!r.ok) throw new Error(r.status + " " + r.statusText);
+          return r.json();
+        })
+        .then(function (data) { build(root, data); root.setAttribute("data-ready", "yes"); })
+        .catch(function (err) {
+          root.setAttribute("data-ready", "error");
+          root.textContent = failed + ": " + err.message;
+        });
+    });
+  }
+
+  return { viridis: viridis, el: el, mountAll: mountAll };
 })();

@@ -174,20 +174,7 @@
   }
 
   function init() {
-    document.querySelectorAll(".attention-explorer[data-src]").forEach(function (root) {
-      if (root.getAttribute("data-ready")) return;
-      root.setAttribute("data-ready", "loading");
-      fetch(root.getAttribute("data-src"))
-        .then(function (r) {
-          if (!r.ok) throw new Error(r.status + " " + r.statusText);
-          return r.json();
-        })
-        .then(function (data) { build(root, data); root.setAttribute("data-ready", "yes"); })
-        .catch(function (err) {
-          root.setAttribute("data-ready", "error");
-          root.textContent = "탐색기 데이터를 읽지 못했습니다: " + err.message;
-        });
-    });
+    window.attentionExplorers.mountAll(".attention-explorer[data-src]", build, "탐색기 데이터를 읽지 못했습니다");
   }
 
   window.attentionExplorer = { softmax: softmax, entropy: entropy, weights: weights, factorAt: factorAt };

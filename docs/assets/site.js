@@ -152,7 +152,7 @@
 
   /* 4. 네트워크 없이 연 페이지(서비스 워커나 브라우저의 저장본)에서는 Material 이 검색 색인(search_index.json)을 받지
      못합니다. Material 은 그 실패를 처리하지 않아 "Network error" 가 잡히지 않은 오류로 두 번 올라가고, 검색 창은
-     "검색 초기화" 에 머물러 아무 말이 없습니다. 그 오류(Material 번들의 XMLHttpRequest 가 낸 것만)를 여기서 받아 콘솔에
+     "검색 초기화" 에 머물러 아무 말이 없습니다. 그 오류(Material 번들의 XMLHttpRequest 가 낸 것만)를 받아 콘솔에
      오류로 남기지 않고, 검색 창에 검색을 쓸 수 없다고 적습니다. Material 의 그 동작은 tests/test_contracts.py 가 확인합니다. */
   var searchDown = false;
   function sayNoSearch() {
@@ -164,15 +164,10 @@
     if (meta) meta.textContent = "검색 색인을 받지 못해 지금은 검색할 수 없습니다. 인터넷에 연결된 뒤 페이지를 다시 열어 주세요.";
     document.documentElement.setAttribute("data-search", "unavailable");
   }
-  function isSearchIndexFailure(ev) {
-    return ev.error instanceof Error && ev.error.message === "Network error" &&
-      /\/assets\/javascripts\/bundle\.[0-9a-f]+\.min\.js$/.test(ev.filename || "");
-  }
-  window.addEventListener("error", function (ev) {
-    if (!isSearchIndexFailure(ev)) return;
-    ev.preventDefault();
-    sayNoSearch();
-  });
+  /* 오류를 받는 곳은 번들보다 먼저 붙는 작은 스크립트(overrides/main.html)입니다: 오류가 이 스크립트보다 먼저 오면
+     표시(data-search-failed)가 남아 있고, 나중에 오면 그 스크립트가 이벤트로 알립니다. */
+  if (document.documentElement.hasAttribute("data-search-failed")) sayNoSearch();
+  document.addEventListener("attention:search-failed", sayNoSearch);
   /* 색인은 저장본에서 왔지만 검색 작업자가 제 파일(lunr)을 받지 못하면 오류 없이 "검색 초기화" 에 머뭅니다 (여러분의 문장으로
      페이지의 서비스 워커는 그 페이지만 맡아, 작업자의 파일은 저장하지 못합니다). 네트워크가 없고, 페이지를 다 연 뒤
      3초가 지나도 검색 창의 글이 처음 그대로이면 그때도 검색할 수 없다고 적습니다. */

@@ -17,47 +17,39 @@ loading="lazy" 에 display:none 이라 내려받지 않습니다. 그래서 합�
 
 import gzip
 import json
-from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+import lxml.html
 
-class _Refs(HTMLParser):
-    def __init__(self):
-        super().__init__()
-        self.refs = []  # (종류, url, 판)
-        self.config, self._in_config = None, False
-        self._variant = None  # 지금 열린 그림 링크(figure_markup)의 판: "wide", "narrow" 또는 None
 
-    def handle_endtag(self, tag):
-        if tag == "a":
-            self._variant = None
+def page_refs(html):
+    """페이지 HTML 이 부르는 것 [(종류, url, 판)] 과 Material 의 __config JSON (lxml 로 읽습니다).
 
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if tag == "a":
-            classes = (a.get("class") or "").split()
-            self._variant = next(
+    판: 그림이 figure_markup 의 그림 링크(<a class="figure--wide|figure--narrow">) 안에 있으면 "wide" 나 "narrow".
+    """
+    refs, config = [], None
+    for el in lxml.html.document_fromstring(html).iter("link", "script", "img", "div"):
+        a = el.attrib
+        if el.tag == "link" and a.get("href") and a.get("rel") in ("stylesheet", "preload", "icon"):
+            refs.append((a["rel"], a["href"], None))
+        elif el.tag == "script" and (a.get("src") or a.get("data-loads")):
+            if a.get("src"):
+                refs.append(("script", a["src"], None))
+            # 나중에 붙일 스크립트들 (site.js 가 헤드 탐색기 가까이에서 받습니다)
+            refs += [("script", src, None) for src in (a.get("data-loads") or "").split()]
+        elif el.tag == "script" and a.get("id") == "__config":
+            config = json.loads(el.text)
+        elif el.tag == "img" and a.get("src"):
+            link = next(el.iterancestors("a"), None)
+            classes = (link.get("class") or "").split() if link is not None else []
+            variant = next(
                 (c.removeprefix("figure--") for c in classes if c in ("figure--wide", "figure--narrow")), None
             )
-        if tag == "link" and a.get("href") and a.get("rel") in ("stylesheet", "preload", "icon"):
-            self.refs.append((a["rel"], a["href"], None))
-        elif tag == "script" and (a.get("src") or a.get("data-loads")):
-            if a.get("src"):
-                self.refs.append(("script", a["src"], None))
-            # 나중에 붙일 스크립트들 (site.js 가 헤드 탐색기 가까이에서 받습니다)
-            self.refs += [("script", src, None) for src in (a.get("data-loads") or "").split()]
-        elif tag == "script" and a.get("id") == "__config":
-            self._in_config = True
-        elif tag == "img" and a.get("src"):
-            self.refs.append(("img", a["src"], self._variant))
-        elif tag == "div" and a.get("data-src"):
-            self.refs.append(("data", a["data-src"], None))
-
-    def handle_data(self, data):
-        if self._in_config:
-            self.config = json.loads(data)
-            self._in_config = False
+            refs.append(("img", a["src"], variant))
+        elif el.tag == "div" and a.get("data-src"):
+            refs.append(("data", a["data-src"], None))
+    return refs, config
 
 
 def explorer_first_view(data_path):
@@ -108,10 +100,9 @@ def page_weight(site, doc):
     "totals": {(화면, 테마): 바이트}, "dark_total": 데스크톱·어두운 바이트}."""
     site = Path(site)
     html_path = page_file(site, doc)
-    parser = _Refs()
-    parser.feed(html_path.read_text(encoding="utf-8"))
+    refs, config = page_refs(html_path.read_text(encoding="utf-8"))
     shared, shown = [html_path], []  # shown: (경로, 테마, 판) — 화면·테마에 따라 보이는 그림
-    for kind, url, variant in parser.refs:
+    for kind, url, variant in refs:
         parts = urlsplit(url)
         if parts.scheme or parts.netloc or url.startswith("data:"):
             continue
@@ -125,9 +116,9 @@ def page_weight(site, doc):
             shared += explorer_first_view(target)
         else:
             shared.append(target)
-    if parser.config is None or not parser.config.get("search"):
+    if config is None or not config.get("search"):
         raise ValueError(f"{doc}: Material 의 __config 에 검색 작업자(search)가 없습니다")
-    shared.append((html_path.parent / parser.config["search"]).resolve())
+    shared.append((html_path.parent / config["search"]).resolve())
     shared += search_files(site)
 
     def items_for(screen, theme):

@@ -126,11 +126,14 @@ class FigureSet:
     모두 모은 표는 legibility.json 에 씁니다.
     """
 
-    def __init__(self, snippets_dir, out_dir, environment, workers=2):
+    def __init__(self, snippets_dir, out_dir, environment, workers=2, names=None):
+        """names: 이 그림들만 다룹니다 (테스트가 그림 하나씩 확인할 때). 그때는 지워진 그림을 치우거나 모두 모은 표
+        (legibility.json)를 쓰지 않습니다: 그것은 모든 그림을 아는 빌드(names=None)의 일입니다."""
         self.snippets_dir, self.out_dir = Path(snippets_dir), Path(out_dir)
         self.cache = cache.Cache.for_code(self.out_dir, environment, *drawing_modules())
         self.legibility_path = self.out_dir / "legibility.json"
-        self.found = discover(self.snippets_dir)
+        self.complete = names is None
+        self.found = {n: e for n, e in discover(self.snippets_dir).items() if self.complete or n in names}
         self.variants = {name: VARIANTS if e.narrow else VARIANTS[:1] for name, e in self.found.items()}
         self.paths = {
             name: {(v, t): self.out_dir / file_name(name, v, t) for v in self.variants[name] for t in THEMES}
@@ -154,7 +157,8 @@ class FigureSet:
             # 가장 오래 걸리는 모듈(실제 모델)을 먼저 맡깁니다.
             for module, jobs in sorted(by_module.items(), key=lambda kv: not kv[0].startswith("real_model")):
                 self.futures[module] = self.pool.submit(_render_module, str(self.snippets_dir), module, jobs)
-        for stale in set(self.cache.names()) - set(self.found):  # 지워진 그림의 파일도 치웁니다
+        stale_names = set(self.cache.names()) - set(self.found) if self.complete else set()
+        for stale in stale_names:  # 지워진 그림의 파일도 치웁니다
             for v in VARIANTS:
                 for t in THEMES:
                     (self.out_dir / file_name(stale, v, t)).unlink(missing_ok=True)
@@ -163,6 +167,8 @@ class FigureSet:
             self._write_table()
 
     def _write_table(self):
+        if not self.complete:
+            return
         text = json.dumps(self.legibility, indent=1, sort_keys=True, ensure_ascii=False)
         if not self.legibility_path.exists() or self.legibility_path.read_text(encoding="utf-8") != text:
             self.legibility_path.write_text(text, encoding="utf-8")
@@ -204,6 +210,19 @@ class FigureSet:
                 self._wait(module)
         finally:
             self.close()
+
+    def wait_each(self):
+        """wait_all 과 같되 실패에서 멈추지 않습니다: {모듈: FigureError} (테스트가 그림마다 제 모듈의 실패만 보입니다)."""
+        errors = {}
+        try:
+            for module in list(self.futures):
+                try:
+                    self._wait(module)
+                except FigureError as exc:
+                    errors[module] = exc
+        finally:
+            self.close()
+        return errors
 
     def close(self):
         if self.pool is not None:

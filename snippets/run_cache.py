@@ -1,0 +1,74 @@
+"""학습은 한 번만: 학습 기록을 파일로 남겨 두고, 그림·슬라이더·페이지·테스트가 모두 그 파일을 읽습니다.
+
+왜 필요한가: 사이트를 빌드할 때 "헤드는 어떻게 역할을 배우나" 장의 그림(그림 작업 프로세스), 슬라이더의 데이터(빌드
+프로세스), 페이지의 코드(페이지마다 새 프로세스)는 서로 다른 파이썬 프로세스에서 돕니다. 저마다 학습하면 같은 학습을
+세 번 합니다. 그래서 학습 기록(npz)을 저장소의 .cache/runs/ 에 남깁니다 (make clean 이 지웁니다).
+
+파일 이름의 해시는 학습을 정하는 모든 것입니다: 학습의 인자(설정 dict, 시드, 스텝 수 …), 학습 코드(TRAINING_CODE 의
+스니펫 파일 내용), numpy 와 파이썬 버전. 그중 하나라도 바뀌면 새로 학습하고, 같은 이름의 옛 파일은 지웁니다.
+CPU 는 해시에 넣지 않습니다: 다른 CPU 에서 학습하면 마지막 자리가 다른 기록이 나오지만 그것도 같은 학습이고, 모든
+소비자가 같은 파일 하나를 읽으므로 서로 어긋나지 않습니다. 장의 테스트는 어느 CPU 에서나 맞는 범위만 봅니다.
+
+여러 프로세스가 같은 기록을 동시에 찾으면 하나가 학습하고 나머지는 기다립니다 (파일 잠금, fcntl.flock). 기록 여럿을
+한꺼번에 찾을 때는 아무도 학습하지 않는 기록부터 맡으므로, 두 프로세스가 기록을 나눠서 학습합니다.
+"""
+
+import fcntl
+import hashlib
+import json
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+
+# 학습 결과를 정하는 스니펫: tiny_training 과 그것이 (간접으로라도) import 하는 스니펫 모두
+# (tests/test_run_cache.py 가 빌드의 import 닫힘과 같은지 확인합니다)
+TRAINING_CODE = ("attention", "repeat_task", "tiny_training", "tiny_transformer")
+HERE = Path(__file__).resolve().parent
+FOLDER = HERE.parent / ".cache" / "runs"
+
+
+def run_key(kwargs):
+    """학습 인자 + 학습 코드 + numpy·파이썬 버전의 해시 (16자)."""
+    h = hashlib.sha256(json.dumps(kwargs, sort_keys=True, ensure_ascii=False).encode())
+    for name in TRAINING_CODE:
+        h.update(b"\0" + name.encode() + b"\0" + (HERE / f"{name}.py").read_bytes())
+    h.update(f"\0numpy {np.__version__} python {sys.version_info.major}.{sys.version_info.minor}".encode())
+    return h.hexdigest()[:16]
+
+
+def trained(runs, folder=FOLDER):
+    """{이름: tiny_training.train 의 인자} → {이름: 학습 기록 (dict of arrays)}. 저장한 기록이 있으면 읽기만 합니다."""
+    from tiny_training import train
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    out, waiting, wait = {}, dict(runs), False
+    while waiting:
+        progressed = False
+        for name, kwargs in list(waiting.items()):
+            path = folder / f"{name}-{run_key(kwargs)}.npz"
+            with open(path.with_suffix(".lock"), "w") as lock:
+                try:
+                    fcntl.flock(lock, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+                except BlockingIOError:
+                    continue  # 다른 프로세스가 이 기록을 학습하는 중: 다른 기록부터
+                if not path.exists():
+                    _save(path, train(**kwargs))
+                with np.load(path) as saved:
+                    out[name] = dict(saved)
+            del waiting[name]
+            progressed = True
+        wait = not progressed  # 남은 것을 모두 남이 학습하는 중이면, 이제는 차례를 기다립니다
+    return out
+
+
+def _save(path, record):
+    tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")
+    np.savez(tmp, **record)
+    tmp.replace(path)  # 다른 프로세스가 반쯤 쓴 파일을 읽지 않게 한 번에 나타나게 합니다
+    name = path.name.rsplit("-", 1)[0]
+    for old in path.parent.glob(f"{name}-*"):  # 같은 이름의 옛 기록과 잠금 파일
+        if old.stem.rsplit("-", 1)[-1] != path.stem.rsplit("-", 1)[-1]:
+            old.unlink(missing_ok=True)

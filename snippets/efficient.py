@@ -459,11 +459,46 @@ for block in (1, 3, 8):
 
 # --8<-- [start:quiz_2]
 # GQA-8, 헤드 폭 128, float16 에서 층 32개, 토큰 8,192개
-per_token = kv_bytes_per_token(8)
-total = per_token * 32 * 8192
-print(f"{per_token:,} B × 32층 × 8,192 = {total / 2**30:.0f} GiB")
-print(f"MHA(32) 라면 {kv_bytes_per_token(32) * 32 * 8192 / 2**30:.0f} GiB")
+n_layers, n_tokens = 32, 8192
+kv_heads_gqa, query_heads = 8, 32
+per_token = kv_bytes_per_token(kv_heads_gqa)
+total = per_token * n_layers * n_tokens
+print(f"KV 헤드 {kv_heads_gqa}개, 쿼리 헤드 {query_heads}개")
+print(f"{per_token:,} B × {n_layers}층 × {n_tokens:,} = {total / 2**30:.0f} GiB")
+print(f"층 하나에는 {per_token * n_tokens / 2**20:.0f} MiB")
+total_mha = kv_bytes_per_token(query_heads) * n_layers * n_tokens
+print(f"MHA({query_heads}) 라면 {total_mha / 2**30:.0f} GiB")
 # --8<-- [end:quiz_2]
+
+
+# 확인 문제를 먼저 예상하고 확인하기 (snippets/predict.py, docs/assets/predict.js): 숫자는 모두 위의 계산에서
+def data_quiz_2():
+    """문제 2: GQA-8 모델이 토큰 8,192개를 캐시에 둘 때의 크기 (GiB)."""
+    from predict import number, wrong
+
+    gib = total / 2**30
+    values = {"per_token": f"{per_token:,}", "layers": str(n_layers), "tokens": f"{n_tokens:,}", "total": f"{gib:.0f}",
+              "layer_mib": f"{per_token * n_tokens / 2**20:.0f}", "mha": f"{total_mha / 2**30:.0f}",
+              "kv": str(kv_heads_gqa), "q": str(query_heads)}
+    return number(
+        label="캐시의 크기",
+        unit="GiB",
+        answer=gib,
+        tolerance=0.01,
+        right="토큰 하나, 층 하나에 {per_token} B이고, 여기에 층 {layers}개와 토큰 {tokens}개를 곱하면 {total} GiB입니다. "
+        "MHA였다면 {mha} GiB입니다.",
+        wrong=[
+            wrong(total_mha / 2**30, 0.01, "쿼리 헤드 {q}개마다 키와 밸류를 둔다고 셌나요? 그것은 MHA일 때({mha} GiB)"
+                  "입니다. GQA-{kv}는 KV 헤드 {kv}개의 키와 밸류만 캐시에 둡니다."),
+            wrong(gib / 2, 0.01, "키와 밸류 가운데 하나만 셌나요? 캐시에는 둘 다 있어서 토큰 하나, 층 하나에 "
+                  "{per_token} B입니다."),
+            wrong(gib / n_layers, 0.001, "층 하나만 셌나요? 층마다 캐시가 따로 있어서, 층 하나의 {layer_mib} MiB에 "
+                  "층 {layers}개를 곱해야 합니다."),
+        ],
+        other="토큰 하나, 층 하나에 캐시가 담는 바이트(K와 V, KV 헤드 수, 헤드 폭, 값 하나의 바이트)를 곱한 뒤, 층 "
+        "수와 토큰 수를 곱해 보세요.",
+        values=values,
+    )
 
 # --8<-- [start:quiz_3]
 m3 = sliding_window_mask(200, 4, sinks=4)

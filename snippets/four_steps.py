@@ -31,6 +31,42 @@ print("모양:", scores.shape)
 print(scores)
 # --8<-- [end:step1_scores]
 
+# --8<-- [start:qk_picture]
+# 2차원 쿼리 하나와 키 셋 (d_k = 2): 그림의 처음 위치
+# k₁ 은 q 와 같은 쪽으로 더 길고, k₂ 는 비스듬하고, k₃ 은 반대쪽
+q2 = np.array([[1.0, 0.5]])
+K2 = np.array([[1.5, 0.8],
+               [0.4, 1.2],
+               [-1.0, -0.3]])
+print("q·k:   ", (q2 @ K2.T)[0])
+print("÷√d_k: ", (q2 @ K2.T / np.sqrt(2))[0])
+# 밸류는 무엇이든 가중치는 같습니다
+_, w2 = scaled_dot_product_attention(q2, K2, K2)
+print("가중치:", w2[0])
+# --8<-- [end:qk_picture]
+
+
+def data_qk_picture():
+    """2장 ① 의 움직이는 q·k 그림(docs/assets/qk-picture.js)이 처음 그리는 것: 위의 q2, K2, d_k, 그리고 그림의 글."""
+    d = q2.shape[-1]
+    return {
+        "d_k": d,
+        "q": q2[0].tolist(),
+        "keys": K2.tolist(),
+        "names": [f"k{'₁₂₃'[i]}" for i in range(len(K2))],
+        "limit": 2.0,
+        "step": 0.1,
+        "title": "q·k를 직접 움직여 보기",
+        "hint": "쿼리 q와 키의 끝점(동그라미)을 끌어 보세요. 끝점을 누르거나 Tab으로 고른 뒤 화살표 키로도 "
+        "움직입니다(Shift를 함께 누르면 다섯 칸씩).",
+        "plane_label": "쿼리 q와 키 세 개를 그린 2차원 평면",
+        "columns": ["키", "q·k", "÷√d_k", "가중치", "안 나누면"],
+        "note": f"여기서 d_k = {d}는 쿼리와 키 벡터의 칸 수이고, √d_k ≈ {np.sqrt(d):.2f}입니다. "
+        "키가 q와 같은 쪽을 가리키고 길수록 점수가 크고, 가중치도 그 키에 몰립니다. "
+        "마지막 열은 √d_k로 나누지 않았을 때의 가중치입니다.",
+    }
+
+
 # --8<-- [start:matmul_vs_mul]
 # numpy 의 * 는 같은 자리끼리 곱하는
 # 원소별 곱입니다. 행렬 곱은 @ 입니다.
@@ -138,15 +174,40 @@ print("열의 합:", weights.sum(axis=0))
 # --8<-- [end:quiz_3]
 
 # --8<-- [start:quiz_4]
-# 원래대로: ÷ 2
+# 원래대로 √d_k 로, 그리고 √d_k 대신 d_k 로
 by_sqrt = softmax(scores / np.sqrt(d_k))
-# √d_k 대신 d_k 로 나누면: ÷ 4
 by_dk = softmax(scores / d_k)
+print(f"√d_k = {np.sqrt(d_k):g}, d_k = {d_k}")
 print("첫 행의 가중치")
 print("  ÷√d_k:", by_sqrt[0])
 print("  ÷d_k: ", by_dk[0])
 print(f"  고르게 나누면: {1 / 3:.3f}")
 # --8<-- [end:quiz_4]
+
+
+# 확인 문제를 먼저 예상하고 확인하기 (snippets/predict.py, docs/assets/predict.js): 숫자는 모두 위의 계산에서
+def data_quiz_4():
+    """문제 4: √d_k 대신 d_k 로 나누면 첫 행의 가중치가 어떻게 바뀌는지 고르기."""
+    from predict import choice, option
+
+    # 보기의 말이 기대는 사실: 더 고르게 퍼지고(가장 큰 값이 줄고), 순위는 그대로입니다
+    assert by_dk[0].max() < by_sqrt[0].max() and np.array_equal(np.argsort(by_dk[0]), np.argsort(by_sqrt[0]))
+    values = {"root": f"{np.sqrt(d_k):g}", "dk": str(d_k), "top_sqrt": f"{by_sqrt[0].max():.3f}",
+              "top_dk": f"{by_dk[0].max():.3f}", "uniform": f"{1 / 3:.3f}"}
+    return choice(
+        legend="√d_k 대신 d_k로 나누면 첫 행의 가중치는",
+        options=[
+            option("더 고르게 퍼집니다", "√d_k = {root} 대신 d_k = {dk}로 나누면 점수가 더 작아져 점수 사이의 차이도 "
+                   "줄어듭니다. 가장 큰 가중치가 {top_sqrt}에서 {top_dk}로 내려가, 고르게 나눈 몫 {uniform}에 "
+                   "다가갑니다.", right=True),
+            option("한 토큰에 더 몰립니다", "더 큰 수로 나누면 점수가 작아지고, 점수의 차이가 작을수록 소프트맥스는 "
+                   "고르게 나눕니다. 가장 큰 가중치는 {top_sqrt}에서 {top_dk}로 오히려 내려갑니다. 한 토큰에 "
+                   "몰리는 쪽은 덜 나눌 때입니다."),
+            option("그대로입니다", "나누는 수가 바뀌면 점수 사이의 차이가 바뀌고, 소프트맥스는 그 차이에 반응합니다. "
+                   "가장 큰 가중치가 {top_sqrt}에서 {top_dk}로 바뀝니다. 그대로인 것은 토큰의 순위뿐입니다."),
+        ],
+        values=values,
+    )
 
 # --8<-- [start:figure]
 def figure_pipeline(narrow=False):

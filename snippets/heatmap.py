@@ -155,6 +155,36 @@ def figure_trained(narrow=False):
 
 # --8<-- [start:quiz_4]
 # 가장 밝은 칸을 "고르게 나눌 때의 한 칸(1/n)" 과 견줍니다.
-for n, brightest in [(len(tokens), weights[cat].max()), (60, 0.2)]:
+brightest_cells = [(len(tokens), weights[cat].max()), (60, 0.2)]
+for n, brightest in brightest_cells:
     print(f"토큰 {n:2d}개: 고른 몫 {1 / n:.3f}, 가장 밝은 칸 {brightest:.2f} → {brightest * n:.1f}배")
 # --8<-- [end:quiz_4]
+
+
+# 확인 문제를 먼저 예상하고 확인하기 (snippets/predict.py, docs/assets/predict.js): 숫자는 모두 위의 계산에서
+def data_quiz_4():
+    """문제 4: 토큰 60개 문장의 가장 밝은 칸 0.2 가 고르게 나눌 때의 몫의 몇 배인지."""
+    from predict import number, wrong
+
+    (n_cat, b_cat), (n_long, b_long) = brightest_cells
+    values = {"n_cat": str(n_cat), "share_cat": f"{1 / n_cat:.3f}", "bright_cat": f"{b_cat:.2f}",
+              "ratio_cat": f"{b_cat * n_cat:.1f}", "n_long": str(n_long), "share_long": f"{1 / n_long:.3f}",
+              "bright_long": f"{b_long:g}", "ratio_long": f"{b_long * n_long:.1f}"}
+    return number(
+        label="토큰 {n_long}개, 가장 밝은 칸 {bright_long}: 고르게 나눈 몫의 몇 배",
+        unit="배",
+        answer=b_long * n_long,
+        tolerance=0.5,
+        right="토큰이 {n_long}개면 한 칸의 고른 몫이 {share_long}이라, 가장 밝은 칸 {bright_long}의 배수는 {ratio_long}입니다. "
+        "cat 행의 {bright_cat}은 {ratio_cat}배이니, 더 많이 모은 쪽은 오히려 긴 문장의 헤드입니다.",
+        wrong=[
+            wrong(b_long * n_cat, 0.1, "고른 몫을 cat 행처럼 토큰 {n_cat}개의 {share_cat}로 잡았나요? 토큰이 "
+                  "{n_long}개면 한 칸의 고른 몫은 {share_long}입니다."),
+            wrong(b_long / b_cat, 0.03, "가장 밝은 칸끼리({bright_long}, {bright_cat}) 견줬나요? 히트맵의 색은 토큰 수와 "
+                  "상관없이 같은 눈금이라 밝기끼리 견주면 속습니다. 견줄 것은 고른 몫 {share_long}입니다."),
+            wrong(b_cat * n_cat, 0.1, "그것은 cat 행의 배수({ratio_cat}배)입니다. 토큰 {n_long}개 문장에서는 "
+                  "고른 몫이 {share_long}밖에 되지 않습니다."),
+        ],
+        other="토큰이 n개면 고르게 나눌 때 한 칸은 n분의 일입니다. 가장 밝은 칸을 그 몫으로 나눠 보세요.",
+        values=values,
+    )

@@ -334,10 +334,11 @@ for head in [(4, 3), best]:
 # --8<-- [end:quiz_2]
 
 # --8<-- [start:quiz_3]
-tokens = tokenize(model, PREFIX + SENTENCES[0])[1]
-print("접두어와 <s>:")
-print(" ", tokens[:START])
-print(f"문장의 첫 조각: {tokens[START]} (자리 {START})")
+# 1층에서 문장 조각들이 접두어 조각 셋에 준 몫 (문장마다 헤드·쿼리 평균)
+prefix_share_1 = np.array([s["접두어"][0].mean() for s in per])
+print(f"문장 {len(per)}개, 1층에서 접두어에 준 몫")
+print(f"  가장 작은 문장 {prefix_share_1.min():.3f}")
+print(f"  가장 큰 문장 {prefix_share_1.max():.3f}")
 # --8<-- [end:quiz_3]
 
 # --8<-- [start:quiz_4]

@@ -143,8 +143,58 @@ print("어텐션 가중치:", weights_cooking)
 # --8<-- [start:quiz_4]
 # 어떤 라벨과도 겹치지 않는 요청
 query_empty = np.zeros(3)
-weights_empty = softmax(keys @ query_empty)
+scores_empty = keys @ query_empty
+weights_empty = softmax(scores_empty)
+print(f"책 {len(books)}권의 점수:", scores_empty)
 print("가중치:", weights_empty)
 print("섞인 내용:", weights_empty @ values)
 print("밸류의 평균:", values.mean(axis=0))
 # --8<-- [end:quiz_4]
+
+
+# 확인 문제를 먼저 예상하고 확인하기 (snippets/predict.py, docs/assets/predict.js): 숫자는 모두 위의 계산에서
+def data_quiz_3():
+    """문제 3: 요청 [0, 1, 1] 에서 어텐션 가중치가 가장 큰 책 고르기."""
+    from predict import choice, option
+
+    s, w = scores_cooking, weights_cooking
+    top = int(np.argmax(w))
+    assert top == int(np.argmax(s)) == books.index("요리 입문서")
+    values = {"s_intro": f"{s[0]:g}", "s_adv": f"{s[1]:g}", "s_cook": f"{s[2]:g}",
+              "w_intro": f"{w[0]:.3f}", "w_adv": f"{w[1]:.3f}", "w_cook": f"{w[2]:.3f}"}
+    return choice(
+        legend="어텐션 가중치가 가장 큰 책",
+        options=[
+            option(books[0], "파이썬 입문서는 라벨의 '입문' 한 칸만 요청과 겹쳐 점수가 {s_intro}입니다. "
+                   "'입문'과 '요리'가 모두 겹치는 요리 입문서의 점수 {s_cook}가 더 높습니다."),
+            option(books[1], "파이썬 심화서의 라벨은 '파이썬' 하나라서 새 요청과 겹치는 칸이 없습니다(점수 {s_adv}). "
+                   "그래서 가중치가 가장 작지만, 그래도 {w_adv}만큼은 받습니다."),
+            option(books[2], "라벨이 요청과 두 칸 겹쳐 점수가 {s_cook}로 가장 높고, 가중치도 {w_cook}로 "
+                   "가장 큽니다. 다만 파이썬 입문서({w_intro})와 파이썬 심화서({w_adv})도 몫을 받습니다.", right=True),
+        ],
+        values=values,
+    )
+
+
+def data_quiz_4():
+    """문제 4: 요청 [0, 0, 0] 에서 책 한 권이 받는 가중치."""
+    from predict import number, wrong
+
+    assert np.allclose(weights_empty, weights_empty[0])
+    values = {"n": str(len(books)), "score": f"{scores_empty[0]:g}", "weight": f"{weights_empty[0]:.3f}"}
+    return number(
+        label="책 한 권의 어텐션 가중치",
+        answer=float(weights_empty[0]),
+        tolerance=0.005,
+        right="점수가 모두 {score}으로 같아서 {n}권이 {weight}씩 똑같이 나눠 받습니다. "
+        "섞인 내용은 밸류의 평균이 됩니다.",
+        wrong=[
+            wrong(0.0, 0.005, "점수가 {score}이면 가중치도 {score}이라고 봤나요? 소프트맥스는 점수를 지수로 바꾼 뒤 "
+                  "합으로 나누므로, 점수가 {score}인 책도 몫을 받습니다. 점수가 모두 같으면 몫도 모두 같습니다."),
+            wrong(1.0, 0.005, "한 권이 가중치를 모두 받는다고 봤나요? 그것은 한 권만 고르기(argmax)입니다. "
+                  "어텐션은 점수만큼 나눠 주고, 점수가 모두 {score}으로 같으니 {n}권이 똑같이 나눕니다."),
+        ],
+        other="가중치를 모두 더하면 얼마인지, 그리고 {n}권의 점수가 모두 같을 때 몫이 어떻게 "
+        "나뉠지 생각해 보세요.",
+        values=values,
+    )

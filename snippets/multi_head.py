@@ -176,9 +176,40 @@ print("(논문의 전체 175.0B 에는 임베딩 등이 더해집니다)")
 
 # --8<-- [start:quiz_1]
 # BERT-base: d_model 768 에 헤드 12개
-for heads in (1, 12):
-    print(f"d_model 768, 헤드 {heads:2d}개: 파라미터 {attention_cost(128, 768, heads)['파라미터']:,}")
+bert_width, bert_heads = 768, 12
+bert_params = {heads: attention_cost(128, bert_width, heads)["파라미터"] for heads in (1, bert_heads)}
+for heads, count in bert_params.items():
+    print(f"d_model {bert_width}, 헤드 {heads:2d}개: 파라미터 {count:,}")
+print(f"헤드 1개 ÷ 헤드 {bert_heads}개: {bert_params[1] / bert_params[bert_heads]:g}배")
+print(f"헤드 {bert_heads}개일 때 헤드 하나의 폭: {bert_width // bert_heads}")
 # --8<-- [end:quiz_1]
+
+
+# 확인 문제를 먼저 예상하고 확인하기 (snippets/predict.py, docs/assets/predict.js): 숫자는 모두 위의 계산에서
+def data_quiz_1():
+    """문제 1: 같은 폭에서 헤드를 12개에서 1개로 바꾸면 파라미터가 몇 배가 되는지."""
+    from predict import number, wrong
+
+    ratio = bert_params[1] / bert_params[bert_heads]
+    values = {"params": f"{bert_params[bert_heads]:,}", "one": "1", "heads": str(bert_heads),
+              "d_head": str(bert_width // bert_heads)}
+    return number(
+        label="헤드 {one}개일 때의 파라미터는 헤드 {heads}개일 때의 몇 배",
+        unit="배",
+        answer=ratio,
+        tolerance=0.01,
+        right="두 경우 모두 {params}개입니다. 헤드 수는 같은 (d_model, d_model) 행렬을 폭 {d_head}짜리 조각 몇 "
+        "개로 나눠 쓰느냐일 뿐입니다.",
+        wrong=[
+            wrong(bert_heads * ratio, 0.5, "헤드마다 (d_model, d_model) 행렬을 따로 가진다고 봤나요? 헤드가 {heads}개이면 헤드 "
+                  "하나의 W_Q는 폭이 {d_head}이고, {heads}개를 이어 붙이면 (d_model, d_model) 하나입니다."),
+            wrong(ratio / bert_heads, 0.01, "헤드가 많을수록 파라미터도 많다고 봤나요? 헤드가 하나든 {heads}개든 파라미터는 "
+                  "{params}개로 같습니다."),
+        ],
+        other="헤드가 {heads}개일 때 헤드 하나의 W_Q가 어떤 모양인지, 그것들을 모두 이어 붙이면 어떤 모양인지 떠올려 "
+        "보세요.",
+        values=values,
+    )
 
 # --8<-- [start:quiz_2]
 # (배치 2, 토큰 10, d_model 768)

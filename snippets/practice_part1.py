@@ -7,6 +7,7 @@ scaled_dot_product_attention 과 같다는 것은 tests/test_notebooks.py 가 �
 코어의 softmax 는 부록(core_tour.md)에 있습니다.
 """
 
+from practice_checks import check_with  # 노트북에는 이 절(확인 함수의 틀)이 직접 들어갑니다
 from toy_data import toy_qkv  # 노트북에는 toy_data 의 절이 직접 들어갑니다
 
 # --8<-- [start:softmax]
@@ -45,62 +46,155 @@ output = weights @ V  # ④ 가중합
 print("④ output  = weights @ V     ", output.shape)
 # --8<-- [end:steps]
 
+# --8<-- [start:checks]
+# 이 파트의 확인 함수 두 개. 정답은 맨 위의 소프트맥스와 네 단계이고, mistakes 는 흔한 실수를 일부러 그대로 짠 것입니다.
+def check_softmax(fn):
+    """fn(scores) 가 마지막 축(키 축)을 따라 소프트맥스를 하는지, 세 가지 점수로 봅니다."""
+    cases = [("점수 한 행 [2, 1, 0.1]", (np.array([2.0, 1.0, 0.1]),)),
+             ("점수 행렬 (2, 3)", (np.array([[1.0, 2.0, 3.0], [0.5, 0.0, -1.0]]),)),
+             ("아주 큰 점수 [1000, 999, 0]", (np.array([1000.0, 999.0, 0.0]),))]
+
+    def by_axis_0(s):
+        e = np.exp(s - s.max(axis=0, keepdims=True))
+        return e / e.sum(axis=0, keepdims=True)
+
+    def by_whole_sum(s):
+        e = np.exp(s - s.max())
+        return e / e.sum()
+
+    def without_keepdims(s):
+        e = np.exp(s - s.max(axis=-1, keepdims=True))
+        return e / e.sum(axis=-1)
+
+    def without_max(s):
+        return np.exp(s) / np.exp(s).sum(axis=-1, keepdims=True)
+
+    mistakes = [
+        (by_axis_0, "쿼리 축(axis=0)을 따라 나눠 열의 합이 1이 됐습니다. "
+                    "한 쿼리의 점수 행을 나눠야 하므로 마지막 축(axis=-1)입니다."),
+        (by_whole_sum, "배열 전체의 합으로 나눴습니다. 행마다 합이 1이 되려면 "
+                       "sum(axis=-1, keepdims=True)입니다."),
+        (without_keepdims, "합을 keepdims=True 없이 구해 (2,) 모양이 됐고, "
+                           "(2, 3)과 나누는 방향이 어긋났습니다."),
+        (without_max, "최댓값을 빼지 않아 큰 점수에서 exp 가 넘쳐 nan 이 됐습니다. "
+                      "빼도 결과는 같습니다."),
+    ]
+    return check_with(fn, plain_softmax, mistakes, cases, "fn")
+
+
+def check_attention(fn):
+    """fn(Q, K, V) 가 (출력, 가중치) = (softmax(Q Kᵀ/√d_k) V, softmax(Q Kᵀ/√d_k)) 를 돌려주는지 봅니다."""
+    r = np.random.default_rng(7)
+    cases = [("쿼리 2개, 키 3개, d_k = 4",
+              (r.standard_normal((2, 4)), r.standard_normal((3, 4)), r.standard_normal((3, 5)))),
+             ("정사각형: 쿼리 3개, 키 3개, d_k = 3",
+              (r.standard_normal((3, 3)), r.standard_normal((3, 3)), r.standard_normal((3, 2)))),
+             ("큰 점수 (1600 안팎)",
+              (20 + r.standard_normal((2, 4)), 20 + 0.1 * r.standard_normal((3, 4)), r.standard_normal((3, 5))))]
+
+    def attention_with(scores_of, softmax=plain_softmax):
+        """점수를 만드는 방법(scores_of)과 소프트맥스만 바꾼 어텐션"""
+        def attention(Q, K, V):
+            weights = softmax(scores_of(Q, K))
+            return weights @ V, weights
+        return attention
+
+    def right(Q, K, V):
+        return attention_with(lambda Q, K: Q @ K.T / np.sqrt(K.shape[-1]))(Q, K, V)
+
+    def softmax_axis_0(s):
+        e = np.exp(s - s.max(axis=0, keepdims=True))
+        return e / e.sum(axis=0, keepdims=True)
+
+    def softmax_without_max(s):
+        return np.exp(s) / np.exp(s).sum(axis=-1, keepdims=True)
+
+    mistakes = [
+        (attention_with(lambda Q, K: Q @ K.T / K.shape[-1]),
+         "√d_k 대신 d_k 로 나눴습니다. 점수가 너무 작아져, d_k 가 클수록 가중치가 고르게 퍼집니다."),
+        (attention_with(lambda Q, K: Q @ K.T),
+         "√d_k 로 나누지 않았습니다. d_k 가 크면 점수가 넓게 퍼져 가중치가 한 키에 몰립니다."),
+        (attention_with(lambda Q, K: Q @ K / np.sqrt(K.shape[-1])),
+         "K 를 전치하지 않았습니다(Q @ K). 점수는 쿼리와 키의 내적이라 Q @ K.T 입니다. "
+         "정사각형이면 오류 없이 틀린 값이 나옵니다."),
+        (attention_with(lambda Q, K: Q @ K.T / np.sqrt(d_k)),
+         f"바깥의 d_k({d_k})로 나눴습니다. 함수 안에서 K.shape[-1] 로 읽어야 입력마다 맞습니다."),
+        (attention_with(lambda Q, K: Q @ K.T / np.sqrt(K.shape[-1]), softmax_axis_0),
+         "소프트맥스를 쿼리 축(axis=0)으로 했습니다. 한 쿼리의 점수 행을 나눠야 하므로 axis=-1 입니다."),
+        (attention_with(lambda Q, K: Q @ K.T / np.sqrt(K.shape[-1]), softmax_without_max),
+         "소프트맥스에서 최댓값을 빼지 않아 큰 점수에서 exp 가 넘쳐 nan 이 됐습니다."),
+    ]
+    return check_with(fn, right, mistakes, cases, "fn", parts=("출력", "가중치"))
+# --8<-- [end:checks]
+
 # --8<-- [start:exercise_1]
-# 연습 1: d_k_try 를 바꿔 가며 실행해 보세요.
-d_k_try = 64
-rng = np.random.default_rng(0)
-# 무작위 쿼리 1000개
-q_try = rng.standard_normal((1000, 1, d_k_try))
-# 쿼리마다 무작위 키 10개
-k_try = rng.standard_normal((1000, 10, d_k_try))
-# (1000, 1, 10): 나누기 전 점수
-raw = q_try @ np.swapaxes(k_try, -1, -2)
-print(f"d_k = {d_k_try}: 가장 큰 가중치의 평균  나누지 않음 {plain_softmax(raw).max(-1).mean():.3f}, "
-      f"÷√d_k {plain_softmax(raw / np.sqrt(d_k_try)).max(-1).mean():.3f}")
+# 연습 1: 점수 배열의 마지막 축을 따라 소프트맥스를 하는 함수입니다.
+def my_softmax(scores):
+    # ↓ 이 두 줄에 틀린 곳이 둘 있습니다
+    e = np.exp(scores)
+    return e / e.sum(axis=0, keepdims=True)
+
+
+check_softmax(my_softmax)
 # --8<-- [end:exercise_1]
 
 # --8<-- [start:exercise_2]
-# 연습 2: 쿼리를 두 개만 쓰고 키·밸류는 세 개를 그대로 씁니다. 모양을 먼저 예상해 보세요.
-Q_2 = Q[:2]
-w_2 = plain_softmax(Q_2 @ K.T / np.sqrt(d_k))
-out_2 = w_2 @ V
-print("가중치:", w_2.shape, " 출력:", out_2.shape)
+# 연습 2: 네 단계를 함수 하나로. (출력, 가중치)를 돌려줍니다.
+def my_attention(Q, K, V):
+    scores = Q @ K.T
+    # ↓ 이 줄이 틀렸습니다
+    scaled = scores / K.shape[-1]
+    weights = plain_softmax(scaled)
+    return weights @ V, weights
+
+
+check_attention(my_attention)
 # --8<-- [end:exercise_2]
 
 # --8<-- [start:exercise_3]
-# 연습 3: 점수의 모든 칸에 같은 수를 더하거나 곱하면 가중치는 어떻게 될까요?
-shift, factor = 10.0, 1.0
-changed = plain_softmax(scaled * factor + shift)
-print("첫 행의 가중치:", weights[0].round(3), "→", changed[0].round(3))
+# 연습 3: d_k_try 를 바꿔 가며 실행해 보세요.
+d_k_try = 64
+rng = np.random.default_rng(0)
+# 무작위 쿼리 1000개와 키 10개
+q_try = rng.standard_normal((1000, d_k_try))
+k_try = rng.standard_normal((10, d_k_try))
+# (1000, 10): 쿼리마다 키 10개의 점수 한 행
+raw = q_try @ k_try.T
+print(f"d_k = {d_k_try}: 가장 큰 가중치의 평균")
+print(f"  나누지 않음 {plain_softmax(raw).max(-1).mean():.3f}")
+print(f"  ÷√d_k      {plain_softmax(raw / np.sqrt(d_k_try)).max(-1).mean():.3f}")
 # --8<-- [end:exercise_3]
 
 # --8<-- [start:solution_1]
-# 풀이 1: d_k 가 커질수록 나누지 않은 점수는 더 넓게 퍼져서 가장 큰 가중치가 1에 다가갑니다.
-# √d_k 로 나누면 d_k 와 상관없이 비슷한 값에 머뭅니다.
-solution_1 = {}
-for d in (4, 64, 512):
-    r = np.random.default_rng(0)
-    q_s, k_s = r.standard_normal((1000, 1, d)), r.standard_normal((1000, 10, d))
-    s = q_s @ np.swapaxes(k_s, -1, -2)
-    solution_1[d] = (plain_softmax(s).max(-1).mean(), plain_softmax(s / np.sqrt(d)).max(-1).mean())
-    print(f"d_k = {d:3d}: 나누지 않음 {solution_1[d][0]:.3f}, ÷√d_k {solution_1[d][1]:.3f}")
+# 풀이 1: 최댓값을 빼고(결과는 같고 exp 가 넘치지 않습니다),
+# 마지막 축(axis=-1)을 따라 나눕니다. 맨 위의 plain_softmax 와 같습니다.
+def my_softmax(scores):
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+solution_1 = check_softmax(my_softmax)
 # --8<-- [end:solution_1]
 
 # --8<-- [start:solution_2]
-# 풀이 2: 가중치는 (쿼리 수, 키 수), 출력은 (쿼리 수, d_v) 입니다. 키를 늘리면 가중치의 열이 늘고,
-# 출력의 모양은 그대로입니다. 키와 밸류는 언제나 같은 수여야 합니다.
-for n_q, n_k in [(2, 3), (1, 3), (2, 5)]:
-    r = np.random.default_rng(1)
-    q_s, k_s, v_s = r.standard_normal((n_q, 4)), r.standard_normal((n_k, 4)), r.standard_normal((n_k, 4))
-    w = plain_softmax(q_s @ k_s.T / np.sqrt(4))
-    print(f"쿼리 {n_q}개, 키 {n_k}개 → 가중치 {w.shape}, 출력 {(w @ v_s).shape}")
+# 풀이 2: d_k 가 아니라 √d_k 로 나눕니다.
+def my_attention(Q, K, V):
+    scores = Q @ K.T
+    scaled = scores / np.sqrt(K.shape[-1])
+    weights = plain_softmax(scaled)
+    return weights @ V, weights
+
+
+solution_2 = check_attention(my_attention)
 # --8<-- [end:solution_2]
 
 # --8<-- [start:solution_3]
-# 풀이 3: 소프트맥스는 점수의 차이만 봅니다. 모든 칸에 같은 수를 더해도 가중치는 그대로이고,
-# 모든 칸에 2를 곱하면 차이가 두 배가 되어 가중치가 큰 쪽으로 더 몰립니다.
-same_after_shift = np.allclose(plain_softmax(scaled + 10.0), weights)
-doubled = plain_softmax(scaled * 2.0)
-print("10을 더한 뒤에도 같은가?", same_after_shift)
-print("첫 행: 그대로", weights[0].round(3), " 2를 곱하면", doubled[0].round(3))
+# 풀이 3: d_k 가 커질수록 나누지 않은 점수는 더 넓게 퍼져서 가장 큰 가중치가 1에 다가갑니다.
+# √d_k 로 나누면 d_k 와 상관없이 비슷한 값에 머뭅니다.
+solution_3 = {}
+for d in (4, 64, 512):
+    r = np.random.default_rng(0)
+    s = r.standard_normal((1000, d)) @ r.standard_normal((10, d)).T
+    solution_3[d] = (plain_softmax(s).max(-1).mean(), plain_softmax(s / np.sqrt(d)).max(-1).mean())
+    print(f"d_k = {d:3d}: 나누지 않음 {solution_3[d][0]:.3f}, ÷√d_k {solution_3[d][1]:.3f}")
 # --8<-- [end:solution_3]

@@ -8,6 +8,7 @@
 import matplotlib.pyplot as plt  # 노트북에서는 그림 도우미의 절(plotting.py:korean_font)이 import 합니다
 
 from plotting import use_korean_font  # 노트북에는 그림 도우미의 절이 직접 들어갑니다
+from practice_checks import check_with  # 노트북에는 이 절(확인 함수의 틀)이 직접 들어갑니다
 from toy_data import cat_sat_example  # 노트북에는 toy_data 의 절이 직접 들어갑니다
 
 # --8<-- [start:attention]
@@ -22,7 +23,7 @@ def plain_softmax(scores):
 
 def plain_attention(Q, K, V, mask=None):
     """파트 1 의 네 줄. mask 의 False 칸은 가립니다 (exp(-inf) = 0). 가중합과 가중치를 돌려줍니다."""
-    # ① 내적, ② √d_k 로 나누기
+    # ① 내적(K 의 마지막 두 축만 전치), ② √d_k
     scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(K.shape[-1])
     if mask is not None:
         scores = np.where(mask, scores, -np.inf)
@@ -77,12 +78,71 @@ for token, row in zip(tokens, weights):
     print(f"'{token}' 행에서 가장 큰 가중치: '{tokens[top]}' ({row[top]:.2f})")
 # --8<-- [end:rows]
 
+# --8<-- [start:checks]
+# 이 파트의 확인 함수 두 개. 정답은 위의 plain_attention 과 3장의 엔트로피이고, mistakes 는 흔한 실수를 일부러 그대로 짠 것입니다.
+def check_masked_attention(fn):
+    """fn(Q, K, V, mask) 가 (출력, 가중치) 를 돌려주고, mask 의 False 칸을 소프트맥스에서 빼는지 봅니다."""
+    r = np.random.default_rng(3)
+    cases = [("인과 마스크, 토큰 4개",
+              (r.standard_normal((4, 3)), r.standard_normal((4, 3)), r.standard_normal((4, 2)),
+               np.tril(np.ones((4, 4), dtype=bool)))),
+             ("패딩: 키 5개 가운데 뒤 둘을 가림",
+              (r.standard_normal((2, 3)), r.standard_normal((5, 3)), r.standard_normal((5, 2)),
+               np.array([[True, True, True, False, False]])))]
+
+    def masked_with(hide):
+        """가리는 방법(hide)만 바꾼 마스크 어텐션"""
+        def attention(Q, K, V, mask):
+            weights = hide(Q @ K.T / np.sqrt(K.shape[-1]), mask)
+            return weights @ V, weights
+        return attention
+
+    mistakes = [
+        (masked_with(lambda s, m: plain_softmax(s) * m),
+         "소프트맥스를 한 뒤에 가렸습니다. 가린 칸의 몫이 그냥 사라져 행의 합이 1보다 작아집니다. "
+         "소프트맥스 앞에서 가린 칸의 점수를 -inf 로 두면 남은 칸끼리 합이 1이 되게 나뉩니다."),
+        (masked_with(lambda s, m: plain_softmax(np.where(m, s, 0.0))),
+         "가린 칸의 점수를 0으로 두었습니다. exp(0) = 1 이라 가린 칸도 몫을 받습니다. -inf 로 두어야 exp 가 0이 됩니다."),
+        (masked_with(lambda s, m: plain_softmax(np.where(m, -np.inf, s))),
+         "마스크를 거꾸로 읽었습니다. 이 노트북과 본문의 코어에서 True 는 볼 수 있는 칸입니다."),
+    ]
+    return check_with(fn, plain_attention, mistakes, cases, "fn", parts=("출력", "가중치"))
+
+
+def check_entropy(fn):
+    """fn(weights) 가 행마다 엔트로피 -Σ p·ln p 를 돌려주는지 봅니다 (0 인 칸은 0·ln 0 = 0 으로 셉니다)."""
+    cases = [("고르게 나눈 행 [0.25, 0.25, 0.25, 0.25]", (np.full((1, 4), 0.25),)),
+             ("쿼리 2개, 키 3개", (np.array([[0.7, 0.2, 0.1], [0.1, 0.1, 0.8]]),)),
+             ("마스크로 0이 된 칸이 있는 가중치", (np.array([[1.0, 0.0, 0.0], [0.5, 0.5, 0.0], [0.2, 0.3, 0.5]]),))]
+
+    def entropy(w, log=np.log, axis=-1):
+        """0 인 칸은 빼고 더합니다"""
+        return -np.sum(np.where(w > 0, w * log(np.where(w > 0, w, 1.0)), 0.0), axis=axis)
+
+    mistakes = [
+        (lambda w: -(w * np.log(w)).sum(axis=-1),
+         "0인 칸에서 0 × ln 0 = 0 × (-inf) = nan 이 됐습니다. 0인 칸은 빼고 더합니다(0·ln 0 = 0으로 약속)."),
+        (lambda w: entropy(w, axis=0),
+         "열마다 구했습니다(axis=0). 행이 쿼리이므로 행마다, 곧 마지막 축(axis=-1)을 따라 더합니다."),
+        (lambda w: entropy(w, log=np.log2),
+         "밑이 2인 로그(비트)로 셌습니다. 3장처럼 자연로그(np.log, 나트)로 세면 키 4개에 고르게 나눌 때 ln 4 입니다."),
+        (lambda w: -entropy(w),
+         "부호를 빠뜨렸습니다. ln p 는 0 이하라서, 엔트로피는 -Σ p·ln p 로 0 이상이 되게 셉니다."),
+    ]
+    return check_with(fn, entropy, mistakes, cases, "fn")
+# --8<-- [end:checks]
+
 # --8<-- [start:exercise_1]
-# 연습 1: 인과 마스크. True = 볼 수 있음, False = 가림입니다.
-# 자기 자신과 앞쪽 토큰만 True
-mask = np.tril(np.ones((6, 6), dtype=bool))
-_, masked = plain_attention(Q, K, V, mask)
-print(masked.round(2))
+# 연습 1: 마스크의 False 칸(가릴 칸)을 빼고 계산하는 어텐션. (출력, 가중치)를 돌려줍니다.
+def masked_attention(Q, K, V, mask):
+    scores = Q @ K.T / np.sqrt(K.shape[-1])
+    weights = plain_softmax(scores)
+    # ↓ 가린 칸을 소프트맥스 다음에 0으로 만듭니다. 이것으로 충분할까요?
+    weights = weights * mask
+    return weights @ V, weights
+
+
+check_masked_attention(masked_attention)
 # --8<-- [end:exercise_1]
 
 # --8<-- [start:exercise_2]
@@ -97,18 +157,26 @@ print(f"cat → sat  원래 순서: {weights[cat, sat]:.4f}, 뒤섞은 순서: {
 # --8<-- [end:exercise_2]
 
 # --8<-- [start:exercise_3]
-# 연습 3: √d_k 로 나누지 않으면 몇 개의 행이 한 토큰에 가중치를 90% 넘게 몰아 줄까요?
-# ③ 소프트맥스만: ② 를 건너뜁니다
-unscaled = plain_softmax(Q @ K.T)
-print("행마다 가장 큰 가중치 (나누지 않음):", unscaled.max(axis=-1).round(3))
+# 연습 3: 행마다 엔트로피(3장): 분포가 고를수록 크고, 한 칸에 몰릴수록 0에 가깝습니다.
+def row_entropy(weights):
+    # ↓ 가중치가 0인 칸에서는 어떻게 될까요?
+    return -(weights * np.log(weights)).sum(axis=-1)
+
+
+check_entropy(row_entropy)
 # --8<-- [end:exercise_3]
 
 # --8<-- [start:solution_1]
-# 풀이 1: 첫 행(The)은 자기 자신만 볼 수 있어서 [1, 0, 0, 0, 0, 0] 입니다.
-# i 번째 행은 앞쪽 i+1 개 칸에만 가중치가 있고, 합은 여전히 1 입니다. 마지막 행은 가리는 칸이 없어서 원래와 같습니다.
-print("첫 행:", masked[0])
-print("행마다 0이 아닌 칸의 수:", (masked > 0).sum(axis=-1))
-print("마지막 행이 마스크 없을 때와 같은가?", np.allclose(masked[-1], weights[-1]))
+# 풀이 1: 소프트맥스 앞에서 가린 칸의 점수를 -inf 로 둡니다. exp(-inf) = 0 이라 가린 칸은 몫이 없고,
+# 남은 칸끼리 합이 1이 되게 나뉩니다. 위의 plain_attention 과 같은 방법입니다.
+def masked_attention(Q, K, V, mask):
+    scores = Q @ K.T / np.sqrt(K.shape[-1])
+    scores = np.where(mask, scores, -np.inf)
+    weights = plain_softmax(scores)
+    return weights @ V, weights
+
+
+solution_1 = check_masked_attention(masked_attention)
 # --8<-- [end:solution_1]
 
 # --8<-- [start:solution_2]
@@ -120,8 +188,15 @@ print("뒤섞은 가중치가 원래 가중치의 행과 열을 같은 순서로
 # --8<-- [end:solution_2]
 
 # --8<-- [start:solution_3]
-# 풀이 3: 나누지 않은 점수는 √d_k = 8 배 넓게 퍼져 있어서, 여섯 행 가운데 여러 행이 거의 한 칸에 몰립니다.
-sharp_rows = int((unscaled.max(axis=-1) > 0.9).sum())
-print("90% 넘게 한 토큰에 몰린 행:", sharp_rows, "개 /", len(tokens), "개 (÷√d_k 일 때는",
-      int((weights.max(axis=-1) > 0.9).sum()), "개)")
+# 풀이 3: 0인 칸은 빼고 더합니다. 고친 함수로 위 히트맵의 행들을 재면, 어느 행이 넓게 보는지 숫자로 읽힙니다.
+def row_entropy(weights):
+    safe = np.where(weights > 0, weights, 1.0)
+    return -(weights * np.log(safe)).sum(axis=-1)
+
+
+solution_3 = check_entropy(row_entropy)
+row_h = row_entropy(weights)
+print(f"히트맵의 행마다 엔트로피 (고르게 나누면 ln 6 = {np.log(6):.3f})")
+for token, h_row in zip(tokens, row_h):
+    print(f"  {token:4s} {h_row:.3f}")
 # --8<-- [end:solution_3]

@@ -1,9 +1,13 @@
 """실습 파트 4: 온라인 소프트맥스를 처음부터 직접 짜고, 확인 함수로 스스로 검사합니다.
 
+확인 함수(check_online, check_merge, check_attention_row)는 practice_checks.py 의 check_with 를 씁니다.
+
 본문 8장(efficient.py)의 온라인 소프트맥스와 같은 생각을 더 짧게 씁니다. 노트북은 저장소 밖에서도 돌아가야
 하므로 절 안에서는 저장소의 모듈을 import 하지 않습니다 (numpy 만). 여기 함수들이 코어의 softmax 와
 같은 답을 낸다는 것, 연습 셀이 처음에는 틀리고 풀이가 맞는다는 것은 tests/test_notebooks.py 가 확인합니다.
 """
+
+from practice_checks import check_with  # 노트북에는 이 절(확인 함수의 틀)이 직접 들어갑니다
 
 # --8<-- [start:softmax]
 import numpy as np
@@ -40,32 +44,44 @@ p = online_softmax(row, block=3, show=True)
 # --8<-- [end:online]
 
 # --8<-- [start:check]
-def check(fn):
-    """fn(x, block) 이 보통의 소프트맥스와 같은지 여러 점수와 블록 크기로 검사합니다.
+def check_online(fn):
+    """fn(x, block) 이 보통의 소프트맥스와 같은지 여러 점수와 블록 크기로 봅니다.
 
-    fn 은 (1차원 점수 배열, 블록 크기) 를 받아 같은 길이의 배열을 돌려주는 함수입니다.
-    돌려준 것의 모양이 다르면 ✗ 와 그 모양을 찍습니다."""
-    if not callable(fn):
-        raise TypeError(f"check 에는 함수를 넘겨 주세요 (예: check(online_softmax)): fn={fn!r}")
+    fn 은 (1차원 점수 배열, 블록 크기) 를 받아 같은 길이의 배열을 돌려주는 함수입니다. 틀리면 흔한 실수
+    가운데 같은 답을 내는 것을 찾아 그 실수를 짚습니다 (맨 아래의 check_with)."""
     rng = np.random.default_rng(0)
-    cases = {"본문의 점수 8개": row, "무작위 점수 1000개": rng.standard_normal(1000) * 5,
-             "아주 큰 점수": np.array([1000.0, 999.0, 0.0]), "모두 같은 점수": np.zeros(7)}
-    passed = True
-    for name, x in cases.items():
-        got = {block: np.asarray(fn(x, block)) for block in (1, 3, 64)}
-        shapes = {g.shape for g in got.values()}
-        if shapes != {x.shape}:
-            print("✗", name, f"모양이 {sorted(shapes)} 입니다 (점수의 모양 {x.shape} 이어야 합니다)")
-            passed = False
-            continue
-        ok = all(np.allclose(g, plain_softmax(x), rtol=1e-12, atol=1e-15) for g in got.values())
-        print("✓" if ok else "✗", name, "(블록 1, 3, 64)")
-        passed &= ok
-    print("모두 통과" if passed else "다시 살펴보세요")
-    return passed
+    scores = {"본문의 점수 8개": row, "무작위 점수 1000개": rng.standard_normal(1000) * 5,
+              "아주 큰 점수": np.array([1000.0, 999.0, 0.0]), "모두 같은 점수": np.zeros(7)}
+    blocks = (1, 3, 64)
+    cases = [(f"{name} (블록 1, 3, 64)", (x,)) for name, x in scores.items()]
+
+    def every_block(f):
+        """블록 크기마다 부른 결과들: 블록 하나라도 틀리면 다릅니다"""
+        return lambda x: tuple(np.asarray(f(x, block)) for block in blocks)
+
+    def without_fix(x, block):
+        m, l = -np.inf, 0.0
+        for j in range(0, len(x), block):
+            m_new = max(m, x[j:j + block].max())
+            l = l + np.exp(x[j:j + block] - m_new).sum()
+            m = m_new
+        return np.exp(x - m) / l
+
+    def without_max(x, block):
+        l = sum(np.exp(x[j:j + block]).sum() for j in range(0, len(x), block))
+        return np.exp(x) / l
+
+    mistakes = [
+        (every_block(without_fix), "최댓값이 바뀔 때 예전 합 l 을 새 기준으로 고치지 않았습니다: l * np.exp(m - m_new)."),
+        (every_block(without_max), "최댓값을 빼지 않아 큰 점수에서 exp 가 넘쳐 nan 이 됐습니다."),
+    ]
+    if not callable(fn):
+        raise TypeError(f"check_online 에는 함수를 넘겨 주세요 (예: check_online(online_softmax)): fn={fn!r}")
+    return check_with(every_block(fn), every_block(lambda x, block: plain_softmax(x)), mistakes, cases, "fn",
+                      parts=[f"블록 {block}" for block in blocks])
 
 
-check(online_softmax)
+check_online(online_softmax)
 # --8<-- [end:check]
 
 # --8<-- [start:naive]
@@ -78,7 +94,7 @@ print("빼면:      ", plain_softmax(big).round(3))
 
 # --8<-- [start:exercise_1]
 # 연습 1: 점수를 두 조각으로 나눠 따로 읽은 결과 (m_a, l_a) 와 (m_b, l_b) 를 하나로 합치세요.
-# 아래 merge 는 일부러 틀렸습니다. 고쳐서 "✓" 가 나오게 해 보세요.
+# 아래 merge 는 일부러 틀렸습니다. 고쳐서 "모두 통과" 가 나오게 해 보세요.
 def merge(a, b):
     (m_a, l_a), (m_b, l_b) = a, b
     m = max(m_a, m_b)
@@ -88,17 +104,25 @@ def merge(a, b):
 
 def check_merge(merge):
     """merge((m_a, l_a), (m_b, l_b)) 가 두 조각을 한 번에 읽은 것과 같은 (m, l) 을 돌려주는지 봅니다."""
-    if not callable(merge):
-        raise TypeError(f"check_merge 에는 함수를 넘겨 주세요 (예: check_merge(merge)): merge={merge!r}")
-    left, right = row[:5], row[5:]
-    got = merge((left.max(), np.exp(left - left.max()).sum()), (right.max(), np.exp(right - right.max()).sum()))
-    want = (row.max(), np.exp(row - row.max()).sum())
-    if np.shape(got) != (2,):
-        print("✗", f"merge 는 (m, l) 두 값을 돌려줘야 합니다: {got!r}")
-        return False
-    ok = np.allclose(got, want, rtol=1e-12)
-    print("✓" if ok else "✗", f"합친 (m, l) = ({got[0]:.0f}, {got[1]:.4f}), 정답 = ({want[0]:.0f}, {want[1]:.4f})")
-    return ok
+    def read(x):
+        return x.max(), np.exp(x - x.max()).sum()
+
+    cases = [(f"앞 {k}개 + 뒤 {len(row) - k}개", (read(row[:k]), read(row[k:]))) for k in (5, 3)]
+
+    def right(a, b):
+        (m_a, l_a), (m_b, l_b) = a, b
+        m = max(m_a, m_b)
+        return m, l_a * np.exp(m_a - m) + l_b * np.exp(m_b - m)
+
+    mistakes = [
+        (lambda a, b: (max(a[0], b[0]), a[1] + b[1]),
+         "두 l 을 그대로 더했습니다. 두 합은 기준(각자의 최댓값)이 달라서, 새 최댓값 m 에 맞게 "
+         "l_a * np.exp(m_a - m) 처럼 고친 뒤 더합니다."),
+        (lambda a, b: (max(a[0], b[0]), a[1] * np.exp(max(a[0], b[0]) - a[0]) + b[1] * np.exp(max(a[0], b[0]) - b[0])),
+         "고치는 값의 부호가 거꾸로입니다. 최댓값이 작은 쪽의 합을 줄여야 하므로 np.exp(m_a - m) 처럼 "
+         "1 이하인 값을 곱합니다."),
+    ]
+    return check_with(merge, right, mistakes, cases, "merge", parts=("m", "l"))
 
 
 check_merge(merge)
@@ -121,11 +145,24 @@ def online_attention_row(scores, V, block):
     return acc / l
 
 
-# 키 8개의 밸류 (폭 4)
-V = np.random.default_rng(1).standard_normal((8, 4))
-want = plain_softmax(row) @ V
-got = online_attention_row(row, V, block=3)
-print("✓" if np.allclose(got, want) else "✗", "출력:", got.round(3), " 정답:", want.round(3))
+def check_attention_row(fn):
+    """fn(scores, V, block) 이 softmax(scores) @ V 와 같은지, 블록 크기 1, 3, 8 로 봅니다."""
+    values = np.random.default_rng(1).standard_normal((8, 4))
+    cases = [(f"블록 {block}", (row, values, block)) for block in (1, 3, 8)]
+
+    def without_acc_fix(scores, V, block):
+        m, l, acc = -np.inf, 0.0, np.zeros(V.shape[1])
+        for j in range(0, len(scores), block):
+            m_new = max(m, scores[j:j + block].max())
+            w = np.exp(scores[j:j + block] - m_new)
+            l, acc, m = l * np.exp(m - m_new) + w.sum(), acc + w @ V[j:j + block], m_new
+        return acc / l
+
+    mistakes = [(without_acc_fix, "acc 를 새 최댓값에 맞게 고치지 않았습니다. l 처럼 acc 에도 fix 를 곱한 뒤 더합니다.")]
+    return check_with(fn, lambda scores, V, block: plain_softmax(scores) @ V, mistakes, cases, "fn")
+
+
+check_attention_row(online_attention_row)
 # --8<-- [end:exercise_2]
 
 # --8<-- [start:solution_1]
@@ -155,7 +192,5 @@ def online_attention_row(scores, V, block):
     return acc / l
 
 
-solution_2 = {block: online_attention_row(row, V, block) for block in (1, 3, 8)}
-for block, out in solution_2.items():
-    print("✓" if np.allclose(out, want) else "✗", f"블록 {block}:", out.round(3))
+solution_2 = check_attention_row(online_attention_row)
 # --8<-- [end:solution_2]

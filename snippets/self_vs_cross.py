@@ -115,14 +115,17 @@ print("마스크 없이 앞 세 토큰:",
 
 
 # --8<-- [start:quiz_1]
-# 인코더 쪽 5개
-source5 = token_vectors(["어제", "나는", "친구와", "학교에", "갔다"], d_model, seed=12)
-# 디코더 쪽 2개 (지금까지 만든 토큰)
-target2 = token_vectors(["I", "went"], d_model, seed=13)
+# 인코더의 마지막 토큰 "간다" 를 전혀 다른 벡터로
+enc_changed = enc.copy()
+enc_changed[-1] = np.random.default_rng(1).standard_normal(d_model) * 5
 W_Q, W_K, W_V = W_cross
-out_q1, w_q1 = scaled_dot_product_attention(target2 @ W_Q, source5 @ W_K, source5 @ W_V)
-print("크로스 어텐션 가중치:", w_q1.shape)
-print("출력:", out_q1.shape)
+out_q1, _ = scaled_dot_product_attention(
+    dec @ W_Q, enc_changed @ W_K, enc_changed @ W_V)
+change_q1 = np.abs(out_q1 - out_cross).max(axis=-1)
+print("디코더 토큰마다 출력의 최대 변화:")
+for token, c in zip(target, change_q1):
+    print(f"  {token}: {c:.3f}")
+print(f"바뀐 토큰 {int((change_q1 > 0).sum())}개 / {len(target)}개")
 # --8<-- [end:quiz_1]
 
 # --8<-- [start:quiz_2]
@@ -132,15 +135,69 @@ print("행의 합:", w_causal.sum(axis=-1))
 # --8<-- [end:quiz_2]
 
 # --8<-- [start:quiz_4]
-# 모든 자리를 "볼 수 있음" 으로 둔 마스크
-all_visible = np.ones((4, 4), dtype=bool)
-print("모두 True 인 마스크 = 마스크 없음?",
-      np.allclose(decoder_self_attention(dec, all_visible), decoder_self_attention(dec)))
-leak = biggest_change(decoder_self_attention(dec_changed, all_visible)[:3],
-                      decoder_self_attention(dec, all_visible)[:3])
-print("그때 마지막 토큰을 바꾸면")
-print("  앞 세 토큰 출력의 최대 변화:", leak)
+# 인코더 문장 끝에 길이를 맞추는 패딩 토큰 하나 (벡터는 아무것이나)
+enc_pad = np.vstack([enc, np.full(d_model, 3.0)])
+# (1, 4): 모든 쿼리가 앞의 키 세 개만 봅니다
+visible = np.array([[True, True, True, False]])
+W_Q, W_K, W_V = W_cross
+out_pad, w_pad = scaled_dot_product_attention(
+    dec @ W_Q, enc_pad @ W_K, enc_pad @ W_V, visible)
+print("패딩 열의 가중치:", w_pad[:, -1])
+print("패딩이 없을 때와의 최대 차이")
+print("  가중치:", biggest_change(w_pad[:, :-1], w_cross))
+print("  출력:", biggest_change(out_pad, out_cross))
 # --8<-- [end:quiz_4]
+
+
+# 확인 문제를 먼저 예상하고 확인하기 (snippets/predict.py, docs/assets/predict.js): 숫자는 모두 위의 계산에서
+def data_quiz_1():
+    """문제 1: 인코더의 마지막 토큰을 바꾸면 디코더 토큰 몇 개의 출력이 바뀌는지."""
+    from predict import number, wrong
+
+    changed = int((change_q1 > 0).sum())
+    assert changed == len(target)
+    values = {"n_dec": str(len(target)), "smallest": f"{change_q1.min():.3f}"}
+    return number(
+        label="출력이 바뀌는 디코더 토큰의 수",
+        unit="개",
+        answer=changed,
+        tolerance=0.01,
+        right="크로스 어텐션에는 인과 마스크가 없어서, 디코더 토큰 {n_dec}개가 모두 \"간다\"의 키와 밸류를 씁니다. "
+        "가장 적게 바뀐 토큰도 {smallest}만큼 바뀝니다.",
+        wrong=[
+            wrong(1, 0.01, "인과 마스크처럼 마지막 자리끼리만 이어진다고 봤나요? 크로스 어텐션에는 인과 마스크가 "
+                  "없어서, 디코더 토큰 {n_dec}개가 모두 인코더 문장 전체를 봅니다."),
+            wrong(0, 0.01, "디코더 쪽(쿼리)이 그대로라서 출력도 그대로라고 봤나요? 키와 밸류는 인코더에서 오므로, "
+                  "\"간다\"가 바뀌면 모든 행의 점수와 섞이는 밸류가 함께 바뀝니다."),
+        ],
+        other="크로스 어텐션에서 디코더의 각 토큰이 인코더의 어느 토큰까지 볼 수 있는지 떠올려 보세요.",
+        values=values,
+    )
+
+
+def data_quiz_2():
+    """문제 2: 인과 마스크를 쓴 가중치의 첫 행 첫 칸 (I → I)."""
+    from predict import between, number, wrong
+
+    first = float(w_causal[0, 0])
+    values = {"first": f"{first:g}"}
+    return number(
+        label="첫 행 첫 칸(I가 I에게 주는 가중치)",
+        answer=first,
+        tolerance=0.001,
+        right="I는 볼 수 있는 키가 자기 자신 하나뿐이라 가중치 {first}을 모두 받습니다. 가린 칸의 몫은 사라지지 "
+        "않고 볼 수 있는 칸으로 다시 나뉩니다.",
+        wrong=[
+            wrong(1 / len(target), 0.01, "네 칸에 고르게 나눈다고 봤나요? 가린 칸은 소프트맥스에서 빠지므로, I는 "
+                  "하나뿐인 키인 자기 자신에게 가중치 {first}을 모두 줍니다."),
+            wrong(0.0, 0.001, "자기 자신도 가린다고 봤나요? 인과 마스크는 대각선, 곧 자기 자신은 볼 수 있게 둡니다."),
+            between(0.0, first, "가린 칸의 몫이 그냥 사라진다고 봤나요? 소프트맥스를 먼저 하고 가린 칸을 나중에 "
+                    "지우면 행의 합이 {first}보다 작아집니다. 마스크는 소프트맥스 앞에서 가린 칸을 빼므로, 남은 "
+                    "칸끼리 합이 {first}이 되게 다시 나뉩니다."),
+        ],
+        other="첫 토큰 I가 인과 마스크 아래에서 볼 수 있는 키가 몇 개인지 세어 보세요.",
+        values=values,
+    )
 
 # --8<-- [start:figure]
 def figure_cross_and_causal(narrow=False):

@@ -194,20 +194,26 @@ def data_explorer():
 r = np.random.default_rng(1)
 q100, k100 = r.standard_normal((10_000, 100)), r.standard_normal((10_000, 100))
 dots100 = np.sum(q100 * k100, axis=-1)
-print(f"d_k = 100: q·k 의 표준편차 {dots100.std():.2f}")
+print(f"성분의 분산 {q100.var():.2f}")
+print("d_k = 100: q·k 의")
+print(f"  평균 {dots100.mean():.2f}")
+print(f"  분산 {dots100.var():.0f}")
+print(f"  표준편차 {dots100.std():.2f}")
 print(f"√d_k 로 나눈 뒤 {(dots100 / 10).std():.2f}")
 # --8<-- [end:quiz_1]
 
 # --8<-- [start:quiz_2]
-# d_k = 1024, 키 10개: √d_k 로 나눌 때와 d_k 로 나눌 때를 비교합니다.
+# d_k = 64: 성분이 평균 0, 분산 1인 쿼리와 키
 r = np.random.default_rng(2)
-s1024 = (r.standard_normal((2_000, 1, 1024)) @ r.standard_normal((2_000, 10, 1024)).swapaxes(-1, -2))[:, 0]
-for label, sc in [("÷ √d_k", s1024 / 32), ("÷ d_k", s1024 / 1024)]:
-    pq = softmax(sc, axis=-1)
-    print(label)
-    print(f"  점수의 표준편차 {sc.std():.3f}")
-    print(f"  가장 큰 가중치 평균 {pq.max(-1).mean():.3f}")
-print("키 10개에 고르게 나누면 0.100")
+q64, k64 = r.standard_normal((10_000, 64)), r.standard_normal((10_000, 64))
+grow = 2
+before = (np.sum(q64 * k64, axis=-1) / np.sqrt(64)).std()
+# 모든 성분을 grow 배로 키운 쿼리와 키
+after = (np.sum((grow * q64) * (grow * k64), axis=-1) / np.sqrt(64)).std()
+print("√d_k 로 나눈 점수의 표준편차")
+print(f"  그대로: {before:.2f}")
+print(f"  성분을 {grow}배로: {after:.2f}")
+print(f"  → {after / before:.1f}배 (분산은 {(after / before) ** 2:.0f}배)")
 # --8<-- [end:quiz_2]
 
 # --8<-- [start:quiz_3]
@@ -228,6 +234,61 @@ for factor, label in [(1 / 8, "÷√d_k (×0.125)"), (1.0, "나누지 않음 (×
     print(f"  가장 큰 가중치 {pq.max():.2f} ({top})")
     print(f"  엔트로피 {entropy(pq):.2f}")
 # --8<-- [end:quiz_4]
+
+
+# 확인 문제를 먼저 예상하고 확인하기 (snippets/predict.py, docs/assets/predict.js): 숫자는 모두 위의 계산에서
+def data_quiz_1():
+    """문제 1: d_k = 100 에서 나누기 전 q·k 의 표준편차."""
+    from predict import number, wrong
+
+    values = {"d": str(q100.shape[-1]), "comp_var": f"{q100.var():.2f}", "mean": f"{dots100.mean():.2f}",
+              "var": f"{dots100.var():.0f}", "std": f"{dots100.std():.2f}", "scaled": f"{(dots100 / 10).std():.2f}"}
+    return number(
+        label="나누기 전 q·k의 표준편차",
+        answer=float(dots100.std()),
+        tolerance=1.5,
+        right="q·k는 곱 {d}개의 합이라 분산이 {var}쯤이고, 표준편차는 그 제곱근인 {std}입니다. √d_k로 나누면 "
+        "{scaled} 근처로 돌아옵니다.",
+        wrong=[
+            wrong(float(dots100.var()), 15.0, "분산을 적었습니다. q·k의 분산은 {var}쯤이고, 표준편차는 그 제곱근인 "
+                  "{std}입니다."),
+            wrong(float(q100.var()), 0.3, "성분 하나의 분산({comp_var})을 그대로 옮겼나요? q·k는 곱 {d}개를 더한 "
+                  "값이라 분산도 {d}배로 커집니다. 표준편차가 {scaled} 근처로 돌아오는 것은 √d_k로 나눈 뒤입니다."),
+            wrong(float(dots100.mean()), 0.3, "평균을 적었나요? q·k의 평균은 {mean}이지만, 값들은 그 둘레로 "
+                  "표준편차 {std}만큼 퍼집니다."),
+        ],
+        other="q·k는 평균 {mean}, 분산 {comp_var}인 곱 {d}개를 더한 값입니다. 독립인 값을 더하면 분산이 어떻게 "
+        "되는지 떠올려 보세요.",
+        values=values,
+    )
+
+
+def data_quiz_2():
+    """문제 2: 쿼리와 키의 모든 성분을 두 배로 키우면 √d_k 로 나눈 점수의 표준편차가 몇 배가 되는지."""
+    from predict import number, wrong
+
+    ratio = after / before
+    values = {"grow": str(grow), "before": f"{before:.2f}", "after": f"{after:.2f}", "ratio": f"{ratio:.1f}",
+              "var_ratio": f"{ratio ** 2:.0f}"}
+    return number(
+        label="나눈 점수의 표준편차는 몇 배",
+        unit="배",
+        answer=float(ratio),
+        tolerance=0.2,
+        right="q와 k가 각각 {grow}배라서 모든 내적이 {ratio}배가 되고, 나눈 점수의 표준편차도 {before}에서 "
+        "{after}로 커집니다. √d_k는 차원 d_k만 보고 나누므로 성분의 크기는 맞춰 주지 못합니다.",
+        wrong=[
+            wrong(float(grow), 0.2, "한쪽만 커진다고 봤나요? 내적은 q의 성분과 k의 성분을 곱해 더하므로, 둘 다 "
+                  "{grow}배면 점수는 {ratio}배입니다."),
+            wrong(1.0, 0.2, "√d_k로 나누면 점수의 퍼짐이 늘 맞춰진다고 봤나요? √d_k는 차원 d_k만 보고 나눕니다. "
+                  "성분이 커지면 나눈 점수의 표준편차도 {before}에서 {after}로 커집니다."),
+            wrong(float(ratio**2), 1.0, "분산의 비를 적었습니다. 분산은 {var_ratio}배가 되고, 표준편차는 그 "
+                  "제곱근인 {ratio}배입니다."),
+        ],
+        other="내적 q·k는 q의 성분과 k의 성분을 곱해 더한 값입니다. 두 성분이 각각 {grow}배가 되면 곱은 몇 배가 "
+        "될지 생각해 보세요.",
+        values=values,
+    )
 
 # --8<-- [start:figure_spread]
 def figure_spread(narrow=False):

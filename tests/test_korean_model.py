@@ -219,6 +219,18 @@ def test_quiz_answers(km):
     assert "▁앉" not in km.vocab and "앉" in km.vocab  # 본문: 사전에 "▁앉"이 없어서 ▁ 가 혼자 한 조각
 
 
+def test_quiz_3_same_prefix_keys_do_not_get_the_same_share(km):
+    """문제 3 (issue 33 이 바꾼 문제): 1층에 들어가는 접두어 조각의 벡터는 모든 문장에서 같지만(그래서 키도 같습니다),
+    문장 조각들이 접두어에 주는 몫은 문장마다 다릅니다."""
+    shares = km.prefix_share_1
+    assert shares.shape == (len(km.SENTENCES),) and shares.max() - shares.min() > 0.03
+    ids = [km.tokenize(km.model, km.PREFIX + s)[0] for s in km.SENTENCES[:3]]
+    first = [km.hidden_into(1, np.array([i])) for i in ids]
+    for other in first[1:]:
+        np.testing.assert_array_equal(other[1 : km.START], first[0][1 : km.START])
+    assert np.abs(first[1][km.START] - first[0][km.START]).max() > 0.1  # 문장의 첫 조각은 문장마다 다릅니다
+
+
 def heatmap_labels(figure, narrow):
     """문장 히트맵을 그려 잰 이름들: {"tokens": 첫 문장의 토큰, "axes": [두 히트맵마다 아래·위의 키 이름, 이름들의 회전,
     같은 쪽에서 맞닿는 이름의 쌍]}.

@@ -170,26 +170,31 @@ EXPECTED = {
     "part1_numpy_attention": [
         "④ output  = weights @ V      (3, 4)",
         "③ weights = softmax(scaled)  (3, 3)  행의 합: [1. 1. 1.]",
-        "d_k = 512: 나누지 않음 0.955, ÷√d_k 0.322",
-        "10을 더한 뒤에도 같은가? True",
+        "✗ 점수 행렬 (2, 3): 쿼리 축(axis=0)을 따라 나눠 열의 합이 1이 됐습니다.",
+        "✗ 아주 큰 점수 [1000, 999, 0]: 최댓값을 빼지 않아 큰 점수에서 exp 가 넘쳐 nan 이 됐습니다.",
+        "✗ 쿼리 2개, 키 3개, d_k = 4: √d_k 대신 d_k 로 나눴습니다.",
+        "d_k = 512: 나누지 않음 0.956, ÷√d_k 0.322",
     ],
     "part2_heatmap": [
         "가중치: (6, 6)  행의 합: [1. 1. 1. 1. 1. 1.]",
         "'sat' 행에서 가장 큰 가중치: 'The' (0.38)",
-        "행마다 0이 아닌 칸의 수: [1 2 3 4 5 6]",
+        "✗ 인과 마스크, 토큰 4개: 소프트맥스를 한 뒤에 가렸습니다.",
+        "✗ 마스크로 0이 된 칸이 있는 가중치: 0인 칸에서 0 × ln 0 = 0 × (-inf) = nan 이 됐습니다.",
         "뒤섞은 가중치가 원래 가중치의 행과 열을 같은 순서로 바꾼 것과 같은가? True",
     ],
     "part3_multi_head": [
         "헤드별 가중치: (8, 6, 6)",
         "헤드 1 을 자기 자신과 비교:   0.000",
+        "✗ 헤드 2개, 토큰 3개, 폭 4: Kh.T 는 모든 축을 뒤집습니다",
+        "scale = 1.0: 헤드 사이 평균 JS 거리 0.460",
         "W_O 전에 바뀐 열 수: 8  W_O 뒤에 바뀐 열 수: 64",
     ],
     "part4_online_softmax": [
         "블록 2: [6. 0. 4.] → m = 6, l = 1.2127",
         "✓ 아주 큰 점수 (블록 1, 3, 64)",
         "모두 통과",
-        "✗ 합친 (m, l) = (6, 2.4950), 정답 = (6, 1.5988)",
-        "✓ 합친 (m, l) = (6, 1.5988), 정답 = (6, 1.5988)",
+        "✗ 앞 5개 + 뒤 3개: 두 l 을 그대로 더했습니다.",
+        "✗ 블록 1: acc 를 새 최댓값에 맞게 고치지 않았습니다.",
     ],
     "part5_attention_backward": [
         "출력 O: (4, 3)  손실 L = 1.399075",
@@ -258,35 +263,34 @@ def test_each_notebook_ends_with_exercises_and_their_solutions(name):
 def test_part1_exercise_solutions():
     import practice_part1 as p1
 
-    raw, scaled = zip(*(p1.solution_1[d] for d in (4, 64, 512)))
+    assert p1.solution_1 and p1.solution_2  # 고친 함수는 확인 함수를 통과합니다
+    raw, scaled = zip(*(p1.solution_3[d] for d in (4, 64, 512)))
     assert raw[0] < raw[1] < raw[2] and raw[2] > 0.95  # 나누지 않으면 d_k 와 함께 1 에 다가감
-    assert max(scaled) - min(scaled) < 0.03 and max(scaled) < 0.35  # 나누면 d_k 와 상관없이 비슷
-    assert p1.w_2.shape == (2, 3) and p1.out_2.shape == (2, 4)
-    assert p1.same_after_shift
-    assert p1.doubled[0].max() > p1.weights[0].max() and p1.doubled[0].argmax() == p1.weights[0].argmax()
+    assert max(scaled) - min(scaled) < 0.07 and max(scaled) < 0.4  # 나누면 d_k 와 상관없이 비슷
+    assert p1.raw.shape == (1000, 10)  # 연습 3 의 글: "(1000, 10)"
 
 
 def test_part2_exercise_solutions():
     import practice_part2 as p2
 
     np = p2.np
-    np.testing.assert_array_equal(p2.masked[0], np.eye(6)[0])
-    assert list((p2.masked > 0).sum(axis=-1)) == [1, 2, 3, 4, 5, 6]
-    np.testing.assert_allclose(p2.masked.sum(axis=-1), 1.0)
-    assert np.all(p2.masked[np.triu_indices(6, k=1)] == 0.0)
+    assert p2.solution_1 and p2.solution_3
     assert p2.same_pairs and p2.w_shuffled[p2.i, p2.j] == pytest.approx(p2.weights[p2.cat, p2.sat])
-    assert p2.sharp_rows == 4 and (p2.weights.max(axis=-1) > 0.9).sum() == 0
+    assert p2.row_h.shape == (6,) and np.all(p2.row_h < np.log(6))
     assert p2.weights.max() < 0.5  # 파트 2 그림의 대체 텍스트: "어느 행에서도 한 칸이 절반을 넘지 않고"
 
 
 def test_part3_exercise_solutions():
     import practice_part3 as p3
 
-    # 연습 1: 헤드 자리를 맞바꾸면 W_O 의 행도 함께 바꿀 때만 출력이 그대로입니다 (헤드 번호에는 뜻이 없음)
-    assert p3.solution_1 == {False: False, True: True}
+    assert p3.solution_1
+    # 연습 2: 헤드 자리를 맞바꾸면 W_O 의 행도 함께 바꿀 때만 출력이 그대로입니다 (헤드 번호에는 뜻이 없음)
+    assert p3.solution_2 == {False: False, True: True}
     np.testing.assert_allclose(p3.w_swapped[0], p3.weights[1])
     np.testing.assert_allclose(p3.w_swapped[1], p3.weights[0])
-    assert p3.solution_2[0.125] > 0.3 and p3.solution_2[0.02] < 0.03  # 작게 뽑으면 헤드가 구별되지 않음
+    # 연습 3: scale = 1 은 위의 행렬 그대로라 위에서 잰 거리와 같고(이슈 33: 0.437 과 0.460 이 어긋나던 것),
+    # 작게 만들면 헤드가 구별되지 않습니다
+    assert p3.solution_3[1.0] == p3.mean_pairwise_js(p3.weights) > 0.3 and p3.solution_3[0.16] < 0.03
     assert list(p3.np.flatnonzero(p3.changed_before)) == list(range(16, 24))
     assert p3.changed_after.all()
 
@@ -359,9 +363,8 @@ def test_parts_2_and_3_put_the_lesson_first():
     assert len([line for line in body.splitlines()[1:] if line.strip() and not line.strip().startswith('"""')]) == 2
 
 
-def test_part4_learner_code_matches_the_core_and_the_exercises_start_wrong():
-    """파트 4: 직접 짠 소프트맥스와 온라인 소프트맥스가 코어와 같고, 확인 함수는 틀린 함수를 잡아내며,
-    연습 셀 그대로의 함수는 틀리고 풀이는 맞습니다."""
+def test_part4_learner_code_matches_the_core():
+    """파트 4: 직접 짠 소프트맥스와 온라인 소프트맥스가 코어와 같고, 확인 함수를 통과합니다."""
     import practice_part4 as p4
     from attention import softmax as core_softmax
 
@@ -370,25 +373,51 @@ def test_part4_learner_code_matches_the_core_and_the_exercises_start_wrong():
     np.testing.assert_allclose(p4.plain_softmax(x), core_softmax(x), rtol=1e-13, atol=1e-16)
     for block in (1, 7, 300, 1000):
         np.testing.assert_allclose(p4.online_softmax(x, block), core_softmax(x), rtol=1e-12, atol=1e-16)
-    assert p4.check(p4.online_softmax)
+    assert p4.check_online(p4.online_softmax)
+    assert p4.solution_1 and p4.solution_2
 
-    def forgot_the_fix(x, block):  # 흔한 실수: 최댓값이 바뀌어도 예전 합을 고치지 않습니다
-        m, l = -np.inf, 0.0
-        for j in range(0, len(x), block):
-            m = max(m, x[j : j + block].max())
-            l += np.exp(x[j : j + block] - m).sum()
-        return np.exp(x - m) / l
 
-    assert not p4.check(forgot_the_fix)
-    assert p4.solution_1
-    for out in p4.solution_2.values():
-        np.testing.assert_allclose(out, core_softmax(p4.row) @ p4.V, rtol=1e-12)
-    src = (SNIPPETS / "practice_part4.py").read_text(encoding="utf-8")
-    space = {"np": np, "row": p4.row, "plain_softmax": p4.plain_softmax}
-    for name in ("exercise_1", "exercise_2"):
-        exec(src.split(f"# --8<-- [start:{name}]")[1].split(f"# --8<-- [end:{name}]")[0], space)
-    assert not space["check_merge"](space["merge"])
-    assert not np.allclose(space["got"], space["want"])
+def exercise_space(module):
+    """연습 셀을 노트북처럼 차례로 실행할 이름공간: 모듈의 이름들(앞 셀들이 만든 것)에서 연습과 풀이가 만든 것을 뺀 것."""
+    return dict(vars(module))
+
+
+# 파트마다 연습 셀의 확인 함수 호출과, 처음 코드 그대로일 때 그 확인 함수가 짚는 실수
+STARTS_WRONG = {
+    "practice_part1": [
+        ("exercise_1", "check_softmax", "my_softmax", ["쿼리 축(axis=0)", "최댓값을 빼지 않아"]),
+        ("exercise_2", "check_attention", "my_attention", ["√d_k 대신 d_k 로 나눴습니다"]),
+    ],
+    "practice_part2": [
+        ("exercise_1", "check_masked_attention", "masked_attention", ["소프트맥스를 한 뒤에 가렸습니다"]),
+        ("exercise_3", "check_entropy", "row_entropy", ["0 × ln 0"]),
+    ],
+    "practice_part3": [("exercise_1", "check_heads_attention", "heads_attention", ["Kh.T 는 모든 축을 뒤집습니다"])],
+    "practice_part4": [
+        ("exercise_1", "check_merge", "merge", ["두 l 을 그대로 더했습니다"]),
+        ("exercise_2", "check_attention_row", "online_attention_row", ["acc 를 새 최댓값에"]),
+    ],
+}
+
+
+@pytest.mark.parametrize("module_name", STARTS_WRONG)
+def test_exercise_cells_start_wrong_and_the_checker_names_the_mistake(module_name, capsys):
+    """연습 셀은 일부러 틀린 코드로 시작하고, 그 셀이 부르는 확인 함수가 그 실수를 짚습니다 (풀이는 통과: 위의 테스트)."""
+    import importlib
+
+    module = importlib.import_module(module_name)
+    src = (SNIPPETS / f"{module_name}.py").read_text(encoding="utf-8")
+    for section, check, fn, messages in STARTS_WRONG[module_name]:
+        code = src.split(f"# --8<-- [start:{section}]")[1].split(f"# --8<-- [end:{section}]")[0]
+        assert re.search(rf"^{check}\({fn}\)$", code, flags=re.M), f"{section} 셀이 {check}({fn}) 를 부르지 않습니다"
+        space = exercise_space(module)
+        capsys.readouterr()
+        exec(code, space)
+        out = capsys.readouterr().out
+        assert "✗" in out and out.rstrip().endswith("다시 살펴보세요"), (section, out)
+        for message in messages:
+            assert message in out, (section, message, out)
+        assert space[check](space[fn]) is False
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -502,7 +531,9 @@ def notebook_probes():
 
     uniform, one_hot = np.full((2, 3), 1 / 3), np.eye(3)[:2]
     return [
-        ("check 함수 아님", True, lambda: p4.check(5), TypeError, "fn=5"),
+        ("check_online 함수 아님", True, lambda: p4.check_online(5), TypeError, "fn=5"),
+        ("check_softmax 함수 아님", True, lambda: p1.check_softmax(None), TypeError, "fn=None"),
+        ("check_heads_attention 함수 아님", True, lambda: p3.check_heads_attention("f"), TypeError, "fn='f'"),
         ("check_merge 함수 아님", True, lambda: p4.check_merge("merge"), TypeError, "merge='merge'"),
         (
             "js 모양",
@@ -582,10 +613,10 @@ def test_checkers_report_a_wrong_answer_instead_of_crashing(capsys):
     """확인 함수는 배우는 사람의 함수가 틀린 모양을 돌려줘도 numpy 의 날것 오류 대신 ✗ 와 까닭을 찍습니다."""
     import practice_part4 as p4
 
-    assert p4.check(lambda x, block: x[:1]) is False
-    assert "모양이 [(1,)] 입니다" in capsys.readouterr().out
+    assert p4.check_online(lambda x, block: x[:1]) is False
+    assert "블록 1: 모양이 (1,) 입니다 ((8,) 이어야 합니다)" in capsys.readouterr().out
     assert p4.check_merge(lambda a, b: 3.0) is False
-    assert "merge 는 (m, l) 두 값을 돌려줘야 합니다" in capsys.readouterr().out
+    assert "m, l 을(를) 튜플로 돌려줘야 합니다 (지금은 float)" in capsys.readouterr().out
     import practice_part5 as p5
 
     before = p5.Q.copy(), p5.K.copy(), p5.V.copy(), p5.G.copy()

@@ -48,5 +48,8 @@ def test_budget_counts_what_a_page_loads(built_site):
         explorer = items[f"data/head_explorer-{data}.json"] + items[qk[0]]
         assert explorer <= EXPLORER_BUDGET, f"{doc}: 탐색기가 처음 보일 때 {explorer:,} 바이트"
         print(f"{doc}: 탐색기 처음 화면 {explorer:,} 바이트, 페이지 {page_weight(site, doc)['total']:,} 바이트")
+    # 확인 문제와 q·k 그림의 모양(hands-on.css)은 그 상자가 있는 페이지만 셉니다 (data-loads, site.css 에는 없음)
+    assert "assets/hands-on.css" in dict(page_weight(site, "four_steps.md")["items"])
+    assert "assets/hands-on.css" not in dict(page_weight(site, "real_model.md")["items"])
     w = page_weight(site, "four_steps.md")["totals"]
     assert w[("phone", "light")] != w[("desktop", "light")]

@@ -45,12 +45,19 @@ def test_encoder_self_attention_is_chapter_2(sc):
 
 
 def test_quiz_answers(sc):
-    assert sc.w_q1.shape == (2, 5) and sc.out_q1.shape == (2, 4)
+    # 문제 1: 크로스 어텐션에는 인과 마스크가 없어서, 인코더의 마지막 토큰을 바꾸면 디코더의 모든 출력이 바뀝니다
+    assert sc.change_q1.shape == (4,) and sc.change_q1.min() > 1.0
     assert list((sc.w_causal > 0).sum(axis=-1)) == [1, 2, 3, 4]
     np.testing.assert_array_equal(sc.w_causal[0], [1.0, 0.0, 0.0, 0.0])
     np.testing.assert_allclose(sc.w_causal.sum(axis=-1), 1.0)
-    assert np.allclose(sc.decoder_self_attention(sc.dec, sc.all_visible), sc.decoder_self_attention(sc.dec))
-    assert sc.leak > 1.0
+    # 문제 4: 가린 패딩 키는 정확히 0 을 받고, 나머지 가중치와 출력은 패딩이 없을 때와 같습니다 (패딩 벡터와 상관없이)
+    assert np.all(sc.w_pad[:, -1] == 0.0)
+    np.testing.assert_allclose(sc.w_pad[:, :-1], sc.w_cross, rtol=1e-12)
+    np.testing.assert_allclose(sc.out_pad, sc.out_cross, rtol=1e-12)
+    other = np.vstack([sc.enc, np.full(sc.d_model, -50.0)])
+    W_Q, W_K, W_V = sc.W_cross
+    out_other, _ = sc.scaled_dot_product_attention(sc.dec @ W_Q, other @ W_K, other @ W_V, sc.visible)
+    np.testing.assert_allclose(out_other, sc.out_cross, rtol=1e-12)
 
 
 def test_page_names_both_pytorch_mask_conventions():

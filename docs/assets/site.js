@@ -11,19 +11,32 @@
   /* 3. 헤드 탐색기(실제 모델 두 장)와 "여러분의 문장으로": 스크립트와 데이터(100–300 KB)는 독자가 도구(data-boxes)
      가까이(한 화면 앞) 내려올 때 받습니다. 페이지를 여는 동안에는 아무것도 더 받지 않고, 도구까지 내려오지 않는
      독자는 받지 않습니다.
-     받을 파일은 이 스크립트 태그의 data-loads(공백으로 나눔, 적힌 순서대로 실행)에 있고, 페이지 무게
+     받을 파일은 이 스크립트 태그의 data-loads(공백으로 나눔, 적힌 순서대로 실행, .css 는 스크립트보다 먼저)에 있고, 페이지 무게
      (tests/support/pageweight.py)가 그것을 셉니다. 빈 상자는 CSS 가 숨기므로(JavaScript 가 꺼진 독자) 안내 글을 넣어
      화면에 닿는지 볼 수 있게 합니다. */
   var me = document.currentScript;
   var loads = me && me.getAttribute("data-loads");
   if (loads) {
     var srcs = loads.split(" ");
-    var load = function () {
-      srcs.forEach(function (src) {
+    var isStyle = function (src) { return /\.css$/.test(src); };
+    var scripts = function () {
+      srcs.filter(function (src) { return !isStyle(src); }).forEach(function (src) {
         var script = document.createElement("script");
         script.src = src;
         script.async = false;  /* 끼워 넣은 스크립트도 적힌 순서대로 실행합니다 (공통 도구가 먼저) */
         document.head.appendChild(script);
+      });
+    };
+    /* .css 는 스타일시트로 붙이고, 스크립트는 그것이 다 들어온 뒤에 붙입니다: 도구가 모양 없이 그려졌다가 바뀌지 않게 */
+    var load = function () {
+      var styles = srcs.filter(isStyle), pending = styles.length;
+      if (!pending) return scripts();
+      styles.forEach(function (href) {
+        var link = document.createElement("link");
+        link.rel = "stylesheet";
+        link.href = href;
+        link.onload = link.onerror = function () { if (--pending === 0) scripts(); };
+        document.head.appendChild(link);
       });
     };
     var boxes = document.querySelectorAll(me.getAttribute("data-boxes"));

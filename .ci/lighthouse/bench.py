@@ -146,8 +146,15 @@ def compare(args, presets, sites):
     )
     print(head + f"{'부하(1분)':>12}")
     for doc, preset, m, loads in rows:
-        cells = "".join(f"{m[n][key]:>{max(9, len(label) + len(n) + 3)}.0f}" for key, label, _ in cols for n in names)
-        failing = {n: m[n]["failing"] for n in names if m[n]["failing"]}
+        # 한쪽 사이트에만 있는 페이지(새 장)는 없는 쪽 칸을 "–" 로 둡니다
+        cells = "".join(
+            f"{m[n][key]:>{max(9, len(label) + len(n) + 3)}.0f}"
+            if n in m
+            else f"{'–':>{max(9, len(label) + len(n) + 3)}}"
+            for key, label, _ in cols
+            for n in names
+        )
+        failing = {n: m[n]["failing"] for n in names if n in m and m[n]["failing"]}
         print(
             f"{doc:<40}{preset:<9}{cells}{min(loads):>7.1f}–{max(loads):.1f}"
             + "".join(f"   {n}: 못 미친 항목 {', '.join(f)}" for n, f in failing.items())

@@ -34,7 +34,6 @@ def test_cat_sentence_is_the_same_in_chapter_4_and_part_2():
     for name in ("W_Q", "W_K", "W_V"):
         np.testing.assert_array_equal(getattr(hm, name), p2.params[name])
     np.testing.assert_allclose(p2.weights, hm.weights, rtol=1e-12)
-    np.testing.assert_allclose(p2.unscaled, hm.unscaled, rtol=1e-12)
 
 
 def test_cat_sentence_is_the_same_in_chapter_6_and_part_3():

@@ -94,10 +94,10 @@ def check_attention(fn):
 
     def attention_with(scores_of, softmax=plain_softmax):
         """점수를 만드는 방법(scores_of)과 소프트맥스만 바꾼 어텐션"""
-        def attention(Q, K, V):
+        def variant(Q, K, V):
             weights = softmax(scores_of(Q, K))
             return weights @ V, weights
-        return attention
+        return variant
 
     def right(Q, K, V):
         return attention_with(lambda Q, K: Q @ K.T / np.sqrt(K.shape[-1]))(Q, K, V)

@@ -92,10 +92,10 @@ def check_masked_attention(fn):
 
     def masked_with(hide):
         """가리는 방법(hide)만 바꾼 마스크 어텐션"""
-        def attention(Q, K, V, mask):
+        def variant(Q, K, V, mask):
             weights = hide(Q @ K.T / np.sqrt(K.shape[-1]), mask)
             return weights @ V, weights
-        return attention
+        return variant
 
     mistakes = [
         (masked_with(lambda s, m: plain_softmax(s) * m),

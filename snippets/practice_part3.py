@@ -94,12 +94,12 @@ def check_heads_attention(fn):
 
     def attention_with(scores_of, axis=-1):
         """점수를 만드는 방법(scores_of)과 소프트맥스의 축만 바꾼 어텐션"""
-        def attention(Qh, Kh, Vh):
+        def variant(Qh, Kh, Vh):
             s = scores_of(Qh, Kh)
             e = np.exp(s - s.max(axis=axis, keepdims=True))
             weights = e / e.sum(axis=axis, keepdims=True)
             return weights @ Vh, weights
-        return attention
+        return variant
 
     mistakes = [
         (attention_with(lambda Qh, Kh: Qh @ Kh.T / np.sqrt(Kh.shape[-1])),

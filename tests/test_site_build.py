@@ -2,15 +2,13 @@
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import lxml.html
 
+from conftest import ROOT
 from site_pages import nav_pages
 from support.pageweight import page_file as page_html
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 @dataclass

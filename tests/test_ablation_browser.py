@@ -6,6 +6,9 @@
   탐색기의 두 문장 × 끄는 방법 다섯)와, 다른 문장 셋에서 numpy 로 바로 계산한 값.
 - 끄기 전과의 차이(문장 임베딩의 1 − cos, 헤드마다 가중치의 JS 거리)도 snippets/ablation.py 의 pooled, moved 와 같습니다.
 - 잘못 적은 off·ablation 은 인자의 이름과 값을 밝힌 오류입니다 (switch_off 와 같은 규칙).
+- 화면 (여러분의 문장으로의 "헤드 끄기"): 키보드로 헤드나 층을 골라 끄면, 보이는 숫자(1 − cos, 가장 많이 바뀐 헤드 다섯과
+  그 JS 거리, 조사 표의 7-11 가중치 끄기 전·뒤)가 numpy 의 값과 같습니다. "탐색기에서 고른 헤드" 는 탐색기의 헤드를 가져옵니다.
+  375 px 휴대전화에서 손가락으로, 두 팔레트에서 axe 위반 없이 씁니다.
 """
 
 import json
@@ -13,8 +16,8 @@ import json
 import numpy as np
 import pytest
 
-from browser import DESKTOP
-from test_own_sentence_browser import ROOT, WORKER_JS, RecordingTab, floats, open_tool
+from browser import DESKTOP, PHONE, Tab
+from test_own_sentence_browser import ROOT, WORKER_JS, RecordingTab, close_to, compute_text, floats, open_tool
 
 pytestmark = pytest.mark.browser
 
@@ -165,3 +168,139 @@ def test_bad_switches_name_the_argument(tab, ablated, off, how, words):
     )
     assert got["type"] == "ablated" and got["error"]["kind"] == "bad_off", got
     assert words in got["error"]["message"], got["error"]["message"]
+
+
+# ---------------------------------------------------------------- 화면 ----
+def shown(page):
+    """헤드 끄기 상자에 보이는 것: 1 − cos, 가장 많이 바뀐 헤드 [(이름, JS)], 조사 표 [(조사 자리, 끄기 전, 끈 뒤)]."""
+    return page.evaluate("""() => { const box = document.querySelector('.own-sentence__ablated');
+      return {change: box.querySelector('[data-value=one-minus-cos]').textContent,
+              moved: [...box.querySelectorAll('.own-sentence__moved tbody tr')].map(tr => [Number(tr.dataset.head),
+                      tr.cells[0].textContent, tr.querySelector('[data-value=moved]').textContent]),
+              after: [...box.querySelectorAll('.own-sentence__after tbody tr')].map(tr => [Number(tr.dataset.particle),
+                      tr.cells[2].textContent, tr.querySelector('[data-value=host-weight-after]').textContent]),
+              summary: box.querySelector('.own-sentence__ablation-summary').textContent,
+              unmoved: !!box.querySelector('.own-sentence__unmoved')}; }""")
+
+
+def switch_off_with_keys(page, layer, head, whole=False):
+    """키보드만으로: 층·헤드 고르기(Home, 아래 화살표), 층 전체(스페이스), 단추(Enter)."""
+
+    def choose(what, index):
+        page.locator(f"{ROOT} .own-sentence__switch select[data-what={what}]").focus()
+        page.keyboard.press("Home")
+        for _ in range(index):
+            page.keyboard.press("ArrowDown")
+
+    choose("layer", layer)
+    if not whole:
+        choose("head", head)
+    box = page.locator(f"{ROOT} .own-sentence__switch input[data-what=whole]")
+    if box.is_checked() != whole:
+        box.focus()
+        page.keyboard.press("Space")
+    picked = page.evaluate("() => [...document.querySelectorAll('.own-sentence__switch select')].map(e => e.value)")
+    assert picked[0] == str(layer) and (whole or picked[1] == str(head)), picked
+    page.locator(f"{ROOT} .own-sentence__ablate").focus()
+    page.evaluate("() => document.querySelector('.own-sentence').removeAttribute('data-ablated')")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f"{ROOT}[data-ablated=ok]", timeout=60_000)
+
+
+def assert_panel_equals_numpy(page, text, off):
+    from particles import HEAD, find_particles, particle_weights
+
+    ids, _, w_off, change, js, mask = numpy_run(text, off, "zero")
+    got = shown(page)
+    assert close_to(got["change"], change, 5, 1e-6), (got, change)
+    # 바뀐 헤드만 (끈 헤드와 그 앞의 헤드는 0): 큰 차례로 다섯
+    flat = np.where(mask, 0.0, js).ravel()
+    order = np.argsort(-flat, kind="stable")[: min(5, int((flat > 0).sum()))]
+    assert len(got["moved"]) == len(order)
+    assert got["unmoved"] == (len(order) == 0)
+    for (at, name, value), want in zip(got["moved"], order, strict=True):
+        assert name == f"{at // 12 + 1}-{at % 12 + 1}" and not mask.ravel()[at]
+        assert close_to(value, flat[at], 4, 1e-5), (name, value, flat[at])
+        # 같은 차례: 화면의 k번째 헤드의 numpy 값이 numpy 의 k번째 값과 같습니다 (거의 같은 값끼리는 자리를 바꿔도 됩니다)
+        assert abs(flat[at] - flat[want]) <= 1e-5
+    from bert_numpy import tokenize
+    from e5_numpy import PREFIX, load_e5
+
+    m = load_e5()
+    tokens = tokenize(m, PREFIX + text)[1]
+    # 문장의 조각: <s> 와 접두어 조각들 뒤부터 </s> 앞까지 (head_ablation.data_reference 와 같은 자리)
+    found = find_particles(tokens, len(tokenize(m, PREFIX.strip())[1]) - 1, len(tokens) - 1)
+    after = particle_weights(w_off, found)
+    assert [p for p, _, _ in got["after"]] == [i for i, _ in found] and found
+    for (_, _, value), want in zip(got["after"], after, strict=True):
+        assert close_to(value, want, 3, 1e-4), (value, want)
+    if mask[HEAD]:
+        assert all(v == "0.000" for _, _, v in got["after"])
+    return got
+
+
+def test_switching_a_head_off_on_the_page_shows_numpys_numbers(tab):
+    page = tab.page
+    text = "고양이가 매트 위에 앉았다"
+    compute_text(page, text)
+    before = page.evaluate(
+        "() => [...document.querySelectorAll('.own-sentence__table [data-value=host-weight]')].map(e => e.textContent)"
+    )
+    # 한국어 장이 이름 붙이지 않은 헤드 12-7 (참고 데이터의 가장 큰 1 − cos)
+    switch_off_with_keys(page, 11, 6)
+    got = assert_panel_equals_numpy(page, text, {"heads": [[11, 6]]})
+    assert (
+        got["summary"].startswith("헤드 12-7 끄기: 다시 계산하는 데 ") and got["unmoved"]
+    )  # 마지막 층: 뒤에 헤드가 없습니다
+    assert [b for _, b, _ in got["after"]] == before  # 끄기 전 칸은 조사 표의 값 그대로
+    # 조사 헤드 7-11 자신: 끈 뒤의 가중치는 0
+    switch_off_with_keys(page, 6, 10)
+    assert_panel_equals_numpy(page, text, {"heads": [[6, 10]]})
+    # 2층 전체
+    switch_off_with_keys(page, 1, 0, whole=True)
+    got = assert_panel_equals_numpy(page, text, {"layers": [1]})
+    assert got["summary"].startswith("2층 전체 끄기:")
+    # 탐색기에서 고른 헤드를 가져옵니다: 탐색기의 층 -1, 헤드 +1 (7-11 → 6-12)
+    page.locator(f"{ROOT} .head-explorer__step[data-what=layer][data-step='-']").click()
+    page.locator(f"{ROOT} .head-explorer__step[data-what=head][data-step='+']").click()
+    page.locator(f"{ROOT} .own-sentence__from").click()
+    picked = page.evaluate("""() => ['layer', 'head', 'whole'].map(w => {
+        const e = document.querySelector('.own-sentence__switch [data-what=' + w + ']');
+        return e.type === 'checkbox' ? e.checked : e.value; })""")
+    assert picked == ["5", "11", False]
+    # 새 문장은 끈 결과를 지웁니다 (다른 문장의 숫자가 남지 않게)
+    compute_text(page, "나는 학교에 간다")
+    assert page.locator(f"{ROOT} .own-sentence__ablated").inner_text() == ""
+    tab.assert_clean()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_switch_works_by_touch_on_a_phone_and_passes_axe(browser, server, scheme):
+    from axe_playwright_python.sync_playwright import Axe
+
+    phone = Tab(browser, server, PHONE, has_touch=True, is_mobile=True)
+    try:
+        page = open_tool(phone, scheme)
+        page.locator(f"{ROOT} .own-sentence__get[data-pack=ko]").tap()
+        page.wait_for_selector(f"{ROOT}[data-result=ok]", timeout=120_000)
+        page.wait_for_selector(f"{ROOT} .head-explorer__grid[data-atlas=ok]")
+        page.locator(f"{ROOT} .own-sentence__switch select[data-what=layer]").select_option(index=10)
+        page.locator(f"{ROOT} .own-sentence__switch input[data-what=whole]").tap()
+        assert page.locator(f"{ROOT} .own-sentence__switch select[data-what=head]").is_disabled()
+        page.locator(f"{ROOT} .own-sentence__ablate").tap()
+        page.wait_for_selector(f"{ROOT}[data-ablated=ok]", timeout=60_000)
+        assert shown(page)["summary"].startswith("11층 전체 끄기:")
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        for sel in (".own-sentence__switch", ".own-sentence__moved", ".own-sentence__after"):
+            box = page.locator(f"{ROOT} {sel}").bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (sel, box)
+        small = page.evaluate("""() => [...document.querySelectorAll('.own-sentence__switch :is(button, select, label)')]
+            .map(e => e.getBoundingClientRect()).filter(r => r.width < 24 || r.height < 24).length""")
+        assert small == 0
+        violations = Axe().run(page, context=ROOT).response["violations"]
+        assert not violations, [
+            (v["id"], [(n["target"], n.get("failureSummary")) for n in v["nodes"][:3]]) for v in violations
+        ]
+        phone.assert_clean()
+    finally:
+        phone.close()

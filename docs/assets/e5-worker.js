@@ -505,7 +505,7 @@ function run(msg) {
   var atlas = palette ? atlasPixels(arrays.qweights, enc.ids.length, enc.queries[1] - enc.queries[0]) : null;
   return { type: "result", id: msg.id, text: msg.text, tokens: enc.tokens, ids: enc.ids, queries: enc.queries,
            scores: arrays.scores, q: arrays.q, k: arrays.k, weights: arrays.weights, qweights: arrays.qweights, atlas: atlas,
-           hidden: res.hidden,
+           hidden: res.hidden.slice(),  // 한 벌 더: 원본은 intact 에 남깁니다 (보낼 때 옮겨 가면 빈 배열이 됩니다)
            ms: performance.now() - t0, held: heldBytes(), peakHeld: Math.max(peakHeld, heldBytes()),
            kernel: model.kernel ? "wasm" : "js" };
 }

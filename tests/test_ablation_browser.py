@@ -192,13 +192,13 @@ def switch_off_with_keys(page, layer, head, whole=False):
         for _ in range(index):
             page.keyboard.press("ArrowDown")
 
+    box = page.locator(f"{ROOT} .own-sentence__switch input[data-what=whole]")
+    if box.is_checked() != whole:  # 먼저: 층 전체에 표시하면 헤드 고르기는 꺼집니다
+        box.focus()
+        page.keyboard.press("Space")
     choose("layer", layer)
     if not whole:
         choose("head", head)
-    box = page.locator(f"{ROOT} .own-sentence__switch input[data-what=whole]")
-    if box.is_checked() != whole:
-        box.focus()
-        page.keyboard.press("Space")
     picked = page.evaluate("() => [...document.querySelectorAll('.own-sentence__switch select')].map(e => e.value)")
     assert picked[0] == str(layer) and (whole or picked[1] == str(head)), picked
     page.locator(f"{ROOT} .own-sentence__ablate").focus()
@@ -239,6 +239,39 @@ def assert_panel_equals_numpy(page, text, off):
     return got
 
 
+def check_ends_view(page, text, off):
+    """<s>, </s> 빼고 나누기를 켜면 두 표의 7-11 가중치가 numpy 의 행을 다시 나눈 값이 되고, 끄면 그대로 돌아옵니다."""
+    from bert_numpy import encode, tokenize
+    from e5_numpy import PREFIX, load_e5
+    from particles import HEAD, find_particles
+
+    ids, _, w_off, _, _, _ = numpy_run(text, off, "zero")
+    m = load_e5()
+    tokens = tokenize(m, PREFIX + text)[1]
+    found = find_particles(tokens, len(tokenize(m, PREFIX.strip())[1]) - 1, len(tokens) - 1)
+    w = np.stack([x[0] for x in encode(m, ids)[1]])
+    values = """() => ['host-weight', 'host-weight-before', 'host-weight-after'].map(v =>
+        [...document.querySelectorAll('.own-sentence [data-value=' + v + ']')].map(e => e.textContent))"""
+    raw = page.evaluate(values)
+    note = page.locator(f"{ROOT} .own-sentence__ends-note")
+    assert not note.is_visible()
+    page.locator(f"{ROOT} .own-sentence__ends input").focus()
+    page.keyboard.press("Space")
+    assert page.locator(ROOT).get_attribute("data-view") == "hide-ends" and note.is_visible()
+    assert "보기만 바꿉니다" in note.inner_text() and "계산도 바뀌지 않습니다" in note.inner_text()
+    hidden = page.evaluate(values)
+    for weights, shown_before, shown_after in ((w, hidden[0], hidden[1]), (w_off, None, hidden[2])):
+        rows = weights[HEAD]
+        want = [rows[i, host].sum() / (1 - rows[i, 0] - rows[i, -1]) for i, host in found]
+        for got in (shown_before, shown_after):
+            if got is not None:
+                assert len(got) == len(want) and all(close_to(g, x, 3, 1e-4) for g, x in zip(got, want)), (got, want)
+    assert hidden[0] == hidden[1] and hidden != raw  # 끄기 전 칸은 조사 표와 같은 보기
+    page.keyboard.press("Space")  # 되돌리면 모델의 가중치 그대로
+    assert page.evaluate(values) == raw and not note.is_visible()
+    assert page.locator(ROOT).get_attribute("data-view") == "model"
+
+
 def test_switching_a_head_off_on_the_page_shows_numpys_numbers(tab):
     page = tab.page
     text = "고양이가 매트 위에 앉았다"
@@ -260,6 +293,9 @@ def test_switching_a_head_off_on_the_page_shows_numpys_numbers(tab):
     switch_off_with_keys(page, 1, 0, whole=True)
     got = assert_panel_equals_numpy(page, text, {"layers": [1]})
     assert got["summary"].startswith("2층 전체 끄기:")
+    # <s>, </s> 빼고 나누기: 보기만 바뀝니다. 표의 값 = numpy 의 같은 행에서 <s>, </s> 의 몫을 빼고 다시 나눈 값
+    switch_off_with_keys(page, 2, 7)  # 3-8: 7-11 보다 앞 층이라 7-11 의 가중치가 바뀝니다
+    check_ends_view(page, text, {"heads": [[2, 7]]})
     # 탐색기에서 고른 헤드를 가져옵니다: 탐색기의 층 -1, 헤드 +1 (7-11 → 6-12)
     page.locator(f"{ROOT} .head-explorer__step[data-what=layer][data-step='-']").click()
     page.locator(f"{ROOT} .head-explorer__step[data-what=head][data-step='+']").click()

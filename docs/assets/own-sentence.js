@@ -386,6 +386,7 @@
         return;
       }
       var n = h.tokens.length, layer = HEAD[0], head = HEAD[1];
+      endsSwitch(section);
       var table = el("table", { "class": "own-sentence__table" });
       var tr = el("tr", {});
       ["조사", "붙은 말", "7-11의 가중치"].forEach(function (t) { tr.appendChild(el("th", { scope: "col" }, t)); });
@@ -398,12 +399,12 @@
         var at = ((layer * manifest.config.heads + head) * (h.queries[1] - h.queries[0]) + f.particle - h.queries[0]) * n;
         var row = window.headExplorer.rowSteps(Array.prototype.slice.call(h.sentence.scores, at, at + n),
                                                manifest.config.hidden_size / manifest.config.heads).weights;
-        var w = f.host.reduce(function (s, j) { return s + row[j]; }, 0);
+        var w = f.host.reduce(function (s, j) { return s + row[j]; }, 0), ends = row[0] + row[n - 1];
         var r = el("tr", { "data-particle": String(f.particle), "data-host": f.host.join(" ") });
         var c1 = el("td", {}); c1.appendChild(tok(h.tokens[f.particle]));
         var c2 = el("td", {}, f.host.map(function (j) { return h.tokens[j].replace(SPACE, ""); }).join(""));
         var c3 = el("td", {}, "");
-        c3.appendChild(el("span", { "class": "head-explorer__num", "data-value": "host-weight" }, fixed(w, 3)));
+        c3.appendChild(viewNumber("host-weight", w, ends));
         var c4 = el("td", {});
         var btn = el("button", { type: "button", "class": "own-sentence__show" }, "탐색기에서 보기");
         btn.addEventListener("click", function () {
@@ -422,6 +423,34 @@
         "표의 조사는 조각의 모양으로 어림한 것입니다 (어절 끝에 따로 떨어진, 목록에 있는 조각). " +
         "조사와 모양이 같은 어미도 들어갈 수 있습니다: \"먹은\"의 \"은\", \"뜨는\"의 \"는\"은 조사가 아니라 어미입니다."));
       unsplitNote(section, unsplit);
+    }
+
+    /* <s>, </s> 가리기: 조사 표(와 끄기 전·뒤 표)의 7-11 가중치를 <s>, </s> 를 뺀 나머지 토큰의 합이 1 이 되게 다시 나눠
+       보여 줍니다. 보기만 바꿉니다: 모델의 계산(워커)은 그대로이고, 탐색기도 모델의 가중치를 그대로 보여 줍니다.
+       숫자마다 원래 가중치(data-raw)와 그 행에서 <s>, </s> 가 받은 몫(data-ends)을 들고 있어 다시 계산하지 않고 바꿉니다. */
+    var hideEnds = false;
+    function viewed(raw, ends) { return hideEnds ? raw / (1 - ends) : raw; }
+    function viewNumber(name, raw, ends) {
+      return el("span", { "class": "head-explorer__num", "data-value": name, "data-raw": String(raw), "data-ends": String(ends) },
+                window.headExplorer.fixed(viewed(raw, ends), 3));
+    }
+    function endsSwitch(section) {
+      var label = section.appendChild(el("label", { "class": "own-sentence__ends" }));
+      var box = label.appendChild(el("input", { type: "checkbox" }));
+      label.appendChild(document.createTextNode(" 표에서 <s>, </s> 빼고 나누기 (보기만 바뀝니다)"));
+      box.checked = hideEnds;
+      var note = section.appendChild(el("p", { "class": "head-explorer__note own-sentence__ends-note" },
+        "이 표시는 보기만 바꿉니다. 모델은 <s>와 </s>에도 그대로 가중치를 주고, 계산도 바뀌지 않습니다. " +
+        "표의 가중치는 <s>와 </s>가 받은 몫을 빼고, 나머지 토큰의 합이 1이 되게 다시 나눈 값입니다."));
+      note.hidden = !hideEnds;
+      box.addEventListener("change", function () {
+        hideEnds = box.checked;
+        note.hidden = !hideEnds;
+        root.setAttribute("data-view", hideEnds ? "hide-ends" : "model");
+        result.querySelectorAll("[data-raw]").forEach(function (e) {
+          e.textContent = window.headExplorer.fixed(viewed(Number(e.getAttribute("data-raw")), Number(e.getAttribute("data-ends"))), 3);
+        });
+      });
     }
 
     /* 표에 넣지 못한 말: 토크나이저가 조사를 앞 글자와 한 조각으로 묶었거나(나는, 반장은) 어절 가운데 문장부호가 있어
@@ -537,7 +566,7 @@
 
     /* 조사 표의 7-11 가중치, 끄기 전과 뒤. 끄기 전은 조사 표와 같은 값, 뒤는 워커가 끈 모델로 계산한 가중치의 합. */
     function particlesAfter(out, entry, m, n) {
-      var H = manifest.config.heads, fixed = window.headExplorer.fixed, before = particlesBox.querySelectorAll("[data-value=host-weight]");
+      var H = manifest.config.heads, before = particlesBox.querySelectorAll("[data-value=host-weight]");
       var at = (HEAD[0] * H + HEAD[1]) * n * n, switched = m.off[HEAD[0] * H + HEAD[1]];
       out.appendChild(el("p", {}, switched ? "헤드 7-11을 껐으므로 끈 뒤의 가중치는 0입니다." :
         "조사 표의 헤드 7-11 가중치가 끄기 전과 뒤에 어떻게 다른지:"));
@@ -546,12 +575,15 @@
       ["조사", "붙은 말", "끄기 전", "끈 뒤"].forEach(function (t) { tr.appendChild(el("th", { scope: "col" }, t)); });
       var body = table.appendChild(el("tbody", {}));
       entry.particles.forEach(function (f, i) {
-        var w = f.host.reduce(function (s, j) { return s + m.weights[at + f.particle * n + j]; }, 0);
+        var row = at + f.particle * n, w = f.host.reduce(function (s, j) { return s + m.weights[row + j]; }, 0);
         var r = body.appendChild(el("tr", { "data-particle": String(f.particle) }));
         r.appendChild(el("td", {})).appendChild(window.headExplorer.tokenLabel(entry.tokens[f.particle]));
         r.appendChild(el("td", {}, f.host.map(function (j) { return entry.tokens[j].replace(SPACE, ""); }).join("")));
-        r.appendChild(el("td", {}, before[i] ? before[i].textContent : ""));
-        r.appendChild(el("td", {})).appendChild(el("span", { "class": "head-explorer__num", "data-value": "host-weight-after" }, fixed(w, 3)));
+        r.appendChild(el("td", {})).appendChild(viewNumber("host-weight-before", Number(before[i].getAttribute("data-raw")),
+                                                           Number(before[i].getAttribute("data-ends"))));
+        // 7-11 을 끈 행은 가중치가 모두 0 이라 <s>, </s> 를 빼고 나눌 것이 없습니다: 0 그대로
+        r.appendChild(el("td", {})).appendChild(switched ? viewNumber("host-weight-after", 0, 0)
+                                                         : viewNumber("host-weight-after", w, m.weights[row] + m.weights[row + n - 1]));
       });
     }
 

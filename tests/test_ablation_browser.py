@@ -330,7 +330,7 @@ def test_switch_works_by_touch_on_a_phone_and_passes_axe(browser, server, scheme
         for sel in (".own-sentence__switch", ".own-sentence__moved", ".own-sentence__after"):
             box = page.locator(f"{ROOT} {sel}").bounding_box()
             assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (sel, box)
-        small = page.evaluate("""() => [...document.querySelectorAll('.own-sentence__switch :is(button, select, label)')]
+        small = page.evaluate("""() => [...document.querySelectorAll('.own-sentence :is(.own-sentence__switch, .own-sentence__ends) :is(button, select, label, input)')]
             .map(e => e.getBoundingClientRect()).filter(r => r.width < 24 || r.height < 24).length""")
         assert small == 0
         violations = Axe().run(page, context=ROOT).response["violations"]

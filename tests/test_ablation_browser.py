@@ -16,8 +16,17 @@ import json
 import numpy as np
 import pytest
 
-from browser import DESKTOP, PHONE, Tab
-from test_own_sentence_browser import ROOT, WORKER_JS, RecordingTab, close_to, compute_text, floats, open_tool
+from browser import DESKTOP, PHONE
+from test_own_sentence_browser import (
+    ROOT,
+    WORKER_JS,
+    RecordingTab,
+    close_to,
+    compute_text,
+    floats,
+    open_tool,
+    phone_with_result,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -314,12 +323,8 @@ def test_switching_a_head_off_on_the_page_shows_numpys_numbers(tab):
 def test_switch_works_by_touch_on_a_phone_and_passes_axe(browser, server, scheme):
     from axe_playwright_python.sync_playwright import Axe
 
-    phone = Tab(browser, server, PHONE, has_touch=True, is_mobile=True)
+    phone, page = phone_with_result(browser, server, scheme)
     try:
-        page = open_tool(phone, scheme)
-        page.locator(f"{ROOT} .own-sentence__get[data-pack=ko]").tap()
-        page.wait_for_selector(f"{ROOT}[data-result=ok]", timeout=120_000)
-        page.wait_for_selector(f"{ROOT} .head-explorer__grid[data-atlas=ok]")
         page.locator(f"{ROOT} .own-sentence__switch select[data-what=layer]").select_option(index=10)
         page.locator(f"{ROOT} .own-sentence__switch input[data-what=whole]").tap()
         assert page.locator(f"{ROOT} .own-sentence__switch select[data-what=head]").is_disabled()

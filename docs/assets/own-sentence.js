@@ -1,4 +1,5 @@
 /* 여러분의 문장으로: 글 상자, "모델 받기" 단추, 받는 동안의 진행 막대, 그리고 계산한 문장을 헤드 탐색기와 조사 표로.
+ * 조사 표 아래의 "헤드 끄기" 상자는 헤드나 층을 끄고 워커가 다시 계산한 것(e5-worker.js 의 "ablate")을 보여 줍니다.
  *
  * 페이지에 <div class="own-sentence" data-src="../models/e5-ko/manifest.json" data-scripts="…"></div> 를 두면,
  * 독자가 가까이 내려올 때(overrides/main.html) 이 스크립트가 붙어 목록(manifest.json, 17 KB)만 받고 단추를 그립니다.

@@ -14,6 +14,9 @@
    그 뒤 결과를 헤드 탐색기로 그리는 동안(계산하기 → 다 그림)과 탐색기를 처음 만드는 동안의 긴 작업은 CDP 추적으로 따로 잽니다:
    작업마다 벽시계 시간과 스레드가 CPU 를 쓴 시간 (MainThreadTasks 의 설명). 목표: 스레드 시간 ≤ 100 ms.
 5. 다른 출처로 간 요청 수. 목표 0.
+7. 헤드 끄기 (어블레이션): 토큰 16개 문장에서 1층의 헤드 하나를 끄고 다시 계산 (12층을 모두 다시 계산하는, 가장 오래
+   걸리는 경우), CPU 를 4배 느리게 한 주 스레드에서 (2와 같은 까닭). 목표 ≤ 1.0 초. 페이지의 "끄고 다시 계산하기"
+   단추 → 결과가 보일 때까지(페이지 4배, 워커는 느리게 할 수 없음)도 적습니다.
 6. 헤드 탐색기에서 문장 바꾸기 (누른 때부터 다음 화면까지, 4배 느리게, 375 px): 한국어 장의 두 문장, 여러분의 문장 셋(64토큰 포함).
    목표 ≤ 100 ms (INP 의 200 ms 한계의 절반). 탐색기는 격자 아래의 부분이 화면 밖이면 그 부분을 한가할 때 채우므로,
    그것까지 다 그린 때(data-pending 이 사라진 다음 화면)도 함께 적습니다.
@@ -117,6 +120,23 @@ TIME_WORKER_JS = """async ([text, runs]) => { const t = [], w = window.__w;
     const out = await new Promise(res => { w.onmessage = e => res(e.data); w.postMessage({type: 'run', id: 1, text}); });
     if (out.error) throw new Error(out.error.message); t.push(out.ms); window.__held = out.peakHeld; window.__kernel = out.kernel; }
   return t; }"""
+
+# 헤드 끄기: 페이지처럼 먼저 끄지 않고 계산한 뒤(워커가 그 결과를 기억합니다), 1층의 헤드를 하나씩 끄고 다시 계산합니다.
+TIME_ABLATE_JS = """([text, runs]) => { const t = []; E5Model.run({id: 0, text});
+  for (let r = 0; r < runs; r++) { const s = performance.now();
+    const out = E5Model.ablate({id: r, text, off: {heads: [[0, r % 12]]}});
+    if (out.error) throw new Error(out.error.message); t.push(performance.now() - s); }
+  return t; }"""
+
+# 페이지의 단추: 1층 헤드 k 를 고르고 "끄고 다시 계산하기" → 결과 상자가 채워진 다음 화면까지
+ABLATE_PAGE_JS = """async (k) => { const root = document.querySelector('.own-sentence');
+  root.querySelector('.own-sentence__switch [data-what=layer]').value = '0';
+  root.querySelector('.own-sentence__switch [data-what=head]').value = String(k % 12);
+  root.removeAttribute('data-ablated');
+  const t0 = performance.now(); root.querySelector('.own-sentence__ablate').click();
+  while (!root.dataset.ablated) await new Promise(r => setTimeout(r, 5));
+  await new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
+  return performance.now() - t0; }"""
 
 LONGTASK_JS = """async (text) => {
   // 계산하는 동안 주 스레드에서 50 ms 를 넘은 작업 (Long Tasks API). 재는 쪽이 주 스레드에서 아무것도 돌리지 않아야
@@ -286,6 +306,7 @@ def measure(site):
             )
         page.wait_for_timeout(1500)  # 다른 문장의 작은 히트맵을 한가할 때 미리 만듭니다
         own_switch = [page.evaluate(SWITCH_JS, [".own-sentence .head-explorer", k + 1]) for k in range(6)]
+        ablate_page = [page.evaluate(ABLATE_PAGE_JS, k) for k in range(5)]  # 끄는 문장: 마지막으로 계산한 16토큰
         cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
 
         # 같은 코드를 주 스레드에서 4배 느리게: 행렬 곱의 두 길마다 새 페이지 하나 (모델은 페이지마다 한 번 엽니다)
@@ -298,7 +319,11 @@ def measure(site):
             kernel = bench.evaluate(MAIN_THREAD_JS, [t16, wasm])
             bcdp = ctx.new_cdp_session(bench)
             bcdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
-            main[kernel] = (bench.evaluate(TIME_MAIN_JS, [t16, 5]), bench.evaluate(TIME_MAIN_JS, [t64, 3]))
+            main[kernel] = (
+                bench.evaluate(TIME_MAIN_JS, [t16, 5]),
+                bench.evaluate(TIME_MAIN_JS, [t64, 3]),
+                bench.evaluate(TIME_ABLATE_JS, [t16, 5]),
+            )
             bcdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
             bench.close()
 
@@ -387,10 +412,11 @@ def measure(site):
         (f"다시 방문: 저장본({source})으로 열고 계산·그리기", f"{second_open:.2f} 초", ""),
         *(
             row
-            for kernel, (main16, main64) in main.items()
+            for kernel, (main16, main64, ablate16) in main.items()
             for row in (
                 (f"16토큰, 주 스레드, CPU 4배 느리게, 행렬 곱 {kernel} (초)", t(main16), "≤ 1.0"),
                 (f"64토큰, 주 스레드, CPU 4배 느리게, 행렬 곱 {kernel} (초)", t(main64), "≤ 3.0"),
+                (f"16토큰 헤드 끄기 (1층: 12층 다시), 주 스레드, 4배, 행렬 곱 {kernel} (초)", t(ablate16), "≤ 1.0"),
             )
         ),
         (f"16토큰, 워커 (느리게 할 수 없음), 행렬 곱 {worker_kernel} (초)", t(worker16), ""),
@@ -416,6 +442,7 @@ def measure(site):
         ),
         ("문장 바꾸기, 한국어 장: 다음 화면까지 (4배, ms)", switch(ko_switch), "≤ 100"),
         ("문장 바꾸기, 여러분의 문장 16·64토큰: 다음 화면까지 (4배, ms)", switch(own_switch), "≤ 100"),
+        ("16토큰 헤드 끄기: 단추 → 결과 (페이지 4배, 워커 1배, ms)", ms(ablate_page), ""),
         ("다른 출처로 간 요청", str(len(foreign)), "0"),
     ]
     width = max(len(r[0]) for r in rows) + 2

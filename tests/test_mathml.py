@@ -1,6 +1,7 @@
 """수식: 모든 페이지의 TeX 가 MathML 로 바뀌고, 쓰는 글자가 모두 잘라 낸 수식 글꼴에 있습니다."""
 
 import re
+from xml.etree import ElementTree
 
 import markdown
 import pytest
@@ -58,3 +59,15 @@ def test_formulas_are_searchable_text_and_excluded_markup():
     )
     assert '<span class="arithmatex" data-search-exclude="">' in html
     assert '<span class="search-only">√d_k</span>로 나눕니다.' in html
+
+
+def test_formula_is_one_tree_written_once():
+    """수식은 latex2mathml 의 나무 하나에서 나옵니다: 기호는 참조(&#x003B4;)가 아닌 글자로 들어가고, 직렬화가
+    이스케이프를 맡으며(<mtext>a<b</mtext> 같은 깨진 HTML 이 나오지 않습니다), 글꼴 확인은 한 글자 <mi>δ</mi> 를
+    브라우저처럼 수학 이탤릭(𝛿)으로도 셉니다."""
+    markup = mathml.tex_to_mathml(r"p_i(\delta_{ij} - p_j) + \text{a<b}")
+    assert "<mi>δ</mi>" in markup and "&#x" not in markup
+    assert "<mtext>a&lt;b</mtext>" in markup
+    assert ElementTree.fromstring(markup).get("alttext") == r"p_i(\delta_{ij} - p_j) + \text{a<b}"
+    assert {"δ", "𝛿", "𝑝", "−"} <= mathml.characters(markup)
+    assert mathml.characters(markup) == mathml.characters(mathml.math_element(r"p_i(\delta_{ij} - p_j) + \text{a<b}"))

@@ -695,16 +695,22 @@ def test_a_new_sentence_reuses_the_explorer(reader):
 
 
 # ---------------------------------------------------------------- 휴대전화, 팔레트, 손가락 ----
+def phone_with_result(browser, server, scheme):
+    """375 px 휴대전화(손가락)에서 모델 받기를 누르고 첫 결과(예문)가 다 그려진 (탭, 페이지). 탭은 부른 쪽이 닫습니다."""
+    tab = Tab(browser, server, PHONE, has_touch=True, is_mobile=True)
+    page = open_tool(tab, scheme)
+    page.locator(f"{ROOT} .own-sentence__get[data-pack=ko]").tap()
+    page.wait_for_selector(f"{ROOT}[data-result=ok]", timeout=120_000)
+    page.wait_for_selector(f"{ROOT} .head-explorer__grid[data-atlas=ok]")
+    return tab, page
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_result_fits_a_phone_and_passes_axe_in_both_palettes(browser, server, scheme):
     from axe_playwright_python.sync_playwright import Axe
 
-    tab = Tab(browser, server, PHONE, has_touch=True, is_mobile=True)
+    tab, page = phone_with_result(browser, server, scheme)
     try:
-        page = open_tool(tab, scheme)
-        page.locator(f"{ROOT} .own-sentence__get[data-pack=ko]").tap()
-        page.wait_for_selector(f"{ROOT}[data-result=ok]", timeout=120_000)
-        page.wait_for_selector(f"{ROOT} .head-explorer__grid[data-atlas=ok]")
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         for sel in (
             ROOT,

@@ -141,6 +141,17 @@ def test_explorer_script_only_where_needed(built_site):
     assert 'class="attention-explorer"' in page_html(site, "why_scale.md").read_text(encoding="utf-8")
 
 
+def test_kernel_source_is_not_published(built_site):
+    """행렬 곱 커널의 WAT 글(docs/assets/e5-linear.wat)은 빌드의 소스일 뿐 사이트에 나가지 않고 (mkdocs.yml 의
+    exclude_docs), 빌드가 그 글에서 만든 바이너리는 모델 파일 옆에 있습니다."""
+    site, _ = built_site
+    assert (ROOT / "docs" / "assets" / "e5-linear.wat").is_file()
+    published = sorted(str(p.relative_to(site)) for p in site.rglob("*.wat"))
+    assert not published, f"읽는 사람이 부르지 않는 WAT 글이 사이트에 있습니다: {published}"
+    wasm = site / "models" / "e5-ko" / "linear.wasm"
+    assert wasm.read_bytes()[:4] == b"\0asm", f"{wasm.relative_to(site)} 가 WebAssembly 바이너리가 아닙니다"
+
+
 def test_code_blocks_are_lean_and_outputs_are_samp(built_site):
     site, _ = built_site
     html = page_html(site, "four_steps.md").read_text(encoding="utf-8")

@@ -28,6 +28,14 @@
  *                                   (qweights: 쿼리 행의 가중치만 (층, 헤드, 쿼리, 키), 헤드 탐색기가 그대로 씁니다;
  *                                    atlas: palette 를 받았으면 작은 히트맵의 RGBA 화소, 아니면 null)
  *                                   또는 {type: "result", id, error}
+ *   → {type: "ablate", id, text, off: {heads: [[층, 헤드], …], layers: [층, …]}[, ablation: "zero" | "uniform"]}
+ *                                 ← {type: "ablated", id, text, tokens, ids, queries, off, ablation, weights, hidden,
+ *                                    oneMinusCos, moved, ms}
+ *                                   또는 {type: "ablated", id, error}
+ *     헤드 끄기(어블레이션): bert_numpy 의 switch_off 와 encode(heads_off=…, ablation=…) 를 옮긴 것입니다. 번호는 0부터
+ *     (페이지의 "7-11" = [6, 10]). off: 끈 헤드 (층 × 헤드, 1 = 끔), weights·hidden: 끈 모델의 값 (run 과 같은 모양),
+ *     oneMinusCos: 끄기 전과 뒤의 문장 임베딩(토큰 평균을 길이 1 로)의 1 − cos, moved: 헤드마다 끄기 전과 뒤의 가중치의
+ *     JS 거리(쿼리 행마다, 모든 행의 평균; 끈 헤드는 NaN). snippets/ablation.py 의 pooled, moved 와 같은 값입니다.
  */
 /* global E5Tokenizer */
 "use strict";
@@ -39,6 +47,8 @@ var model = null;  // {config, tensors: {이름: Float32Array}, embed: [{rows, i
 var files = {};  // 받은 파일 이름 → ArrayBuffer (묶음을 더할 때 다시 받지 않도록)
 var peakHeld = 0;
 var palette = null;  // 헤드 탐색기의 색표 (load 의 palette)  // 들고 있던 ArrayBuffer 바이트의 최댓값 (받는 동안 조각과 이어 붙인 파일이 잠깐 함께 있는 것까지)
+var intact = [];  // 끄지 않고 계산한 최근 문장들 {key, res} (헤드를 끌 때 앞 층을 다시 계산하지 않으려고)
+var INTACT_KEEP = 3;  // 페이지의 탐색기가 남겨 두는 문장 수와 같게
 
 /* ---- 4비트 풀기 (e5_numpy.dequantize_q4_0 과 같은 값) ------------------------------------------------ */
 
@@ -134,8 +144,11 @@ function gelu(x) {
 /* ---- 어텐션: 2장의 네 단계 ------------------------------------------------------------------------- */
 
 /* q, k, v (n × d_model) → (헤드를 이어 붙인 출력 (n × d_model), 점수 q·kᵀ (헤드, n, n), 가중치 (헤드, n, n)).
-   헤드 h 는 열 h·d_head … (h+1)·d_head - 1 을 씁니다 (split_heads 와 같은 나누기). */
-function attention(q, k, v, n, dModel, heads) {
+   헤드 h 는 열 h·d_head … (h+1)·d_head - 1 을 씁니다 (split_heads 와 같은 나누기).
+   off: 이 층에서 끈 헤드 (헤드 수만큼, 1 = 끔) 또는 null. bert_numpy 의 _self_attention 과 같게
+     "zero": 끈 헤드의 가중치와 출력이 0 (W_O 에 0 을 넘깁니다). "uniform": 쿼리를 0 으로 둔 것처럼 점수가 모두 0 이라
+     가중치가 키마다 1/n. 두 경우 모두 점수 q·k 는 그대로 적습니다 (numpy 의 return_qk 처럼 실제 q, k 의 곱). */
+function attention(q, k, v, n, dModel, heads, off, ablation) {
   var dh = dModel / heads, scale = Math.sqrt(dh);
   var out = new Float32Array(n * dModel), scores = new Float32Array(heads * n * n), weights = new Float32Array(heads * n * n);
   var row = new Float64Array(n), acc = new Float64Array(dh);
@@ -156,6 +169,11 @@ function attention(q, k, v, n, dModel, heads) {
         scores[at + j] = s;
         row[j] = Math.fround(s) / scale;  // ② √d_k 로 나누기
         if (row[j] > max) max = row[j];
+      }
+      if (off && off[h]) {
+        if (ablation === "zero") continue;  // 가중치와 출력은 0 그대로 (Float32Array 는 0 으로 시작합니다)
+        row.fill(0);  // "uniform": 모든 점수 0 → 소프트맥스가 키마다 1/n
+        max = 0;
       }
       var sum = 0;
       for (var j2 = 0; j2 < n; j2++) { row[j2] = Math.exp(row[j2] - max); sum += row[j2]; }  // ③ 소프트맥스
@@ -239,30 +257,40 @@ function embedRow(id, x, at) {
   throw new Error("단어 임베딩에 id " + id + " 가 없습니다");
 }
 
-function encode(ids) {
+/* ids → {hidden, layers: [{input, q, k, scores, weights}]}. input 은 그 층에 들어간 은닉 상태입니다.
+   off (층 × 헤드, 1 = 끔) 와 ablation 은 헤드 끄기 (bert_numpy.encode 의 heads_off, ablation).
+   from: 끄지 않은 계산(from.layers)에서 이어서 계산합니다. 첫 끈 층보다 앞의 층은 입력이 같아 값도 같으므로
+   (run_layers 처럼) 그 층의 input 에서 시작하고, 앞 층의 값은 from 의 것을 그대로 씁니다. */
+function encode(ids, off, ablation, from) {
   var cfg = model.config, T = model.tensors, n = ids.length, D = cfg.hidden_size, H = cfg.heads;
   var F = cfg.intermediate_size, eps = cfg.layer_norm_eps;
   var lin = model.kernel ? kernelLinear : linear;  // 같은 행렬 곱: WebAssembly 가 있으면 그쪽으로
-  var x = new Float32Array(n * D);
-  for (var t = 0; t < n; t++) {
-    embedRow(ids[t], x, t * D);
-    for (var i = 0; i < D; i++) x[t * D + i] += T["emb.pos"][t * D + i] + T["emb.type"][i];
+  var start = 0, x, layers = [];
+  if (off && from) {
+    while (start < cfg.layers && !off.subarray(start * H, (start + 1) * H).some(Boolean)) start++;
+    layers = from.layers.slice(0, start);
+    x = start < cfg.layers ? from.layers[start].input : from.hidden;
+  } else {
+    x = new Float32Array(n * D);
+    for (var t = 0; t < n; t++) {
+      embedRow(ids[t], x, t * D);
+      for (var i = 0; i < D; i++) x[t * D + i] += T["emb.pos"][t * D + i] + T["emb.type"][i];
+    }
+    x = layerNorm(x, n, D, T["emb.ln.w"], T["emb.ln.b"], eps);
   }
-  x = layerNorm(x, n, D, T["emb.ln.w"], T["emb.ln.b"], eps);
-  var layers = [];
-  for (var l = 0; l < cfg.layers; l++) {
-    var p = "l" + l + ".";
+  for (var l = start; l < cfg.layers; l++) {
+    var p = "l" + l + ".", input = x;
     var q = lin(x, n, D, T[p + "q.w"], T[p + "q.b"], D);
     var k = lin(x, n, D, T[p + "k.w"], T[p + "k.b"], D);
     var v = lin(x, n, D, T[p + "v.w"], T[p + "v.b"], D);
-    var a = attention(q, k, v, n, D, H);
+    var a = attention(q, k, v, n, D, H, off ? off.subarray(l * H, (l + 1) * H) : null, ablation);
     var attn = lin(a.out, n, D, T[p + "ao.w"], T[p + "ao.b"], D);
     x = layerNorm(add(x, attn), n, D, T[p + "aln.w"], T[p + "aln.b"], eps);
     var inner = lin(x, n, D, T[p + "fi.w"], T[p + "fi.b"], F);
     for (var g = 0; g < inner.length; g++) inner[g] = gelu(inner[g]);
     var ffn = lin(inner, n, F, T[p + "fo.w"], T[p + "fo.b"], D);
     x = layerNorm(add(x, ffn), n, D, T[p + "oln.w"], T[p + "oln.b"], eps);
-    layers.push({ q: q, k: k, scores: a.scores, weights: a.weights });
+    layers.push({ input: input, q: q, k: k, scores: a.scores, weights: a.weights });
   }
   return { hidden: x, layers: layers };
 }
@@ -472,18 +500,137 @@ function run(msg) {
   var enc = model.tokenizer.encode(msg.text, true);
   if (enc.error) return { type: "result", id: msg.id, error: enc.error };
   var res = encode(enc.ids);
+  remember(enc.ids.join(","), res);  // 헤드를 끌 때 이 문장의 앞 층을 다시 쓰려고
   var arrays = explorerArrays(res, enc.ids.length, enc.queries);
   var atlas = palette ? atlasPixels(arrays.qweights, enc.ids.length, enc.queries[1] - enc.queries[0]) : null;
   return { type: "result", id: msg.id, text: msg.text, tokens: enc.tokens, ids: enc.ids, queries: enc.queries,
            scores: arrays.scores, q: arrays.q, k: arrays.k, weights: arrays.weights, qweights: arrays.qweights, atlas: atlas,
-           hidden: res.hidden,
+           hidden: res.hidden.slice(),  // 한 벌 더: 원본은 intact 에 남깁니다 (보낼 때 옮겨 가면 빈 배열이 됩니다)
            ms: performance.now() - t0, held: heldBytes(), peakHeld: Math.max(peakHeld, heldBytes()),
            kernel: model.kernel ? "wasm" : "js" };
 }
 
+/* ---- 헤드 끄기 (bert_numpy.switch_off 와 snippets/ablation.py 의 pooled, moved) ------------------------------ */
+
+var ABLATIONS = ["zero", "uniform"];
+
+/* 잘못 적은 off·ablation: 다른 실패(코드의 잘못)와 가려 "bad_off" 로 알립니다. */
+function BadArgument(message) {
+  this.message = message;
+}
+
+/* {heads: [[층, 헤드], …], layers: [층, …]} (0부터) → 끌 헤드 (층 × 헤드, 1 = 끔). switch_off 와 같은 규칙: 범위 밖,
+   정수가 아닌 번호, 같은 헤드·층을 두 번, 끈 층 안의 헤드는 오류입니다 (다른 헤드를 적으려다 잘못 적었을 수 있어서).
+   오류는 인자의 이름과 값을 밝힙니다: 페이지가 그대로 독자에게 보여 줄 수 있게. */
+function switchOff(off) {
+  var L = model.config.layers, H = model.config.heads, mask = new Uint8Array(L * H);
+  if (off === null || typeof off !== "object" || Array.isArray(off)) {
+    throw new BadArgument("off 는 {heads: [[층, 헤드], …], layers: [층, …]} 이어야 합니다: off=" + JSON.stringify(off));
+  }
+  Object.keys(off).forEach(function (key) {
+    if (key !== "heads" && key !== "layers") throw new BadArgument("off 에 모르는 이름 " + JSON.stringify(key) + " 이 있습니다 (heads, layers 만 씁니다)");
+  });
+  var heads = off.heads === undefined ? [] : off.heads, layers = off.layers === undefined ? [] : off.layers;
+  [["layers", layers], ["heads", heads]].forEach(function (named) {
+    if (!Array.isArray(named[1])) throw new BadArgument("off." + named[0] + " 는 목록이어야 합니다: " + JSON.stringify(named[1]));
+  });
+  function index(value, count, name, what) {
+    if (typeof value !== "number" || !Number.isInteger(value)) {
+      throw new BadArgument(name + " 는 정수여야 합니다: " + name + "=" + JSON.stringify(value));
+    }
+    if (value < 0 || value >= count) {
+      throw new BadArgument(name + "=" + value + " 는 0 이상 " + count + " 미만이어야 합니다 (이 모델의 " + what + " " + count + "개, 0부터 셉니다)");
+    }
+    return value;
+  }
+  var whole = {};
+  layers.forEach(function (layer, i) {
+    layer = index(layer, L, "off.layers[" + i + "]", "층은");
+    if (whole[layer]) throw new BadArgument("off.layers[" + i + "]=" + layer + ": 같은 층(페이지의 " + (layer + 1) + "층)을 두 번 적었습니다");
+    whole[layer] = true;
+    mask.fill(1, layer * H, (layer + 1) * H);
+  });
+  heads.forEach(function (pair, i) {
+    if (!Array.isArray(pair) || pair.length !== 2) {
+      throw new BadArgument("off.heads[" + i + "]=" + JSON.stringify(pair) + " 는 [층, 헤드] 정수 쌍이어야 합니다");
+    }
+    var layer = index(pair[0], L, "off.heads[" + i + "][0]", "층은"), head = index(pair[1], H, "off.heads[" + i + "][1]", "헤드는");
+    if (whole[layer]) throw new BadArgument("off.heads[" + i + "]=[" + layer + ", " + head + "] 는 off.layers 로 이미 끈 층 " + layer + " 에 있습니다");
+    if (mask[layer * H + head]) {
+      throw new BadArgument("off.heads[" + i + "]=[" + layer + ", " + head + "]: 같은 헤드(페이지의 " + (layer + 1) + "-" + (head + 1) + ")를 두 번 적었습니다");
+    }
+    mask[layer * H + head] = 1;
+  });
+  if (!mask.some(Boolean)) throw new BadArgument("off 에 끌 헤드가 없습니다: heads 나 layers 에 하나 이상 적어 주세요");
+  return mask;
+}
+
+/* 문장 임베딩: 모든 토큰의 은닉 상태 평균을 길이 1 로 (float64; ablation.pooled 와 같습니다). */
+function pooled(hidden, n, d) {
+  var mean = new Float64Array(d), norm = 0;
+  for (var t = 0; t < n; t++) for (var i = 0; i < d; i++) mean[i] += hidden[t * d + i];
+  for (var j = 0; j < d; j++) { mean[j] /= n; norm += mean[j] * mean[j]; }
+  norm = Math.sqrt(norm);
+  for (var k = 0; k < d; k++) mean[k] /= norm;
+  return mean;
+}
+
+/* 두 분포(행)의 젠슨-섀넌 거리, 밑 2 (head_stats.js_distance: 0·log 0 = 0). */
+function jsDistance(p, q, at, n) {
+  var s = 0;
+  for (var j = 0; j < n; j++) {
+    var a = p[at + j], b = q[at + j], m = (a + b) / 2;
+    if (a > 0) s += a * Math.log2(a / m);
+    if (b > 0) s += b * Math.log2(b / m);
+  }
+  return Math.sqrt(Math.max(s / 2, 0));
+}
+
+/* 끄지 않은 계산: 최근 INTACT_KEEP 문장은 다시 쓰고, 없으면 계산해 넣습니다. */
+function intactOf(ids) {
+  var key = ids.join(",");
+  for (var i = 0; i < intact.length; i++) if (intact[i].key === key) return intact[i].res;
+  var res = encode(ids);
+  remember(key, res);
+  return res;
+}
+function remember(key, res) {
+  intact = [{ key: key, res: res }].concat(intact.filter(function (e) { return e.key !== key; })).slice(0, INTACT_KEEP);
+}
+
+/* 문장 하나에서 헤드를 끄고 다시 계산한 값과, 끄기 전과 견준 값 (머리글의 "ablate"). */
+function ablate(msg) {
+  var t0 = performance.now();
+  var ablation = msg.ablation === undefined ? "zero" : msg.ablation;
+  if (ABLATIONS.indexOf(ablation) < 0) {
+    throw new BadArgument("ablation=" + JSON.stringify(ablation) + " 는 \"zero\", \"uniform\" 중 하나여야 합니다");
+  }
+  var off = switchOff(msg.off);
+  var enc = model.tokenizer.encode(msg.text, true);
+  if (enc.error) return { type: "ablated", id: msg.id, error: enc.error };
+  var cfg = model.config, L = cfg.layers, H = cfg.heads, D = cfg.hidden_size, n = enc.ids.length;
+  var before = intactOf(enc.ids), after = encode(enc.ids, off, ablation, before);
+  var a = pooled(before.hidden, n, D), b = pooled(after.hidden, n, D), dot = 0;
+  for (var i = 0; i < D; i++) dot += a[i] * b[i];
+  var moved = new Float64Array(L * H), weights = new Float32Array(L * H * n * n);
+  for (var l = 0; l < L; l++) {
+    var p = before.layers[l].weights, q = after.layers[l].weights;
+    weights.set(q, l * H * n * n);
+    for (var h = 0; h < H; h++) {
+      if (off[l * H + h]) { moved[l * H + h] = NaN; continue; }
+      var sum = 0;
+      for (var r = 0; r < n; r++) sum += jsDistance(p, q, (h * n + r) * n, n);
+      moved[l * H + h] = sum / n;  // 모든 토큰의 행 (<s>, 접두어, </s> 까지) 의 평균: 참고 데이터와 같은 행
+    }
+  }
+  return { type: "ablated", id: msg.id, text: msg.text, tokens: enc.tokens, ids: enc.ids, queries: enc.queries,
+           off: off, ablation: ablation, weights: weights, hidden: after.hidden, oneMinusCos: 1 - dot, moved: moved,
+           ms: performance.now() - t0 };
+}
+
 /* 벤치마크(.ci/bench_browser_model.py)는 같은 코드를 페이지의 주 스레드에 붙여 CPU 를 4배 느리게 한 채로 잽니다
    (Chromium 의 CPU 느리게 하기는 워커에는 걸리지 않습니다). 그래서 계산 함수를 이름으로도 내놓습니다. */
-self.E5Model = { load: load, run: run, heldBytes: heldBytes, encode: encode, linear: linear, kernelLinear: kernelLinear,
+self.E5Model = { load: load, run: run, ablate: ablate, heldBytes: heldBytes, encode: encode, linear: linear, kernelLinear: kernelLinear,
                  layerNorm: layerNorm, gelu: gelu, dequantize: dequantize, half: half, simdAvailable: simdAvailable };
 
 if (IN_WORKER) onmessage = function (ev) {
@@ -508,5 +655,19 @@ if (IN_WORKER) onmessage = function (ev) {
     var transfer = out.error ? [] : [out.scores.buffer, out.q.buffer, out.k.buffer, out.weights.buffer, out.qweights.buffer,
                                      out.hidden.buffer].concat(out.atlas ? [out.atlas.buffer] : []);
     postMessage(out, transfer);
+  } else if (msg.type === "ablate") {
+    var done;
+    if (!model) {
+      done = { type: "ablated", id: msg.id, error: { kind: "not_ready", message: "모델을 아직 받지 않았습니다." } };
+    } else {
+      try {
+        done = ablate(msg);
+      } catch (err) {
+        // 잘못 적은 off·ablation 은 이름을 밝힌 그 글 그대로 (그 밖의 실패도 같은 모양으로)
+        done = { type: "ablated", id: msg.id, error: { kind: err instanceof BadArgument ? "bad_off" : "error",
+                                                       message: "헤드를 끄고 계산하지 못했습니다: " + err.message } };
+      }
+    }
+    postMessage(done, done.error ? [] : [done.weights.buffer, done.hidden.buffer, done.moved.buffer]);
   }
 };

@@ -1,4 +1,5 @@
 /* 여러분의 문장으로: 글 상자, "모델 받기" 단추, 받는 동안의 진행 막대, 그리고 계산한 문장을 헤드 탐색기와 조사 표로.
+ * 조사 표 아래의 "헤드 끄기" 상자는 헤드나 층을 끄고 워커가 다시 계산한 것(e5-worker.js 의 "ablate")을 보여 줍니다.
  *
  * 페이지에 <div class="own-sentence" data-src="../models/e5-ko/manifest.json" data-scripts="…"></div> 를 두면,
  * 독자가 가까이 내려올 때(overrides/main.html) 이 스크립트가 붙어 목록(manifest.json, 17 KB)만 받고 단추를 그립니다.
@@ -229,6 +230,7 @@
       else if (m.type === "ready") modelReady(m);
       else if (m.type === "load-error") loadFailed(m.message, m.kind);
       else if (m.type === "result") gotResult(m);
+      else if (m.type === "ablated") gotAblated(m);
     }
 
     function modelReady(m) {
@@ -268,6 +270,7 @@
       result.textContent = "";
       explorer = null;
       summaryBox = null;
+      ablation = null;
       root.setAttribute("data-result", "none");
       say("");
       if (err.kind === "latin") {
@@ -327,6 +330,7 @@
       history = history.slice(0, HISTORY);
       showSummary(m);
       particleTable(entry, found, unsplitWords(m.tokens, m.queries[0], m.queries[1]));
+      ablationPanel(entry);
       var want = { sentence: 0, layer: HEAD[0], head: HEAD[1], query: found.length ? found[0].particle : m.queries[0] };
       var sentences = history.map(function (h) { return h.sentence; });
       if (explorer) explorer.setSentences(sentences, want);
@@ -336,12 +340,14 @@
     }
 
     /* 결과 상자의 세 자리: 요약 한 줄, 조사 표, 탐색기. 처음 한 번 만들고 그 뒤에는 내용만 바꿉니다. */
-    var summaryBox = null, particlesBox = null, explorerBox = null;
+    var summaryBox = null, particlesBox = null, ablationBox = null, explorerBox = null;
     function resultParts() {
       if (!summaryBox || !result.contains(summaryBox)) {
         result.textContent = "";
         summaryBox = result.appendChild(el("p", { "class": "own-sentence__summary" }));
         particlesBox = result.appendChild(el("div", { "class": "own-sentence__particles" }));
+        ablationBox = result.appendChild(el("div", { "class": "own-sentence__ablation" }));
+        ablation = null;
         explorerBox = result.appendChild(el("div", { "class": "head-explorer" }));
         explorer = null;
       }
@@ -381,6 +387,7 @@
         return;
       }
       var n = h.tokens.length, layer = HEAD[0], head = HEAD[1];
+      endsSwitch(section);
       var table = el("table", { "class": "own-sentence__table" });
       var tr = el("tr", {});
       ["조사", "붙은 말", "7-11의 가중치"].forEach(function (t) { tr.appendChild(el("th", { scope: "col" }, t)); });
@@ -393,12 +400,12 @@
         var at = ((layer * manifest.config.heads + head) * (h.queries[1] - h.queries[0]) + f.particle - h.queries[0]) * n;
         var row = window.headExplorer.rowSteps(Array.prototype.slice.call(h.sentence.scores, at, at + n),
                                                manifest.config.hidden_size / manifest.config.heads).weights;
-        var w = f.host.reduce(function (s, j) { return s + row[j]; }, 0);
+        var w = f.host.reduce(function (s, j) { return s + row[j]; }, 0), ends = row[0] + row[n - 1];
         var r = el("tr", { "data-particle": String(f.particle), "data-host": f.host.join(" ") });
         var c1 = el("td", {}); c1.appendChild(tok(h.tokens[f.particle]));
         var c2 = el("td", {}, f.host.map(function (j) { return h.tokens[j].replace(SPACE, ""); }).join(""));
         var c3 = el("td", {}, "");
-        c3.appendChild(el("span", { "class": "head-explorer__num", "data-value": "host-weight" }, fixed(w, 3)));
+        c3.appendChild(viewNumber("host-weight", w, ends));
         var c4 = el("td", {});
         var btn = el("button", { type: "button", "class": "own-sentence__show" }, "탐색기에서 보기");
         btn.addEventListener("click", function () {
@@ -419,6 +426,34 @@
       unsplitNote(section, unsplit);
     }
 
+    /* <s>, </s> 가리기: 조사 표(와 끄기 전·뒤 표)의 7-11 가중치를 <s>, </s> 를 뺀 나머지 토큰의 합이 1 이 되게 다시 나눠
+       보여 줍니다. 보기만 바꿉니다: 모델의 계산(워커)은 그대로이고, 탐색기도 모델의 가중치를 그대로 보여 줍니다.
+       숫자마다 원래 가중치(data-raw)와 그 행에서 <s>, </s> 가 받은 몫(data-ends)을 들고 있어 다시 계산하지 않고 바꿉니다. */
+    var hideEnds = false;
+    function viewed(raw, ends) { return hideEnds ? raw / (1 - ends) : raw; }
+    function viewNumber(name, raw, ends) {
+      return el("span", { "class": "head-explorer__num", "data-value": name, "data-raw": String(raw), "data-ends": String(ends) },
+                window.headExplorer.fixed(viewed(raw, ends), 3));
+    }
+    function endsSwitch(section) {
+      var label = section.appendChild(el("label", { "class": "own-sentence__ends" }));
+      var box = label.appendChild(el("input", { type: "checkbox" }));
+      label.appendChild(document.createTextNode(" 표에서 <s>, </s> 빼고 나누기 (보기만 바뀝니다)"));
+      box.checked = hideEnds;
+      var note = section.appendChild(el("p", { "class": "head-explorer__note own-sentence__ends-note" },
+        "이 표시는 보기만 바꿉니다. 모델은 <s>와 </s>에도 그대로 가중치를 주고, 계산도 바뀌지 않습니다. " +
+        "표의 가중치는 <s>와 </s>가 받은 몫을 빼고, 나머지 토큰의 합이 1이 되게 다시 나눈 값입니다."));
+      note.hidden = !hideEnds;
+      box.addEventListener("change", function () {
+        hideEnds = box.checked;
+        note.hidden = !hideEnds;
+        root.setAttribute("data-view", hideEnds ? "hide-ends" : "model");
+        result.querySelectorAll("[data-raw]").forEach(function (e) {
+          e.textContent = window.headExplorer.fixed(viewed(Number(e.getAttribute("data-raw")), Number(e.getAttribute("data-ends"))), 3);
+        });
+      });
+    }
+
     /* 표에 넣지 못한 말: 토크나이저가 조사를 앞 글자와 한 조각으로 묶었거나(나는, 반장은) 어절 가운데 문장부호가 있어
        조사 조각을 따로 고를 수 없는 어절. 그런 말이 있으면 늘 적습니다 (표가 조용히 짧아지지 않게). */
     function unsplitNote(section, unsplit) {
@@ -427,6 +462,130 @@
       section.appendChild(el("p", { "class": "head-explorer__note own-sentence__unsplit", "data-words": words.join(" ") },
         "표에 없는 말: " + words.join(", ") + ". 끝이 조사처럼 보이지만, 조사가 앞 글자와 한 조각으로 묶였거나 " +
         "어절 가운데 문장부호가 있어 조사 조각을 따로 고를 수 없습니다. 조사가 아닌 말일 수도 있습니다."));
+    }
+
+    /* ---- 헤드 끄기 (어블레이션): 방금 계산한 문장에서 헤드 하나나 층 하나를 끄고 워커가 다시 계산합니다 -----------
+       워커는 bert_numpy 의 "zero" 와 같게 끈 헤드의 출력을 W_O 앞에서 0 으로 만들고, 끄기 전과 견준 값(문장 임베딩의
+       1 − cos, 헤드마다 가중치의 JS 거리)을 돌려줍니다. 탐색기는 끄지 않은 모델을 그대로 보여 줍니다: 끈 결과는 이 상자에만. */
+    var ablation = null;  // {entry, layer, head, whole, box, out, button}
+
+    function ablationPanel(entry) {
+      var L = manifest.config.layers, H = manifest.config.heads, box = ablationBox;
+      var keep = ablation ? { layer: ablation.layer.value, head: ablation.head.value, whole: ablation.whole.checked }
+                          : { layer: String(HEAD[0]), head: String(HEAD[1]), whole: false };
+      box.textContent = "";
+      box.appendChild(el("p", { "class": "own-sentence__heading", id: uid + "-ablation" }, "헤드 끄기: 이 문장에서 헤드 하나나 층 하나를 끄고 다시 계산합니다"));
+      var controls = box.appendChild(el("div", { "class": "own-sentence__switch", role: "group", "aria-labelledby": uid + "-ablation" }));
+      function picker(what, label, count) {
+        var wrap = controls.appendChild(el("label", {}, label + " "));
+        var select = wrap.appendChild(el("select", { "data-what": what }));
+        for (var i = 0; i < count; i++) select.appendChild(el("option", { value: String(i) }, String(i + 1)));
+        select.value = keep[what];
+        return select;
+      }
+      var layer = picker("layer", "층", L), head = picker("head", "헤드", H);
+      var wholeLabel = controls.appendChild(el("label", {}));
+      var whole = wholeLabel.appendChild(el("input", { type: "checkbox", "data-what": "whole" }));
+      wholeLabel.appendChild(document.createTextNode(" 층 전체"));
+      whole.checked = keep.whole;
+      head.disabled = whole.checked;  // 층 전체를 끄면 헤드 번호는 쓰지 않습니다
+      whole.addEventListener("change", function () { head.disabled = whole.checked; });
+      var from = controls.appendChild(el("button", { type: "button", "class": "own-sentence__from" }, "탐색기에서 고른 헤드"));
+      from.addEventListener("click", function () {
+        // 탐색기의 data-state 는 "문장,층,헤드,쿼리,키" (0부터)
+        var state = (explorerBox.querySelector(".head-explorer") || explorerBox).getAttribute("data-state");
+        if (!state) return;
+        var parts = state.split(",");
+        layer.value = parts[1];
+        head.value = parts[2];
+        whole.checked = false;
+        head.disabled = false;
+      });
+      var button = controls.appendChild(el("button", { type: "button", "class": "own-sentence__ablate" }, "끄고 다시 계산하기"));
+      button.addEventListener("click", function () { if (!blocked(button)) askAblation(); });
+      var out = box.appendChild(el("div", { "class": "own-sentence__ablated", "aria-live": "polite" }));
+      ablation = { entry: entry, layer: layer, head: head, whole: whole, out: out, button: button };
+    }
+
+    function askAblation() {
+      if (busy || !ablation) return;
+      var l = Number(ablation.layer.value), h = Number(ablation.head.value);
+      var off = ablation.whole.checked ? { layers: [l] } : { heads: [[l, h]] };
+      busy = true;
+      setBlocked(run, true);
+      setBlocked(ablation.button, true);
+      runId += 1;
+      ablation.asked = { id: runId, off: off, name: ablation.whole.checked ? (l + 1) + "층 전체" : "헤드 " + (l + 1) + "-" + (h + 1) };
+      setState("running");
+      ablation.out.textContent = ablation.asked.name + " 끄기: 계산하는 중…";
+      worker.postMessage({ type: "ablate", id: runId, text: ablation.entry.text, off: off });
+    }
+
+    function gotAblated(m) {
+      if (m.id !== runId || !ablation) return;
+      busy = false;
+      setBlocked(run, false);
+      setBlocked(ablation.button, false);
+      setState("ready");
+      var out = ablation.out, entry = ablation.entry, name = ablation.asked.name;
+      out.textContent = "";
+      if (m.error) {
+        out.appendChild(el("p", { "class": "own-sentence__error", role: "alert" }, m.error.message));
+        root.setAttribute("data-ablated", "error");
+        return;
+      }
+      var fixed = window.headExplorer.fixed, H = manifest.config.heads, n = m.ids.length;
+      var line = out.appendChild(el("p", { "class": "own-sentence__ablation-summary" }));
+      line.appendChild(document.createTextNode(name + " 끄기: 다시 계산하는 데 " + (m.ms / 1000).toFixed(2) + "초 걸렸습니다. " +
+        "문장 임베딩이 끄기 전에서 움직인 거리 1 − cos: "));
+      line.appendChild(el("span", { "class": "head-explorer__num", "data-value": "one-minus-cos" }, fixed(m.oneMinusCos, 5)));
+      line.appendChild(document.createTextNode(" (그대로면 0)."));
+      // 가중치가 가장 많이 바뀐 헤드 다섯. 끈 헤드는 빼고, 끈 층과 그 앞 층의 다른 헤드는 입력이 그대로라 0 이므로 뺍니다.
+      var order = [];
+      for (var k = 0; k < m.moved.length; k++) if (m.moved[k] > 0) order.push(k);
+      order.sort(function (a, b) { return m.moved[b] - m.moved[a]; });
+      if (!order.length) {
+        out.appendChild(el("p", { "class": "own-sentence__unmoved" }, "끈 곳이 마지막 층이라 그 뒤에 오는 헤드가 없습니다. " +
+          "다른 헤드의 어텐션 가중치는 하나도 바뀌지 않았고, 바뀐 것은 마지막 은닉 상태(위의 1 − cos)뿐입니다."));
+      } else {
+        out.appendChild(el("p", {}, "어텐션 가중치가 가장 많이 바뀐 헤드 " + Math.min(order.length, 5) + "개입니다. " +
+          "쿼리 행마다 끄기 전과 뒤의 젠슨-섀넌 거리를 재어 평균했습니다 (그대로면 0, 전혀 겹치지 않으면 1). " +
+          "끈 층과 그 앞 층의 헤드는 입력이 그대로라 바뀌지 않습니다."));
+        var table = out.appendChild(el("table", { "class": "own-sentence__moved" }));
+        var tr = table.appendChild(el("thead", {})).appendChild(el("tr", {}));
+        ["헤드", "JS 거리"].forEach(function (t) { tr.appendChild(el("th", { scope: "col" }, t)); });
+        var body = table.appendChild(el("tbody", {}));
+        order.slice(0, 5).forEach(function (at) {
+          var r = body.appendChild(el("tr", { "data-head": String(at) }));
+          r.appendChild(el("td", {}, (Math.floor(at / H) + 1) + "-" + (at % H + 1)));
+          r.appendChild(el("td", {})).appendChild(el("span", { "class": "head-explorer__num", "data-value": "moved" }, fixed(m.moved[at], 4)));
+        });
+      }
+      if (entry.particles.length) particlesAfter(out, entry, m, n);
+      root.setAttribute("data-ablated", "ok");
+    }
+
+    /* 조사 표의 7-11 가중치, 끄기 전과 뒤. 끄기 전은 조사 표와 같은 값, 뒤는 워커가 끈 모델로 계산한 가중치의 합. */
+    function particlesAfter(out, entry, m, n) {
+      var H = manifest.config.heads, before = particlesBox.querySelectorAll("[data-value=host-weight]");
+      var at = (HEAD[0] * H + HEAD[1]) * n * n, switched = m.off[HEAD[0] * H + HEAD[1]];
+      out.appendChild(el("p", {}, switched ? "헤드 7-11을 껐으므로 끈 뒤의 가중치는 0입니다." :
+        "조사 표의 헤드 7-11 가중치가 끄기 전과 뒤에 어떻게 다른지:"));
+      var table = out.appendChild(el("table", { "class": "own-sentence__after" }));
+      var tr = table.appendChild(el("thead", {})).appendChild(el("tr", {}));
+      ["조사", "붙은 말", "끄기 전", "끈 뒤"].forEach(function (t) { tr.appendChild(el("th", { scope: "col" }, t)); });
+      var body = table.appendChild(el("tbody", {}));
+      entry.particles.forEach(function (f, i) {
+        var row = at + f.particle * n, w = f.host.reduce(function (s, j) { return s + m.weights[row + j]; }, 0);
+        var r = body.appendChild(el("tr", { "data-particle": String(f.particle) }));
+        r.appendChild(el("td", {})).appendChild(window.headExplorer.tokenLabel(entry.tokens[f.particle]));
+        r.appendChild(el("td", {}, f.host.map(function (j) { return entry.tokens[j].replace(SPACE, ""); }).join("")));
+        r.appendChild(el("td", {})).appendChild(viewNumber("host-weight-before", Number(before[i].getAttribute("data-raw")),
+                                                           Number(before[i].getAttribute("data-ends"))));
+        // 7-11 을 끈 행은 가중치가 모두 0 이라 <s>, </s> 를 빼고 나눌 것이 없습니다: 0 그대로
+        r.appendChild(el("td", {})).appendChild(switched ? viewNumber("host-weight-after", 0, 0)
+                                                         : viewNumber("host-weight-after", w, m.weights[row] + m.weights[row + n - 1]));
+      });
     }
 
     /* 모델을 한 번 연 뒤: 이 페이지가 쓴 파일을 저장하고, 네트워크가 없을 때 그것을 주는 서비스 워커를 등록합니다. */

@@ -2,8 +2,9 @@
 
 pymdownx.arithmatex(generic: true) 는 `$...$` 를 `<span class="arithmatex">` 요소(글자 `\\(...\\)`),
 `$$...$$` 를 `<div class="arithmatex">` 요소(글자 `\\[...\\]`)로 만듭니다. Python-Markdown 의 트리
-처리기로 그 요소의 글자를 latex2mathml 의 MathML 로 바꿉니다. MathML 은 Markdown 의 htmlStash 에
-맡겨 그대로 출력되게 합니다 (HTML 을 정규식으로 고치지 않습니다).
+처리기로 그 요소의 글자를 latex2mathml 의 MathML 로 바꿉니다. latex2mathml 이 만든 MathML 나무 하나를 다듬고
+(낱말 합치기, alttext), 글꼴 확인용 글자와 검색용 글자도 그 나무에서 읽은 뒤 한 번 직렬화합니다 (MathML 문자열을
+정규식으로 고치거나 다시 파싱하지 않습니다). MathML 은 Markdown 의 htmlStash 에 맡겨 그대로 출력되게 합니다.
 노트북 페이지의 마크다운 셀도 mkdocs-jupyter 가 같은 Markdown 확장으로 처리하므로 같은 길을 지납니다.
 
 검색: MathML 의 글자를 그대로 색인하면 √d_k 가 "dk" 로, QKᵀ/√d_k 가 "QK⊤dk" 로 뭉개져 검색 결과 미리보기에
@@ -15,19 +16,13 @@ import html
 import re
 import xml.etree.ElementTree as etree
 
-from bs4 import BeautifulSoup
-from latex2mathml.converter import convert
+from latex2mathml.converter import convert_to_element
 from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 from mkdocs.exceptions import PluginError
 
-# latex2mathml 은 \mathrm{softmax} 를 글자마다 <mi mathvariant="normal"> 로 쪼갭니다.
-# 한 낱말로 합치면 여러 글자 <mi> 는 기본이 똑바른 글꼴이라 같은 모양이 되고 HTML 도 짧아집니다.
-# (latex2mathml 이 돌려준 MathML 문자열을 다듬는 것이고, 페이지 HTML 을 고치는 것이 아닙니다.)
-_SPLIT_WORD = re.compile(r'<mrow>((?:<mi mathvariant="normal">[A-Za-z]</mi>){2,})</mrow>')
-_LETTER = re.compile(r'<mi mathvariant="normal">([A-Za-z])</mi>')
-_TOKEN_TEXT = re.compile(r"<m[ion][^>]*>([^<]*)</m[ion]>")
-_SINGLE_MI = re.compile(r"<mi>([^<])</mi>")  # mathvariant 없는 한 글자 <mi>: 브라우저는 수학 이탤릭으로 그립니다
+MATHML = "http://www.w3.org/1998/Math/MathML"
+TOKENS = ("mi", "mo", "mn")  # 수식 글꼴로 그리는 글자를 담는 요소 (mtext 는 본문 글꼴로 그립니다)
 
 
 def _italic(ch):
@@ -51,29 +46,75 @@ class MathError(ValueError):
     pass
 
 
-def tex_to_mathml(tex, display=False):
-    """TeX 한 식을 MathML 문자열로 바꿉니다. 바꿀 수 없으면 MathError."""
-    try:
-        out = convert(tex.strip(), display="block" if display else "inline")
-    except Exception as exc:  # latex2mathml 은 여러 종류의 예외를 냅니다
-        raise MathError(f"수식을 MathML 로 바꾸지 못했습니다: {tex!r} ({exc})") from exc
-    if "negativethinmathspace" in out or "<merror" in out:
-        raise MathError(f"MathML 로 옮길 수 없는 명령이 있습니다: {tex!r}")
-    out = _SPLIT_WORD.sub(lambda m: "<mi>" + "".join(_LETTER.findall(m.group(1))) + "</mi>", out)
-    # 화면 읽기 프로그램과 복사용으로 원래 TeX 를 alttext 로 남깁니다.
-    return out.replace(
-        '<math xmlns="http://www.w3.org/1998/Math/MathML"',
-        f'<math xmlns="http://www.w3.org/1998/Math/MathML" alttext="{html.escape(tex.strip())}"',
-        1,
+def _name(el):
+    """요소의 태그 이름 (문자열에서 읽은 나무는 {MathML 이름공간}mi 처럼 이름공간이 붙습니다)."""
+    return el.tag.rpartition("}")[2]
+
+
+def _is_letter(el):
+    return (
+        _name(el) == "mi"
+        and el.attrib == {"mathvariant": "normal"}
+        and len(el) == 0
+        and re.fullmatch("[A-Za-z]", el.text or "") is not None
     )
 
 
+def math_element(tex, display=False):
+    """TeX 한 식을 MathML 나무(<math> 요소)로 바꿉니다. 바꿀 수 없으면 MathError.
+
+    latex2mathml 이 만든 나무를 문자열로 바꾸지 않고 그대로 다듬습니다. 글자 처리와 검색용 글자도 이 나무에서 읽습니다.
+    """
+    tex = tex.strip()
+    try:
+        math = convert_to_element(tex, display="block" if display else "inline")
+    except Exception as exc:  # latex2mathml 은 여러 종류의 예외를 냅니다
+        raise MathError(f"수식을 MathML 로 바꾸지 못했습니다: {tex!r} ({exc})") from exc
+    for el in math.iter():
+        if _name(el) == "merror" or "negativethinmathspace" in " ".join(el.attrib.values()):
+            raise MathError(f"MathML 로 옮길 수 없는 명령이 있습니다: {tex!r}")
+        # latex2mathml 은 기호를 "&#x0002B;" 같은 참조 글자로 요소에 넣어 두고, 문자열로 바꿀 때 이스케이프를
+        # 되돌려 참조로 내보냅니다. 나무에서는 참조를 그 글자로 풀어 둡니다 (직렬화가 필요한 곳만 이스케이프합니다).
+        if el.text:
+            el.text = html.unescape(el.text)
+    # latex2mathml 은 \mathrm{softmax} 를 글자마다 <mi mathvariant="normal"> 로 쪼갭니다.
+    # 한 낱말로 합치면 여러 글자 <mi> 는 기본이 똑바른 글꼴이라 같은 모양이 되고 HTML 도 짧아집니다.
+    split = [el for el in math.iter("mrow") if not el.attrib and len(el) >= 2 and all(map(_is_letter, el))]
+    for el in split:
+        el.tag, el.text = "mi", "".join(k.text for k in el)
+        for kid in list(el):
+            el.remove(kid)
+    # 화면 읽기 프로그램과 복사용으로 원래 TeX 를 alttext 로 남깁니다 (xmlns 바로 뒤).
+    rest = {k: v for k, v in math.attrib.items() if k != "xmlns"}
+    math.attrib.clear()
+    math.attrib.update({"xmlns": MATHML, "alttext": tex, **rest})
+    return math
+
+
+def tex_to_mathml(tex, display=False):
+    """TeX 한 식을 MathML 문자열로 바꿉니다. 바꿀 수 없으면 MathError."""
+    return etree.tostring(math_element(tex, display), encoding="unicode")
+
+
+def _tree(mathml):
+    """MathML 나무 또는 문자열(tex_to_mathml 의 출력, 올바른 XML) → 나무."""
+    return etree.fromstring(mathml) if isinstance(mathml, str) else mathml
+
+
 def characters(mathml):
-    """MathML 이 글꼴로 그리는 글자들: <mi>, <mo>, <mn> 안의 글자, 한 글자 <mi> 의 수학 이탤릭, 근호의 √."""
-    chars = set("".join(html.unescape(t) for t in _TOKEN_TEXT.findall(mathml)))
-    chars |= {_italic(html.unescape(t)) for t in _SINGLE_MI.findall(mathml)}
-    if "<msqrt" in mathml or "<mroot" in mathml:
-        chars.add("√")
+    """MathML 이 글꼴로 그리는 글자들: <mi>, <mo>, <mn> 안의 글자, 한 글자 <mi> 의 수학 이탤릭, 근호의 √.
+
+    mathml 은 math_element 의 나무 또는 tex_to_mathml 의 문자열입니다.
+    """
+    chars = set()
+    for el in _tree(mathml).iter():
+        name, text = _name(el), el.text or ""
+        if name in TOKENS:
+            chars |= set(text)
+        if name == "mi" and not el.attrib and len(text) == 1:
+            chars.add(_italic(text))
+        if name in ("msqrt", "mroot"):
+            chars.add("√")
     return chars
 
 
@@ -83,10 +124,10 @@ def _wrap(text):
 
 
 def _plain(el):
-    tag = el.name
-    kids = [k for k in el.children if k.name]
+    tag = _name(el)
+    kids = list(el)
     if tag in ("mi", "mn", "mo", "mtext"):
-        return el.get_text().strip()
+        return "".join(el.itertext()).strip()
     if tag == "mspace":
         return " "
     if tag in ("msub", "msup", "msubsup", "munder", "mover", "munderover") and kids:
@@ -102,9 +143,8 @@ def _plain(el):
 
 
 def search_text(mathml):
-    """MathML → 검색 색인과 결과 미리보기에 넣을 한 줄 글자 (예: "softmax((QK^⊤)/√d_k)V")."""
-    # latex2mathml 의 출력이 늘 올바른 XML 은 아니라서(예: <mi>&</mi>) 너그러운 HTML 파서로 읽습니다.
-    return re.sub(r"\s+", " ", _plain(BeautifulSoup(mathml, "html.parser").math)).strip()
+    """MathML(나무 또는 문자열) → 검색 색인과 결과 미리보기에 넣을 한 줄 글자 (예: "softmax((QK^⊤)/√d_k)V")."""
+    return re.sub(r"\s+", " ", _plain(_tree(mathml))).strip()
 
 
 class _Math(Treeprocessor):
@@ -127,15 +167,15 @@ class _Math(Treeprocessor):
             # 블록 수식은 arithmatex 가 &, <, > 를 미리 이스케이프해 둡니다.
             tex = html.unescape(text[len(start) : -len(end)]) if el.tag == "div" else text[len(start) : -len(end)]
             try:
-                mathml = tex_to_mathml(tex, display=el.tag == "div")
+                math = math_element(tex, display=el.tag == "div")
             except MathError as exc:
                 raise PluginError(str(exc)) from exc
             if self.seen is not None:
-                self.seen |= characters(mathml)
-            el.text = self.md.htmlStash.store(mathml)
+                self.seen |= characters(math)
+            el.text = self.md.htmlStash.store(etree.tostring(math, encoding="unicode"))
             el.set("data-search-exclude", "")
             hidden = etree.Element(el.tag, {"class": "search-only"})
-            hidden.text = search_text(mathml)
+            hidden.text = search_text(math)
             hidden.tail, el.tail = el.tail, None
             parent.insert(list(parent).index(el) + 1, hidden)
 

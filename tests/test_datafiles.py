@@ -4,6 +4,8 @@
 """
 
 import json
+import os
+import sys
 import uuid
 
 import pytest
@@ -82,3 +84,48 @@ def test_bad_parts_fail_with_the_function_name(tmp_path, parts, words):
     with pytest.raises(datafiles.DataError, match="datafiles_many") as err:
         build(tmp_path, parts)
     assert words in str(err.value)
+
+
+PROCESS_SNIPPET = """
+import os
+
+
+def data_pid():
+    return {"pid": os.getpid()}
+
+
+def datafiles_pids():
+    return {"a": {"pid": os.getpid()}}
+"""
+
+
+def test_data_is_made_in_a_fresh_process_for_each_module(tmp_path):
+    """데이터 함수는 빌드(부르는) 프로세스가 아니라 새 프로세스에서, 모듈마다 하나에서 돕니다 (datafiles.py 의 머리말).
+
+    빌드 프로세스가 모델을 읽은 힙을 들고 있지 않게 하려는 것입니다: 부르는 쪽은 그 모듈을 import 하지도 않습니다.
+    """
+    folder = tmp_path / "snippets"
+    folder.mkdir()
+    modules = [f"demo_{uuid.uuid4().hex[:8]}" for _ in range(2)]
+    for module in modules:
+        (folder / f"{module}.py").write_text(PROCESS_SNIPPET, encoding="utf-8")
+    written = datafiles.build_data(folder, tmp_path / "out", "env")
+    pids = {p.name: json.loads(p.read_text())["pid"] for p in written}
+    assert sorted(pids) == sorted(f"{m}-{n}.json" for m in modules for n in ("pid", "pids-a"))
+    assert os.getpid() not in pids.values()
+    assert not set(modules) & set(sys.modules)
+    one, two = ({pids[f"{m}-pid.json"], pids[f"{m}-pids-a.json"]} for m in modules)
+    assert len(one) == len(two) == 1 and one != two  # 한 모듈의 함수들은 한 프로세스에서, 모듈마다 다른 프로세스
+
+
+def test_a_process_that_dies_names_the_module(tmp_path):
+    """데이터를 만들던 프로세스가 값을 남기지 못하고 끝나면 (메모리 부족, 네이티브 코드의 충돌) 모듈과 종료 코드를 댑니다."""
+    folder = tmp_path / "snippets"
+    folder.mkdir()
+    module = f"demo_{uuid.uuid4().hex[:8]}"
+    # 이 (테스트) 프로세스에서 불렸다면 죽지 않고 오류를 냅니다: 테스트 세션을 끝내지 않고 실패하도록
+    dies = f"import os\n\n\ndef data_x():\n    assert os.getpid() != {os.getpid()}\n    os._exit(7)\n"
+    (folder / f"{module}.py").write_text(dies, encoding="utf-8")
+    with pytest.raises(datafiles.DataError, match=f"{module}.*종료 코드 7"):
+        datafiles.build_data(folder, tmp_path / "out", "env")
+    assert not list((tmp_path / "out").glob("*.stamp.json"))  # 실패는 캐시에 남지 않습니다

@@ -24,6 +24,7 @@
                              │
                              ├─ 데이터:  data_<이름>() → data/four_steps-<이름>.json (datafiles, 탐색기가 읽음)
                              │           datafiles_<이름>() → 조각마다 data/four_steps-<이름>-<조각>.json
+                             │     fresh.call                      캐시에 없는 것을 모듈마다 새 프로세스에서 만듭니다
                              │
                              ├─ 노트북:  snippets/notebooks/*.md 의 include → practice/*.ipynb
                              │     notebooks.build_notebooks        jupytext 로 읽고 nbformat 으로 씀
@@ -40,6 +41,7 @@
 - cache          캐시 하나: 재료 + 환경 + 빌드 코드 자신의 소스가 열쇠 (출력·그림·데이터·수식 글꼴이 함께 씁니다)
 - codeblocks     페이지의 python 블록: 펼치기(줄마다 출처), 꺼내기, 실행하기, 출력 펜스 넣기
 - outputs        페이지 실행: 새 프로세스에서 돌리고 결과를 캐시에 (빌드와 테스트가 함께 씁니다)
+- fresh          함수 하나를 새 파이썬 프로세스에서 부르고 값을 받기: 빌드 프로세스가 계산의 힙을 들고 있지 않게
 - fences         ```output 사용자 펜스 (pymdownx.superfences)
 - codestyle      Pygments 필터 (pymdownx.highlight 의 extend_pygments_lang)
 - figures        figure_* 함수 → PNG 네 장(판 × 테마), 작업 프로세스
@@ -51,7 +53,7 @@
 - glue           조사가 닫는 괄호·수식·코드 뒤에서, 숫자 범위가 대시 뒤에서 줄이 갈리지 않게 묶기 (트리 처리기)
 - lines          실행 결과와 접은 상자 속 코드를 줄마다 span 으로: 좁은 화면에서 내어쓰기로 접히게
 - tables         <div class="table-cards"> 안의 표에 열 이름과 역할을 붙이기: 좁은 화면에서 줄마다 카드 (트리 처리기)
-- datafiles      data_* 함수 → JSON, datafiles_* 함수 → 조각마다 JSON
+- datafiles      data_* 함수 → JSON, datafiles_* 함수 → 조각마다 JSON (모듈마다 새 프로세스에서 만듭니다)
 - modelfiles     브라우저용 모델 파일 (snippets/browser_model.py) → models/e5-ko/
 - notices        모델 패키지가 싣고 온 이용 조건과 안내 글 (snippets/gemma_file.py) → licenses/gemma/
 - notebooks      노트북 원본(.md) → .ipynb

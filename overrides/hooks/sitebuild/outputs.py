@@ -1,12 +1,12 @@
 """페이지 실행 결과의 캐시: 같은 코드는 한 번만, 새 프로세스에서 실행합니다.
 
 열쇠는 "페이지의 코드 블록들 + 그 코드가 import 하는 스니펫 파일 내용" 에, 캐시(cache.py)가 섞는 환경(파이썬·패키지
-버전)과 실행기의 소스(codeblocks, outputs, snippets, cache)입니다. 출력을 정하는 것만 넣습니다: 글이나 머리말만
+버전)과 실행기의 소스(codeblocks, outputs, fresh, snippets, cache)입니다. 출력을 정하는 것만 넣습니다: 글이나 머리말만
 고친 페이지는 다시 실행하지 않고, 스니펫 하나를 고치면 그 스니펫에 기대는 페이지만, 실행기를 고치면 모든 페이지를
 다시 실행합니다.
 
-페이지의 코드는 부르는 프로세스가 아니라 새 파이썬 프로세스(`python -c`)에서 돕니다. 부르는 쪽에는 다른 스레드가 돌 수
-있습니다: 빌드에는 그림 작업 프로세스를 부리는 스레드가, 테스트에는 배경 작업(tests/conftest.py)이 있습니다.
+페이지의 코드는 부르는 프로세스가 아니라 새 파이썬 프로세스(`python -c`, fresh.call)에서 돕니다. 부르는 쪽에는
+다른 스레드가 돌 수 있습니다: 빌드에는 그림 작업 프로세스를 부리는 스레드가, 테스트에는 배경 작업(tests/conftest.py)이 있습니다.
 그 스레드들이 잡는 메모리는 tracemalloc 이 재는 최고점에 섞입니다 (효율 장의 표가 실행마다 0.1–0.6 MB 흔들렸습니다).
 새 프로세스에서는 페이지가 찍는 것이 그 페이지의 코드만으로 정해집니다. 내려받은 노트북을 돌리는 것과 같은 조건입니다.
 
@@ -14,34 +14,24 @@
 한 번 실행해 여기에 쓰고, 같은 세션의 사이트 빌드는 그것을 읽어 다시 실행하지 않습니다.
 """
 
-import pickle
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
-from . import cache, codeblocks, snippets
-
-HOOKS_DIR = Path(__file__).resolve().parent.parent  # 이 패키지(sitebuild)가 있는 폴더: 새 프로세스가 import 합니다
-# 새 프로세스가 도는 코드: 블록을 파일에서 읽어 돌리고 (결과 또는 CodeBlockError 의 메시지) 를 파일에 씁니다.
-# multiprocessing 의 spawn 은 부르는 쪽의 __main__ (pytest, mkdocs) 을 다시 import 하므로 쓰지 않습니다.
-_CHILD = "import sys; sys.path.insert(0, sys.argv[1]); from sitebuild import outputs; outputs._child(sys.argv[2])"
+from . import cache, codeblocks, fresh, snippets
 
 
 def runner_modules():
     """페이지 출력을 정하는 빌드 코드: 이 소스가 바뀌면 모든 페이지를 다시 실행합니다."""
-    return (codeblocks, sys.modules[__name__], snippets, cache)
+    return (codeblocks, sys.modules[__name__], fresh, snippets, cache)
 
 
-def _child(folder):
-    folder = Path(folder)
-    snippets_dir, blocks = pickle.loads((folder / "blocks.pickle").read_bytes())
+def run_here(snippets_dir, blocks):
+    """새 프로세스에서 (fresh.call): ("ok", 블록마다의 출력) 또는 ("error", CodeBlockError 의 메시지)."""
     snippets.add_to_path(snippets_dir)
     try:
-        result = ("ok", [r.output for r in codeblocks.run_blocks(blocks)])
+        return ("ok", [r.output for r in codeblocks.run_blocks(blocks)])
     except codeblocks.CodeBlockError as exc:
-        result = ("error", str(exc))
-    (folder / "result.pickle").write_bytes(pickle.dumps(result))
+        return ("error", str(exc))
 
 
 def run_in_fresh_process(snippets_dir, blocks, timeout=900):
@@ -51,19 +41,10 @@ def run_in_fresh_process(snippets_dir, blocks, timeout=900):
     """
     if not blocks:
         return []
-    with tempfile.TemporaryDirectory(prefix="page-run-") as tmp:
-        (Path(tmp) / "blocks.pickle").write_bytes(pickle.dumps((str(snippets_dir), list(blocks))))
-        proc = subprocess.run(
-            [sys.executable, "-c", _CHILD, str(HOOKS_DIR), tmp], capture_output=True, text=True, timeout=timeout
-        )
-        result = Path(tmp) / "result.pickle"
-        if proc.returncode != 0 or not result.exists():
-            raise codeblocks.CodeBlockError(
-                f"{blocks[0].where}: 페이지 코드를 돌리던 프로세스가 결과를 남기지 못하고 끝났습니다 "
-                f"(종료 코드 {proc.returncode}; 메모리가 모자랐거나 네이티브 코드가 죽었을 수 있습니다)\n"
-                f"{proc.stderr[-3000:]}"
-            )
-        status, value = pickle.loads(result.read_bytes())
+    try:
+        status, value = fresh.call("outputs", "run_here", str(snippets_dir), list(blocks), timeout=timeout)
+    except fresh.ProcessDied as exc:
+        raise codeblocks.CodeBlockError(f"{blocks[0].where}: 페이지 코드를 돌리던 {exc}") from exc
     if status == "error":
         raise codeblocks.CodeBlockError(value)
     return value

@@ -211,6 +211,49 @@ def test_site_stylesheets_ship_without_comments(built_site):
     )
 
 
+def test_site_scripts_ship_without_comment_lines(built_site):
+    """빌드된 assets/*.js 는 docs/assets 의 원본에서 줄 전체가 주석인 줄만 뺀 것입니다 (sitebuild/scripts.py): 남은 줄은
+    원본의 줄을 차례대로 고른 것이고(코드 한 글자도 바뀌지 않음), 줄 머리의 주석은 없고, 합쳐 30 KB 넘게 가볍습니다.
+    스크립트가 그대로 도는지는 브라우저 테스트가 빌드된 사이트에서 봅니다."""
+    from sitebuild.scripts import without_comment_lines
+
+    site, _ = built_site
+    saved = 0
+    for source in sorted((ROOT / "docs" / "assets").glob("*.js")):
+        text = source.read_text(encoding="utf-8")
+        built = (site / "assets" / source.name).read_text(encoding="utf-8")
+        assert built == without_comment_lines(text, source.name), source.name
+        kept = iter(text.split("\n"))
+        assert all(any(line == s for s in kept) for line in built.split("\n")), source.name  # 원본 줄의 부분열
+        assert not any(line.lstrip().startswith(("//", "/*")) for line in built.split("\n")), source.name
+        saved += len(text.encode()) - len(built.encode())
+    assert saved > 30_000
+
+
+def test_comment_lines_go_and_code_stays():
+    from sitebuild.scripts import ScriptShapeError, without_comment_lines
+
+    js = (
+        "/* 머리 주석\n   둘째 줄 */\n"
+        "var a = 1;  // 코드 뒤 주석은 남습니다\n"
+        "  // 줄 전체 주석\n"
+        "var s = '/* 글 */ // 글';\n"
+        "/* 짧은 주석 */ var b = 2;\n"
+        "  /* 한 줄 */\n"
+        "var r = /\\/\\*/;\n"
+    )
+    assert without_comment_lines(js) == (
+        "var a = 1;  // 코드 뒤 주석은 남습니다\n"
+        "var s = '/* 글 */ // 글';\n"
+        "/* 짧은 주석 */ var b = 2;\n"
+        "var r = /\\/\\*/;\n"
+    )
+    with pytest.raises(ScriptShapeError, match="템플릿 리터럴"):
+        without_comment_lines("var t = `a\n// b`;", "t.js")
+    with pytest.raises(ScriptShapeError, match="역슬래시"):
+        without_comment_lines("var t = 'a\\\n// b';", "t.js")
+
+
 def test_css_comments_go_and_quoted_text_stays():
     from sitebuild.stylesheets import without_comments
 

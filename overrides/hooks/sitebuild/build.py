@@ -28,6 +28,7 @@ from . import (
     notebook_pages,
     notebooks,
     notices,
+    scripts,
     searchindex,
     snippets,
     stylesheets,
@@ -183,9 +184,10 @@ class SiteBuild:
     def compact_search_index(self, config):
         searchindex.rewrite_utf8(config["site_dir"])
 
-    # on_post_build: 스타일 파일의 주석은 저장소에만 (sitebuild/stylesheets.py)
-    def strip_stylesheets(self, config):
+    # on_post_build: 스타일과 스크립트의 주석은 저장소에만 (sitebuild/stylesheets.py, sitebuild/scripts.py)
+    def strip_comments(self, config):
         stylesheets.strip_site_css(config["site_dir"])
+        scripts.strip_site_scripts(config["site_dir"])
 
     # on_build_error
     def close(self):

@@ -92,7 +92,41 @@
     return out;
   }
 
-  /* ---- 화면 ------------------------------------------------------------------------------------- */
+  /* ---- 도구 하나 ------------------------------------------------------------------------------------
+     build 가 도구 하나를 만듭니다 (head-explorer.js 의 build 와 같은 모양). 상태와 화면의 부분은 객체 하나(tool)에
+     있고, 아래의 함수들은 그것을 첫 인자로 받습니다. 이벤트 처리 함수는 누를 때의 tool 을 읽습니다: 워커와 탐색기는
+     나중에 생기고 바뀝니다. */
+
+  function build(root, manifest) {
+    var tool = newTool(root, manifest);
+    root.textContent = "";
+    buildForm(tool);
+    buildControls(tool);
+    buildMessages(tool);
+    setState(tool, "idle");
+    say(tool, "모델 파일은 이 단추를 누를 때만 받습니다. 한 번 받으면 이 브라우저에 저장됩니다.");
+    openSaved(tool);
+  }
+
+  /* 도구 하나의 상태. 화면의 부분(form, input, get, bar, result, …)은 build… 함수들이 채웁니다. */
+  function newTool(root, manifest) {
+    return {
+      root: root, manifest: manifest,
+      base: new URL(root.getAttribute("data-src"), document.baseURI),
+      scripts: root.getAttribute("data-scripts").split(" ").map(function (s) { return new URL(s, document.baseURI).href; }),
+      uid: "os-" + Math.random().toString(36).slice(2, 8),
+      worker: null, ready: false,  // ready: 모델을 열었는지
+      loadingPacks: null,  // 받는 중인 묶음 (["ko"] 또는 ["ko", "latin"])
+      busy: false,  // 워커가 계산하는 중: 계산하기와 끄기를 막습니다
+      pending: null,  // 모델을 받기 전에 계산하려던 문장: 받은 뒤 바로 계산합니다
+      runId: 0,  // 워커에 보낸 마지막 요청의 번호: 다른 번호의(앞선) 답은 버립니다
+      history: [],  // 계산한 문장, 새것부터 HISTORY 개 (탐색기의 문장 목록)
+      explorer: null,  // headExplorer.mount 가 돌려준 것
+      summaryBox: null, particlesBox: null, ablationBox: null, explorerBox: null,  // 결과 상자의 네 자리 (resultParts)
+      hideEnds: false,  // 조사 표에서 <s>, </s> 를 빼고 나눠 보여 주는지 (endsSwitch)
+      ablation: null  // 헤드 끄기 상자 {entry, layer, head, whole, out, button, asked} (ablationPanel)
+    };
+  }
 
   function mb(bytes) { return (bytes / 1e6).toFixed(0); }
 
@@ -100,533 +134,553 @@
     return manifest.packs[pack].reduce(function (s, name) { return s + manifest.files[name].bytes; }, 0);
   }
 
-  function build(root, manifest) {
-    var base = new URL(root.getAttribute("data-src"), document.baseURI);
-    var scripts = root.getAttribute("data-scripts").split(" ").map(function (s) { return new URL(s, document.baseURI).href; });
-    var uid = "os-" + Math.random().toString(36).slice(2, 8);
-    var worker = null, ready = false, busy = false, pending = null, runId = 0;
-    var history = [], explorer = null;
+  /* ---- 도구 하나: 틀 만들기 ---------------------------------------------------------------------- */
 
-    root.textContent = "";
-    var form = el("form", { "class": "own-sentence__form" });
+  // 글 상자와 "계산하기" (form 이라 Enter 로도 계산합니다)
+  function buildForm(tool) {
+    var uid = tool.uid, form = tool.form = el("form", { "class": "own-sentence__form" });
     form.appendChild(el("label", { "for": uid + "-text" }, "여러분의 문장"));
-    var input = el("input", { type: "text", id: uid + "-text", name: "text", autocomplete: "off", spellcheck: "false",
-                              value: root.getAttribute("data-example") || "" });
-    form.appendChild(input);
-    var run = el("button", { type: "submit", "class": "own-sentence__run" }, "계산하기");
-    form.appendChild(run);
-    root.appendChild(form);
+    tool.input = form.appendChild(el("input", { type: "text", id: uid + "-text", name: "text", autocomplete: "off", spellcheck: "false",
+                                                value: tool.root.getAttribute("data-example") || "" }));
+    tool.run = form.appendChild(el("button", { type: "submit", "class": "own-sentence__run" }, "계산하기"));
+    tool.root.appendChild(form);
+    form.addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      if (!tool.busy) compute(tool);
+    });
+  }
 
-    var get = el("button", { type: "button", "class": "own-sentence__get", "data-pack": "ko" },
-                 "모델 받기 (약 " + mb(packBytes(manifest, "ko")) + " MB)");
-    var getLatin = el("button", { type: "button", "class": "own-sentence__get", "data-pack": "latin", hidden: "" },
-                      "영어 조각 받기 (약 " + mb(packBytes(manifest, "latin")) + " MB)");
+  // 받기 단추 둘: 모델, 그리고 라틴 문자가 든 문장에만 보이는 영어 조각
+  function buildControls(tool) {
+    var manifest = tool.manifest;
+    var get = tool.get = el("button", { type: "button", "class": "own-sentence__get", "data-pack": "ko" },
+                            "모델 받기 (약 " + mb(packBytes(manifest, "ko")) + " MB)");
+    var getLatin = tool.getLatin = el("button", { type: "button", "class": "own-sentence__get", "data-pack": "latin", hidden: "" },
+                                      "영어 조각 받기 (약 " + mb(packBytes(manifest, "latin")) + " MB)");
     var controls = el("div", { "class": "own-sentence__controls" });
     controls.appendChild(get);
     controls.appendChild(getLatin);
-    root.appendChild(controls);
-    var bar = el("progress", { "class": "own-sentence__progress", max: "1", value: "0", hidden: "", "aria-label": "모델 파일 받기" });
-    root.appendChild(bar);
+    tool.root.appendChild(controls);
+    get.addEventListener("click", function () { if (!blocked(get)) loadPacks(tool, ["ko"]); });
+    getLatin.addEventListener("click", function () { if (!blocked(getLatin)) loadPacks(tool, ["ko", "latin"]); });
+  }
+
+  // 진행 막대, 알림 셋, 결과 상자
+  function buildMessages(tool) {
+    var root = tool.root;
+    tool.bar = root.appendChild(el("progress", { "class": "own-sentence__progress", max: "1", value: "0", hidden: "",
+                                                 "aria-label": "모델 파일 받기" }));
     // 모델의 상태 (받아 저장했는지, 저장본을 열었는지): 계산하는 동안의 알림(status)이 덮지 않게 따로 둡니다
-    var modelNote = el("p", { "class": "own-sentence__model", role: "status" });
-    root.appendChild(modelNote);
-    var status = el("p", { "class": "own-sentence__status", role: "status" });
-    root.appendChild(status);
-    var problem = el("p", { "class": "own-sentence__error", role: "alert", hidden: "" });
-    root.appendChild(problem);
-    var result = el("div", { "class": "own-sentence__result" });
-    root.appendChild(result);
+    tool.modelNote = root.appendChild(el("p", { "class": "own-sentence__model", role: "status" }));
+    tool.status = root.appendChild(el("p", { "class": "own-sentence__status", role: "status" }));
+    tool.problem = root.appendChild(el("p", { "class": "own-sentence__error", role: "alert", hidden: "" }));
+    tool.result = root.appendChild(el("div", { "class": "own-sentence__result" }));
+  }
 
-    function say(text) { status.textContent = text; }
-    function fail(text, kind) {
-      problem.textContent = text;
-      problem.hidden = false;
-      root.setAttribute("data-error", kind || "error");
-    }
-    function clearProblem() {
-      problem.hidden = true;
-      problem.textContent = "";
-      root.removeAttribute("data-error");
-    }
-    function setState(s) { root.setAttribute("data-state", s); }
+  /* ---- 도구 하나: 알림 --------------------------------------------------------------------------- */
 
-    /* 단추를 잠시 못 쓰게 합니다. disabled 대신 aria-disabled: 초점이 있는 단추에 disabled 를 걸면 Chromium 은 초점을
-       <body> 로 떨어뜨려, 키보드로 누른 독자가 자리를 잃습니다. 누름은 각 처리 함수가 이 표시를 보고 무시합니다. */
-    function setBlocked(button, on) {
-      if (on) button.setAttribute("aria-disabled", "true");
-      else button.removeAttribute("aria-disabled");
-    }
-    function blocked(button) { return button.getAttribute("aria-disabled") === "true"; }
+  function say(tool, text) { tool.status.textContent = text; }
+  function fail(tool, text, kind) {
+    tool.problem.textContent = text;
+    tool.problem.hidden = false;
+    tool.root.setAttribute("data-error", kind || "error");
+  }
+  function clearProblem(tool) {
+    tool.problem.hidden = true;
+    tool.problem.textContent = "";
+    tool.root.removeAttribute("data-error");
+  }
+  function setState(tool, s) { tool.root.setAttribute("data-state", s); }
 
-    /* 받기 단추가 사라질 때(받기가 끝남) 초점이 그 단추에 있었다면 글 상자로 옮깁니다 (<body> 로 떨어지지 않게). */
-    function hideButton(button) {
-      var had = document.activeElement === button;
-      button.hidden = true;
-      if (had) input.focus();
-    }
+  /* 단추를 잠시 못 쓰게 합니다. disabled 대신 aria-disabled: 초점이 있는 단추에 disabled 를 걸면 Chromium 은 초점을
+     <body> 로 떨어뜨려, 키보드로 누른 독자가 자리를 잃습니다. 누름은 각 처리 함수가 이 표시를 보고 무시합니다. */
+  function setBlocked(button, on) {
+    if (on) button.setAttribute("aria-disabled", "true");
+    else button.removeAttribute("aria-disabled");
+  }
+  function blocked(button) { return button.getAttribute("aria-disabled") === "true"; }
 
-    /* 받는 동안의 글: 받은 양, 그다음 파일 확인(sha256)과 풀기. 받기가 끝난 뒤에도 1초 가까이 걸리므로 막대를 멈춘 채
-       두지 않고 "확인하고 있습니다" 로 바꿉니다 (막대는 끝을 모르는 모양으로). */
-    function showProgress(m) {
-      bar.value = m.total ? m.loaded / m.total : 1;
-      say("받는 중: " + (m.loaded / 1e6).toFixed(1) + " / " + (m.total / 1e6).toFixed(1) + " MB");
-    }
-    function showPhase(m) {
-      if (m.phase === "check") {
-        bar.removeAttribute("value");
-        say("받은 파일(" + m.name + ")이 맞는지 확인하고 있습니다…");
-      } else if (m.phase === "prepare") {
-        bar.removeAttribute("value");
-        say("모델을 준비하고 있습니다 (4비트 파라미터를 풉니다)…");
-      }
-    }
-    /* 워커: 토크나이저와 워커 스크립트를 받아 한 덩어리로 띄웁니다 (네트워크가 없을 때는 서비스 워커가 저장본을 줍니다). */
-    function startWorker() {
-      if (worker) return Promise.resolve(worker);
-      return Promise.all(scripts.map(function (src) {
-        return fetch(src).then(function (r) {
-          if (!r.ok) throw new Error(src + ": " + r.status);
-          return r.text();
-        }).then(function (text) { return text + "\n//# sourceURL=" + src + "\n"; });
-      })).then(function (texts) {
-        worker = new Worker(URL.createObjectURL(new Blob(texts, { type: "text/javascript" })));
-        worker.onmessage = onMessage;
-        return worker;
-      });
-    }
+  /* 받기 단추가 사라질 때(받기가 끝남) 초점이 그 단추에 있었다면 글 상자로 옮깁니다 (<body> 로 떨어지지 않게). */
+  function hideButton(tool, button) {
+    var had = document.activeElement === button;
+    button.hidden = true;
+    if (had) tool.input.focus();
+  }
 
-    var loadingPacks = null;
-    function loadPacks(packs) {
-      clearProblem();
-      loadingPacks = packs;
-      setBlocked(get, true);
-      setBlocked(getLatin, true);
-      bar.hidden = false;
-      bar.value = 0;
-      setState("loading");
-      say("모델 파일을 준비하고 있습니다…");
-      startWorker().then(function (w) {
-        w.postMessage({ type: "load", manifest: manifest, base: base.href, packs: packs, cache: MODEL_CACHE,
-                        palette: window.headExplorer.PALETTE });
-      }, function () {
-        loadFailed("모델을 계산할 스크립트를 받지 못했습니다. 네트워크를 확인하고 다시 눌러 주세요.", "network");
-      });
+  /* 받는 동안의 글: 받은 양, 그다음 파일 확인(sha256)과 풀기. 받기가 끝난 뒤에도 1초 가까이 걸리므로 막대를 멈춘 채
+     두지 않고 "확인하고 있습니다" 로 바꿉니다 (막대는 끝을 모르는 모양으로). */
+  function showProgress(tool, m) {
+    tool.bar.value = m.total ? m.loaded / m.total : 1;
+    say(tool, "받는 중: " + (m.loaded / 1e6).toFixed(1) + " / " + (m.total / 1e6).toFixed(1) + " MB");
+  }
+  function showPhase(tool, m) {
+    if (m.phase === "check") {
+      tool.bar.removeAttribute("value");
+      say(tool, "받은 파일(" + m.name + ")이 맞는지 확인하고 있습니다…");
+    } else if (m.phase === "prepare") {
+      tool.bar.removeAttribute("value");
+      say(tool, "모델을 준비하고 있습니다 (4비트 파라미터를 풉니다)…");
     }
+  }
 
-    function loadFailed(message, kind) {
-      bar.hidden = true;
-      loadingPacks = null;
-      setBlocked(get, false);
-      setBlocked(getLatin, false);
-      setState(ready ? "ready" : "idle");
-      say("");
-      fail(message, kind);
-    }
+  /* ---- 도구 하나: 모델 받기와 워커 ---------------------------------------------------------------- */
 
-    function onMessage(ev) {
-      var m = ev.data;
-      if (m.type === "progress") showProgress(m);
-      else if (m.type === "phase") showPhase(m);
-      else if (m.type === "ready") modelReady(m);
-      else if (m.type === "load-error") loadFailed(m.message, m.kind);
-      else if (m.type === "result") gotResult(m);
-      else if (m.type === "ablated") gotAblated(m);
-    }
-
-    function modelReady(m) {
-      ready = true;
-      loadingPacks = null;
-      bar.hidden = true;
-      setBlocked(get, false);
-      setBlocked(getLatin, false);
-      hideButton(get);
-      if (m.packs.indexOf("latin") >= 0) hideButton(getLatin);
-      root.setAttribute("data-packs", m.packs.join(" "));
-      root.setAttribute("data-source", m.cached ? "cache" : "network");
-      root.setAttribute("data-kernel", m.kernel);  // 행렬 곱을 도는 길: "wasm" 또는 "js" (SIMD 가 없는 브라우저)
-      setState("ready");
-      say("");
-      modelNote.textContent = m.cached ? "이 브라우저에 저장된 모델을 열었습니다. 네트워크 없이도 계산합니다."
-                                       : "모델을 받아 이 브라우저에 저장했습니다. 다음에는 받지 않고 바로 엽니다.";
-      keepPageOffline();
-      if (pending !== null || input.value.trim()) compute();
-    }
-
-    function gotResult(m) {
-      if (m.id !== runId) return;
-      busy = false;
-      setBlocked(run, false);
-      setState("ready");
-      if (m.error) {
-        showError(m.error);
-      } else {
-        clearProblem();
-        show(m);
-      }
-    }
-
-    function showError(err) {
-      // 잘못된 입력에는 아무것도 그리지 않습니다: 앞의 결과도 지웁니다 (다음 결과는 탐색기를 새로 만듭니다)
-      result.textContent = "";
-      explorer = null;
-      summaryBox = null;
-      ablation = null;
-      root.setAttribute("data-result", "none");
-      say("");
-      if (err.kind === "latin") {
-        getLatin.hidden = false;  // 단추는 이 알림보다 위에 있습니다 (모델 받기 단추 옆)
-        fail(err.message + " 위의 \"" + getLatin.textContent + "\"를 누르세요.", err.kind);
-      } else {
-        fail(err.message, err.kind);
-      }
-    }
-
-    function compute() {
-      pending = null;
-      if (!ready) {
-        pending = input.value;
-        if (!loadingPacks) askToLoad();  // 받는 중이면 받은 뒤에 계산합니다
-        return;
-      }
-      if (!input.value.trim()) {
-        showError({ kind: "empty", message: "문장을 입력해 주세요. 빈 글은 계산할 수 없습니다." });
-        return;
-      }
-      busy = true;
-      setBlocked(run, true);
-      runId += 1;
-      setState("running");
-      say("계산하는 중…");
-      worker.postMessage({ type: "run", id: runId, text: input.value });
-    }
-
-    /* 모델을 받기 전에 "계산하기"(또는 Enter): 14 MB 를 말없이 받지 않고, 크기를 알리고 받기 단추로 초점을 옮겨 묻습니다.
-       독자가 그 단추를 누르면 받은 뒤 이 문장을 바로 계산합니다 (pending). */
-    function askToLoad() {
-      fail("이 문장을 계산하려면 먼저 모델 파일(약 " + mb(packBytes(manifest, "ko")) + " MB)을 받아야 합니다. " +
-           "위의 \"" + get.textContent + "\"를 누르면 받은 뒤 바로 계산합니다.", "need-model");
-      get.focus();
-    }
-
-    form.addEventListener("submit", function (ev) {
-      ev.preventDefault();
-      if (!busy) compute();
+  /* 워커: 토크나이저와 워커 스크립트를 받아 한 덩어리로 띄웁니다 (네트워크가 없을 때는 서비스 워커가 저장본을 줍니다). */
+  function startWorker(tool) {
+    if (tool.worker) return Promise.resolve(tool.worker);
+    return Promise.all(tool.scripts.map(function (src) {
+      return fetch(src).then(function (r) {
+        if (!r.ok) throw new Error(src + ": " + r.status);
+        return r.text();
+      }).then(function (text) { return text + "\n//# sourceURL=" + src + "\n"; });
+    })).then(function (texts) {
+      tool.worker = new Worker(URL.createObjectURL(new Blob(texts, { type: "text/javascript" })));
+      tool.worker.onmessage = function (ev) { onMessage(tool, ev.data); };
+      return tool.worker;
     });
-    get.addEventListener("click", function () { if (!blocked(get)) loadPacks(["ko"]); });
-    getLatin.addEventListener("click", function () { if (!blocked(getLatin)) loadPacks(["ko", "latin"]); });
+  }
 
-    /* 계산한 문장 하나 → 헤드 탐색기(최근 HISTORY 개의 문장)와 조사 표.
-       주 스레드의 일이 작업 하나에 몰리지 않게 (휴대전화의 느린 CPU 에서 긴 작업이 되지 않게):
-       - 가중치는 워커가 계산한 것(qweights)을 그대로 씁니다 (주 스레드에서 지수를 다시 계산하지 않습니다).
-       - 탐색기는 처음 한 번만 만들고, 그 뒤에는 문장 목록만 바꿉니다 (setSentences: 칸 144개를 다시 만들지 않습니다).
-       - 탐색기의 격자 아래(헤드 하나, 가장 큰 키, 네 단계)는 화면 밖이면 한가할 때 하나씩 그립니다 (lazy). */
-    function show(m) {
-      var found = findParticles(m.tokens, m.queries[0], m.queries[1]);
-      var entry = { text: m.text, tokens: m.tokens, queries: m.queries, q: m.q, k: m.k, particles: found, ms: m.ms,
-                    sentence: { text: m.text, tokens: m.tokens, queries: m.queries, scores: m.scores, weights: m.qweights,
-                                pixels: m.atlas || undefined } };
-      history = history.filter(function (h) { return h.text !== m.text; });
-      history.unshift(entry);
-      history = history.slice(0, HISTORY);
-      showSummary(m);
-      particleTable(entry, found, unsplitWords(m.tokens, m.queries[0], m.queries[1]));
-      ablationPanel(entry);
-      var want = { sentence: 0, layer: HEAD[0], head: HEAD[1], query: found.length ? found[0].particle : m.queries[0] };
-      var sentences = history.map(function (h) { return h.sentence; });
-      if (explorer) explorer.setSentences(sentences, want);
-      else mountExplorer(sentences, want);
-      root.setAttribute("data-result", "ok");
-      say("계산했습니다. 아래에서 헤드 144개를 모두 골라 볼 수 있습니다.");
-    }
+  function loadPacks(tool, packs) {
+    clearProblem(tool);
+    tool.loadingPacks = packs;
+    setBlocked(tool.get, true);
+    setBlocked(tool.getLatin, true);
+    tool.bar.hidden = false;
+    tool.bar.value = 0;
+    setState(tool, "loading");
+    say(tool, "모델 파일을 준비하고 있습니다…");
+    startWorker(tool).then(function (w) {
+      w.postMessage({ type: "load", manifest: tool.manifest, base: tool.base.href, packs: packs, cache: MODEL_CACHE,
+                      palette: window.headExplorer.PALETTE });
+    }, function () {
+      loadFailed(tool, "모델을 계산할 스크립트를 받지 못했습니다. 네트워크를 확인하고 다시 눌러 주세요.", "network");
+    });
+  }
 
-    /* 결과 상자의 세 자리: 요약 한 줄, 조사 표, 탐색기. 처음 한 번 만들고 그 뒤에는 내용만 바꿉니다. */
-    var summaryBox = null, particlesBox = null, ablationBox = null, explorerBox = null;
-    function resultParts() {
-      if (!summaryBox || !result.contains(summaryBox)) {
-        result.textContent = "";
-        summaryBox = result.appendChild(el("p", { "class": "own-sentence__summary" }));
-        particlesBox = result.appendChild(el("div", { "class": "own-sentence__particles" }));
-        ablationBox = result.appendChild(el("div", { "class": "own-sentence__ablation" }));
-        ablation = null;
-        explorerBox = result.appendChild(el("div", { "class": "head-explorer" }));
-        explorer = null;
+  function loadFailed(tool, message, kind) {
+    tool.bar.hidden = true;
+    tool.loadingPacks = null;
+    setBlocked(tool.get, false);
+    setBlocked(tool.getLatin, false);
+    setState(tool, tool.ready ? "ready" : "idle");
+    say(tool, "");
+    fail(tool, message, kind);
+  }
+
+  /* 워커(e5-worker.js)가 보내는 말 */
+  function onMessage(tool, m) {
+    if (m.type === "progress") showProgress(tool, m);
+    else if (m.type === "phase") showPhase(tool, m);
+    else if (m.type === "ready") modelReady(tool, m);
+    else if (m.type === "load-error") loadFailed(tool, m.message, m.kind);
+    else if (m.type === "result") gotResult(tool, m);
+    else if (m.type === "ablated") gotAblated(tool, m);
+  }
+
+  function modelReady(tool, m) {
+    var root = tool.root;
+    tool.ready = true;
+    tool.loadingPacks = null;
+    tool.bar.hidden = true;
+    setBlocked(tool.get, false);
+    setBlocked(tool.getLatin, false);
+    hideButton(tool, tool.get);
+    if (m.packs.indexOf("latin") >= 0) hideButton(tool, tool.getLatin);
+    root.setAttribute("data-packs", m.packs.join(" "));
+    root.setAttribute("data-source", m.cached ? "cache" : "network");
+    root.setAttribute("data-kernel", m.kernel);  // 행렬 곱을 도는 길: "wasm" 또는 "js" (SIMD 가 없는 브라우저)
+    setState(tool, "ready");
+    say(tool, "");
+    tool.modelNote.textContent = m.cached ? "이 브라우저에 저장된 모델을 열었습니다. 네트워크 없이도 계산합니다."
+                                          : "모델을 받아 이 브라우저에 저장했습니다. 다음에는 받지 않고 바로 엽니다.";
+    keepPageOffline(tool);
+    if (tool.pending !== null || tool.input.value.trim()) compute(tool);
+  }
+
+  /* 모델을 한 번 연 뒤: 이 페이지가 쓴 파일을 저장하고, 네트워크가 없을 때 그것을 주는 서비스 워커를 등록합니다. */
+  function keepPageOffline(tool) {
+    if (!("serviceWorker" in navigator) || !window.caches) return;
+    var urls = [location.href.split("#")[0]].concat(tool.scripts);
+    performance.getEntriesByType("resource").forEach(function (e) {
+      var u = new URL(e.name);
+      if (u.origin === location.origin && u.pathname.indexOf("/models/") < 0 && !/search_index|lunr|workers\//.test(u.pathname)) {
+        urls.push(u.href);
       }
-    }
+    });
+    caches.open(PAGE_CACHE).then(function (c) {
+      return Promise.all(urls.filter(function (u, i) { return urls.indexOf(u) === i; }).map(function (u) {
+        return fetch(u).then(function (r) { if (r.ok) return c.put(u, r); }).catch(function () {});
+      }));
+    }).then(function () {
+      return navigator.serviceWorker.register(tool.root.getAttribute("data-sw"), { scope: "./" });
+    }).then(function () {
+      tool.root.setAttribute("data-offline", "yes");
+    }).catch(function () { /* 저장할 수 없는 브라우저(사생활 보호 창 등)에서는 온라인으로만 씁니다 */ });
+  }
 
-    function showSummary(m) {
-      resultParts();
-      summaryBox.textContent = "토큰 " + m.ids.length + "개 (문장 조각 " + (m.queries[1] - m.queries[0]) + "개). " +
-        "이 브라우저에서 12층을 계산하는 데 " + (m.ms / 1000).toFixed(2) + "초 걸렸습니다.";
-    }
-
-    function mountExplorer(sentences, want) {
-      var L = manifest.config.layers, H = manifest.config.heads, dh = manifest.config.hidden_size / H;
-      var data = {
-        format: window.headExplorer.FORMAT, model: manifest.model, layers: L, heads: H, d_head: dh,
-        rows_note: "쿼리(왼쪽)는 문장의 조각만 고를 수 있습니다. <s>, 접두어 조각, </s>는 키로만 나옵니다.",
-        start: want, sentences: sentences
-      };
-      explorer = window.headExplorer.mount(explorerBox, data, {
-        lazy: true,
-        vectors: function (s, l) {  // 층 l 의 q (헤드, 쿼리, d_head) 와 k (헤드, 토큰, d_head): 워커가 계산한 float32 그대로
-          var h = history[s], hn = h.tokens.length, hq = h.queries[1] - h.queries[0];
-          return { q: h.q.subarray(l * H * hq * dh, (l + 1) * H * hq * dh), k: h.k.subarray(l * H * hn * dh, (l + 1) * H * hn * dh) };
-        }
-      });
-      explorerBox.setAttribute("data-ready", "yes");
-    }
-
-    /* 조사 표와 그 아래의 알림 둘: 어미를 조사로 볼 수 있다는 것(표가 있을 때 늘), 표에 넣지 못한 말(있을 때). */
-    function particleTable(h, found, unsplit) {
-      var section = particlesBox;
-      section.textContent = "";
-      section.appendChild(el("p", { "class": "own-sentence__heading" }, "조사와 붙은 말: 헤드 7-11이 조사 조각에서 붙은 말에 준 가중치"));
-      if (!found.length) {
-        section.appendChild(el("p", {}, "이 문장에서는 따로 떨어진 조사 조각을 찾지 못했습니다."));
-        unsplitNote(section, unsplit);
-        return;
-      }
-      var n = h.tokens.length, layer = HEAD[0], head = HEAD[1];
-      endsSwitch(section);
-      var table = el("table", { "class": "own-sentence__table" });
-      var tr = el("tr", {});
-      ["조사", "붙은 말", "7-11의 가중치"].forEach(function (t) { tr.appendChild(el("th", { scope: "col" }, t)); });
-      tr.appendChild(el("th", { scope: "col" })).appendChild(el("span", { "class": "head-explorer__sr" }, "탐색기"));
-      table.appendChild(el("thead", {})).appendChild(tr);
-      var body = el("tbody", {});
-      var tok = window.headExplorer.tokenLabel, fixed = window.headExplorer.fixed;
-      found.forEach(function (f) {
-        // 탐색기와 같은 값: 워커가 계산한 점수 q·k 를 √d_k 로 나누고 소프트맥스 (float64) 한 가중치의 합
-        var at = ((layer * manifest.config.heads + head) * (h.queries[1] - h.queries[0]) + f.particle - h.queries[0]) * n;
-        var row = window.headExplorer.rowSteps(Array.prototype.slice.call(h.sentence.scores, at, at + n),
-                                               manifest.config.hidden_size / manifest.config.heads).weights;
-        var w = f.host.reduce(function (s, j) { return s + row[j]; }, 0), ends = row[0] + row[n - 1];
-        var r = el("tr", { "data-particle": String(f.particle), "data-host": f.host.join(" ") });
-        var c1 = el("td", {}); c1.appendChild(tok(h.tokens[f.particle]));
-        var c2 = el("td", {}, f.host.map(function (j) { return h.tokens[j].replace(SPACE, ""); }).join(""));
-        var c3 = el("td", {}, "");
-        c3.appendChild(viewNumber("host-weight", w, ends));
-        var c4 = el("td", {});
-        var btn = el("button", { type: "button", "class": "own-sentence__show" }, "탐색기에서 보기");
-        btn.addEventListener("click", function () {
-          if (!explorer) return;
-          explorer.pick({ sentence: 0, layer: layer, head: head, query: f.particle });
-          var box = result.querySelector(".head-explorer__view");
-          if (box) box.scrollIntoView({ block: "nearest" });
+  /* 저장된 모델이 있으면 단추를 누르지 않아도 바로 엽니다 (받지 않으므로 페이지 무게 규칙과 상관없습니다). */
+  function openSaved(tool) {
+    if (!window.caches) return;
+    var manifest = tool.manifest, base = tool.base;
+    caches.open(MODEL_CACHE).then(function (c) {
+      return Promise.all(manifest.packs.ko.map(function (name) { return c.match(new URL(name, base).href); }));
+    }).then(function (hits) {
+      if (hits.every(Boolean) && !tool.worker) {
+        var packs = ["ko"];
+        caches.open(MODEL_CACHE).then(function (c) {
+          return Promise.all(manifest.packs.latin.map(function (name) { return c.match(new URL(name, base).href); }));
+        }).then(function (latin) {
+          if (latin.every(Boolean)) packs.push("latin");
+          loadPacks(tool, packs);
         });
-        c4.appendChild(btn);
-        [c1, c2, c3, c4].forEach(function (c) { r.appendChild(c); });
-        body.appendChild(r);
-      });
-      table.appendChild(body);
-      section.appendChild(table);
-      section.appendChild(el("p", { "class": "head-explorer__note own-sentence__caveat" },
-        "표의 조사는 조각의 모양으로 어림한 것입니다 (어절 끝에 따로 떨어진, 목록에 있는 조각). " +
-        "조사와 모양이 같은 어미도 들어갈 수 있습니다: \"먹은\"의 \"은\", \"뜨는\"의 \"는\"은 조사가 아니라 어미입니다."));
+      }
+    }).catch(function () {});
+  }
+
+  /* ---- 도구 하나: 계산 --------------------------------------------------------------------------- */
+
+  function compute(tool) {
+    tool.pending = null;
+    if (!tool.ready) {
+      tool.pending = tool.input.value;
+      if (!tool.loadingPacks) askToLoad(tool);  // 받는 중이면 받은 뒤에 계산합니다
+      return;
+    }
+    if (!tool.input.value.trim()) {
+      showError(tool, { kind: "empty", message: "문장을 입력해 주세요. 빈 글은 계산할 수 없습니다." });
+      return;
+    }
+    tool.busy = true;
+    setBlocked(tool.run, true);
+    tool.runId += 1;
+    setState(tool, "running");
+    say(tool, "계산하는 중…");
+    tool.worker.postMessage({ type: "run", id: tool.runId, text: tool.input.value });
+  }
+
+  /* 모델을 받기 전에 "계산하기"(또는 Enter): 14 MB 를 말없이 받지 않고, 크기를 알리고 받기 단추로 초점을 옮겨 묻습니다.
+     독자가 그 단추를 누르면 받은 뒤 이 문장을 바로 계산합니다 (pending). */
+  function askToLoad(tool) {
+    fail(tool, "이 문장을 계산하려면 먼저 모델 파일(약 " + mb(packBytes(tool.manifest, "ko")) + " MB)을 받아야 합니다. " +
+               "위의 \"" + tool.get.textContent + "\"를 누르면 받은 뒤 바로 계산합니다.", "need-model");
+    tool.get.focus();
+  }
+
+  function gotResult(tool, m) {
+    if (m.id !== tool.runId) return;
+    tool.busy = false;
+    setBlocked(tool.run, false);
+    setState(tool, "ready");
+    if (m.error) {
+      showError(tool, m.error);
+    } else {
+      clearProblem(tool);
+      show(tool, m);
+    }
+  }
+
+  function showError(tool, err) {
+    // 잘못된 입력에는 아무것도 그리지 않습니다: 앞의 결과도 지웁니다 (다음 결과는 탐색기를 새로 만듭니다)
+    tool.result.textContent = "";
+    tool.explorer = null;
+    tool.summaryBox = null;
+    tool.ablation = null;
+    tool.root.setAttribute("data-result", "none");
+    say(tool, "");
+    if (err.kind === "latin") {
+      tool.getLatin.hidden = false;  // 단추는 이 알림보다 위에 있습니다 (모델 받기 단추 옆)
+      fail(tool, err.message + " 위의 \"" + tool.getLatin.textContent + "\"를 누르세요.", err.kind);
+    } else {
+      fail(tool, err.message, err.kind);
+    }
+  }
+
+  /* ---- 도구 하나: 결과 --------------------------------------------------------------------------- */
+
+  /* 계산한 문장 하나 → 헤드 탐색기(최근 HISTORY 개의 문장)와 조사 표.
+     주 스레드의 일이 작업 하나에 몰리지 않게 (휴대전화의 느린 CPU 에서 긴 작업이 되지 않게):
+     - 가중치는 워커가 계산한 것(qweights)을 그대로 씁니다 (주 스레드에서 지수를 다시 계산하지 않습니다).
+     - 탐색기는 처음 한 번만 만들고, 그 뒤에는 문장 목록만 바꿉니다 (setSentences: 칸 144개를 다시 만들지 않습니다).
+     - 탐색기의 격자 아래(헤드 하나, 가장 큰 키, 네 단계)는 화면 밖이면 한가할 때 하나씩 그립니다 (lazy). */
+  function show(tool, m) {
+    var found = findParticles(m.tokens, m.queries[0], m.queries[1]);
+    var entry = { text: m.text, tokens: m.tokens, queries: m.queries, q: m.q, k: m.k, particles: found, ms: m.ms,
+                  sentence: { text: m.text, tokens: m.tokens, queries: m.queries, scores: m.scores, weights: m.qweights,
+                              pixels: m.atlas || undefined } };
+    tool.history = tool.history.filter(function (h) { return h.text !== m.text; });
+    tool.history.unshift(entry);
+    tool.history = tool.history.slice(0, HISTORY);
+    showSummary(tool, m);
+    particleTable(tool, entry, found, unsplitWords(m.tokens, m.queries[0], m.queries[1]));
+    ablationPanel(tool, entry);
+    var want = { sentence: 0, layer: HEAD[0], head: HEAD[1], query: found.length ? found[0].particle : m.queries[0] };
+    var sentences = tool.history.map(function (h) { return h.sentence; });
+    if (tool.explorer) tool.explorer.setSentences(sentences, want);
+    else mountExplorer(tool, sentences, want);
+    tool.root.setAttribute("data-result", "ok");
+    say(tool, "계산했습니다. 아래에서 헤드 144개를 모두 골라 볼 수 있습니다.");
+  }
+
+  /* 결과 상자의 네 자리: 요약 한 줄, 조사 표, 헤드 끄기, 탐색기. 처음 한 번 만들고 그 뒤에는 내용만 바꿉니다. */
+  function resultParts(tool) {
+    var result = tool.result;
+    if (!tool.summaryBox || !result.contains(tool.summaryBox)) {
+      result.textContent = "";
+      tool.summaryBox = result.appendChild(el("p", { "class": "own-sentence__summary" }));
+      tool.particlesBox = result.appendChild(el("div", { "class": "own-sentence__particles" }));
+      tool.ablationBox = result.appendChild(el("div", { "class": "own-sentence__ablation" }));
+      tool.ablation = null;
+      tool.explorerBox = result.appendChild(el("div", { "class": "head-explorer" }));
+      tool.explorer = null;
+    }
+  }
+
+  function showSummary(tool, m) {
+    resultParts(tool);
+    tool.summaryBox.textContent = "토큰 " + m.ids.length + "개 (문장 조각 " + (m.queries[1] - m.queries[0]) + "개). " +
+      "이 브라우저에서 12층을 계산하는 데 " + (m.ms / 1000).toFixed(2) + "초 걸렸습니다.";
+  }
+
+  function mountExplorer(tool, sentences, want) {
+    var manifest = tool.manifest, L = manifest.config.layers, H = manifest.config.heads, dh = manifest.config.hidden_size / H;
+    var data = {
+      format: window.headExplorer.FORMAT, model: manifest.model, layers: L, heads: H, d_head: dh,
+      rows_note: "쿼리(왼쪽)는 문장의 조각만 고를 수 있습니다. <s>, 접두어 조각, </s>는 키로만 나옵니다.",
+      start: want, sentences: sentences
+    };
+    tool.explorer = window.headExplorer.mount(tool.explorerBox, data, {
+      lazy: true,
+      vectors: function (s, l) {  // 층 l 의 q (헤드, 쿼리, d_head) 와 k (헤드, 토큰, d_head): 워커가 계산한 float32 그대로
+        var h = tool.history[s], hn = h.tokens.length, hq = h.queries[1] - h.queries[0];
+        return { q: h.q.subarray(l * H * hq * dh, (l + 1) * H * hq * dh), k: h.k.subarray(l * H * hn * dh, (l + 1) * H * hn * dh) };
+      }
+    });
+    tool.explorerBox.setAttribute("data-ready", "yes");
+  }
+
+  /* ---- 도구 하나: 조사 표 ------------------------------------------------------------------------ */
+
+  /* 조사 표와 그 아래의 알림 둘: 어미를 조사로 볼 수 있다는 것(표가 있을 때 늘), 표에 넣지 못한 말(있을 때). */
+  function particleTable(tool, h, found, unsplit) {
+    var section = tool.particlesBox;
+    section.textContent = "";
+    section.appendChild(el("p", { "class": "own-sentence__heading" }, "조사와 붙은 말: 헤드 7-11이 조사 조각에서 붙은 말에 준 가중치"));
+    if (!found.length) {
+      section.appendChild(el("p", {}, "이 문장에서는 따로 떨어진 조사 조각을 찾지 못했습니다."));
       unsplitNote(section, unsplit);
+      return;
     }
+    endsSwitch(tool, section);
+    var table = el("table", { "class": "own-sentence__table" });
+    var tr = el("tr", {});
+    ["조사", "붙은 말", "7-11의 가중치"].forEach(function (t) { tr.appendChild(el("th", { scope: "col" }, t)); });
+    tr.appendChild(el("th", { scope: "col" })).appendChild(el("span", { "class": "head-explorer__sr" }, "탐색기"));
+    table.appendChild(el("thead", {})).appendChild(tr);
+    var body = el("tbody", {});
+    found.forEach(function (f) { body.appendChild(particleRow(tool, h, f)); });
+    table.appendChild(body);
+    section.appendChild(table);
+    section.appendChild(el("p", { "class": "head-explorer__note own-sentence__caveat" },
+      "표의 조사는 조각의 모양으로 어림한 것입니다 (어절 끝에 따로 떨어진, 목록에 있는 조각). " +
+      "조사와 모양이 같은 어미도 들어갈 수 있습니다: \"먹은\"의 \"은\", \"뜨는\"의 \"는\"은 조사가 아니라 어미입니다."));
+    unsplitNote(section, unsplit);
+  }
 
-    /* <s>, </s> 가리기: 조사 표(와 끄기 전·뒤 표)의 7-11 가중치를 <s>, </s> 를 뺀 나머지 토큰의 합이 1 이 되게 다시 나눠
-       보여 줍니다. 보기만 바꿉니다: 모델의 계산(워커)은 그대로이고, 탐색기도 모델의 가중치를 그대로 보여 줍니다.
-       숫자마다 원래 가중치(data-raw)와 그 행에서 <s>, </s> 가 받은 몫(data-ends)을 들고 있어 다시 계산하지 않고 바꿉니다. */
-    var hideEnds = false;
-    function viewed(raw, ends) { return hideEnds ? raw / (1 - ends) : raw; }
-    function viewNumber(name, raw, ends) {
-      return el("span", { "class": "head-explorer__num", "data-value": name, "data-raw": String(raw), "data-ends": String(ends) },
-                window.headExplorer.fixed(viewed(raw, ends), 3));
-    }
-    function endsSwitch(section) {
-      var label = section.appendChild(el("label", { "class": "own-sentence__ends" }));
-      var box = label.appendChild(el("input", { type: "checkbox" }));
-      label.appendChild(document.createTextNode(" 표에서 <s>, </s> 빼고 나누기 (보기만 바뀝니다)"));
-      box.checked = hideEnds;
-      var note = section.appendChild(el("p", { "class": "head-explorer__note own-sentence__ends-note" },
-        "이 표시는 보기만 바꿉니다. 모델은 <s>와 </s>에도 그대로 가중치를 주고, 계산도 바뀌지 않습니다. " +
-        "표의 가중치는 <s>와 </s>가 받은 몫을 빼고, 나머지 토큰의 합이 1이 되게 다시 나눈 값입니다."));
-      note.hidden = !hideEnds;
-      box.addEventListener("change", function () {
-        hideEnds = box.checked;
-        note.hidden = !hideEnds;
-        root.setAttribute("data-view", hideEnds ? "hide-ends" : "model");
-        result.querySelectorAll("[data-raw]").forEach(function (e) {
-          e.textContent = window.headExplorer.fixed(viewed(Number(e.getAttribute("data-raw")), Number(e.getAttribute("data-ends"))), 3);
-        });
+  /* 조사 표의 한 줄: 조사, 붙은 말, 가중치, 탐색기에서 보기 */
+  function particleRow(tool, h, f) {
+    var config = tool.manifest.config, n = h.tokens.length, layer = HEAD[0], head = HEAD[1];
+    // 탐색기와 같은 값: 워커가 계산한 점수 q·k 를 √d_k 로 나누고 소프트맥스 (float64) 한 가중치의 합
+    var at = ((layer * config.heads + head) * (h.queries[1] - h.queries[0]) + f.particle - h.queries[0]) * n;
+    var row = window.headExplorer.rowSteps(Array.prototype.slice.call(h.sentence.scores, at, at + n),
+                                           config.hidden_size / config.heads).weights;
+    var w = f.host.reduce(function (s, j) { return s + row[j]; }, 0), ends = row[0] + row[n - 1];
+    var r = el("tr", { "data-particle": String(f.particle), "data-host": f.host.join(" ") });
+    var c1 = el("td", {}); c1.appendChild(window.headExplorer.tokenLabel(h.tokens[f.particle]));
+    var c2 = el("td", {}, f.host.map(function (j) { return h.tokens[j].replace(SPACE, ""); }).join(""));
+    var c3 = el("td", {}, "");
+    c3.appendChild(viewNumber(tool, "host-weight", w, ends));
+    var c4 = el("td", {});
+    var btn = el("button", { type: "button", "class": "own-sentence__show" }, "탐색기에서 보기");
+    btn.addEventListener("click", function () {
+      if (!tool.explorer) return;
+      tool.explorer.pick({ sentence: 0, layer: layer, head: head, query: f.particle });
+      var box = tool.result.querySelector(".head-explorer__view");
+      if (box) box.scrollIntoView({ block: "nearest" });
+    });
+    c4.appendChild(btn);
+    [c1, c2, c3, c4].forEach(function (c) { r.appendChild(c); });
+    return r;
+  }
+
+  /* <s>, </s> 가리기: 조사 표(와 끄기 전·뒤 표)의 7-11 가중치를 <s>, </s> 를 뺀 나머지 토큰의 합이 1 이 되게 다시 나눠
+     보여 줍니다. 보기만 바꿉니다: 모델의 계산(워커)은 그대로이고, 탐색기도 모델의 가중치를 그대로 보여 줍니다.
+     숫자마다 원래 가중치(data-raw)와 그 행에서 <s>, </s> 가 받은 몫(data-ends)을 들고 있어 다시 계산하지 않고 바꿉니다. */
+  function viewed(tool, raw, ends) { return tool.hideEnds ? raw / (1 - ends) : raw; }
+  function viewNumber(tool, name, raw, ends) {
+    return el("span", { "class": "head-explorer__num", "data-value": name, "data-raw": String(raw), "data-ends": String(ends) },
+              window.headExplorer.fixed(viewed(tool, raw, ends), 3));
+  }
+  function endsSwitch(tool, section) {
+    var label = section.appendChild(el("label", { "class": "own-sentence__ends" }));
+    var box = label.appendChild(el("input", { type: "checkbox" }));
+    label.appendChild(document.createTextNode(" 표에서 <s>, </s> 빼고 나누기 (보기만 바뀝니다)"));
+    box.checked = tool.hideEnds;
+    var note = section.appendChild(el("p", { "class": "head-explorer__note own-sentence__ends-note" },
+      "이 표시는 보기만 바꿉니다. 모델은 <s>와 </s>에도 그대로 가중치를 주고, 계산도 바뀌지 않습니다. " +
+      "표의 가중치는 <s>와 </s>가 받은 몫을 빼고, 나머지 토큰의 합이 1이 되게 다시 나눈 값입니다."));
+    note.hidden = !tool.hideEnds;
+    box.addEventListener("change", function () {
+      tool.hideEnds = box.checked;
+      note.hidden = !tool.hideEnds;
+      tool.root.setAttribute("data-view", tool.hideEnds ? "hide-ends" : "model");
+      tool.result.querySelectorAll("[data-raw]").forEach(function (e) {
+        e.textContent = window.headExplorer.fixed(viewed(tool, Number(e.getAttribute("data-raw")), Number(e.getAttribute("data-ends"))), 3);
       });
-    }
+    });
+  }
 
-    /* 표에 넣지 못한 말: 토크나이저가 조사를 앞 글자와 한 조각으로 묶었거나(나는, 반장은) 어절 가운데 문장부호가 있어
-       조사 조각을 따로 고를 수 없는 어절. 그런 말이 있으면 늘 적습니다 (표가 조용히 짧아지지 않게). */
-    function unsplitNote(section, unsplit) {
-      if (!unsplit.length) return;
-      var words = unsplit.map(function (u) { return u.word; });
-      section.appendChild(el("p", { "class": "head-explorer__note own-sentence__unsplit", "data-words": words.join(" ") },
-        "표에 없는 말: " + words.join(", ") + ". 끝이 조사처럼 보이지만, 조사가 앞 글자와 한 조각으로 묶였거나 " +
-        "어절 가운데 문장부호가 있어 조사 조각을 따로 고를 수 없습니다. 조사가 아닌 말일 수도 있습니다."));
-    }
+  /* 표에 넣지 못한 말: 토크나이저가 조사를 앞 글자와 한 조각으로 묶었거나(나는, 반장은) 어절 가운데 문장부호가 있어
+     조사 조각을 따로 고를 수 없는 어절. 그런 말이 있으면 늘 적습니다 (표가 조용히 짧아지지 않게). */
+  function unsplitNote(section, unsplit) {
+    if (!unsplit.length) return;
+    var words = unsplit.map(function (u) { return u.word; });
+    section.appendChild(el("p", { "class": "head-explorer__note own-sentence__unsplit", "data-words": words.join(" ") },
+      "표에 없는 말: " + words.join(", ") + ". 끝이 조사처럼 보이지만, 조사가 앞 글자와 한 조각으로 묶였거나 " +
+      "어절 가운데 문장부호가 있어 조사 조각을 따로 고를 수 없습니다. 조사가 아닌 말일 수도 있습니다."));
+  }
 
-    /* ---- 헤드 끄기 (어블레이션): 방금 계산한 문장에서 헤드 하나나 층 하나를 끄고 워커가 다시 계산합니다 -----------
-       워커는 bert_numpy 의 "zero" 와 같게 끈 헤드의 출력을 W_O 앞에서 0 으로 만들고, 끄기 전과 견준 값(문장 임베딩의
-       1 − cos, 헤드마다 가중치의 JS 거리)을 돌려줍니다. 탐색기는 끄지 않은 모델을 그대로 보여 줍니다: 끈 결과는 이 상자에만. */
-    var ablation = null;  // {entry, layer, head, whole, box, out, button}
+  /* ---- 도구 하나: 헤드 끄기 (어블레이션) -----------------------------------------------------------
+     방금 계산한 문장에서 헤드 하나나 층 하나를 끄고 워커가 다시 계산합니다. 워커는 bert_numpy 의 "zero" 와 같게 끈 헤드의
+     출력을 W_O 앞에서 0 으로 만들고, 끄기 전과 견준 값(문장 임베딩의 1 − cos, 헤드마다 가중치의 JS 거리)을 돌려줍니다.
+     탐색기는 끄지 않은 모델을 그대로 보여 줍니다: 끈 결과는 이 상자에만. */
 
-    function ablationPanel(entry) {
-      var L = manifest.config.layers, H = manifest.config.heads, box = ablationBox;
-      var keep = ablation ? { layer: ablation.layer.value, head: ablation.head.value, whole: ablation.whole.checked }
-                          : { layer: String(HEAD[0]), head: String(HEAD[1]), whole: false };
-      box.textContent = "";
-      box.appendChild(el("p", { "class": "own-sentence__heading", id: uid + "-ablation" }, "헤드 끄기: 이 문장에서 헤드 하나나 층 하나를 끄고 다시 계산합니다"));
-      var controls = box.appendChild(el("div", { "class": "own-sentence__switch", role: "group", "aria-labelledby": uid + "-ablation" }));
-      function picker(what, label, count) {
-        var wrap = controls.appendChild(el("label", {}, label + " "));
-        var select = wrap.appendChild(el("select", { "data-what": what }));
-        for (var i = 0; i < count; i++) select.appendChild(el("option", { value: String(i) }, String(i + 1)));
-        select.value = keep[what];
-        return select;
-      }
-      var layer = picker("layer", "층", L), head = picker("head", "헤드", H);
-      var wholeLabel = controls.appendChild(el("label", {}));
-      var whole = wholeLabel.appendChild(el("input", { type: "checkbox", "data-what": "whole" }));
-      wholeLabel.appendChild(document.createTextNode(" 층 전체"));
-      whole.checked = keep.whole;
-      head.disabled = whole.checked;  // 층 전체를 끄면 헤드 번호는 쓰지 않습니다
-      whole.addEventListener("change", function () { head.disabled = whole.checked; });
-      var from = controls.appendChild(el("button", { type: "button", "class": "own-sentence__from" }, "탐색기에서 고른 헤드"));
-      from.addEventListener("click", function () {
-        // 탐색기의 data-state 는 "문장,층,헤드,쿼리,키" (0부터)
-        var state = (explorerBox.querySelector(".head-explorer") || explorerBox).getAttribute("data-state");
-        if (!state) return;
-        var parts = state.split(",");
-        layer.value = parts[1];
-        head.value = parts[2];
-        whole.checked = false;
-        head.disabled = false;
-      });
-      var button = controls.appendChild(el("button", { type: "button", "class": "own-sentence__ablate" }, "끄고 다시 계산하기"));
-      button.addEventListener("click", function () { if (!blocked(button)) askAblation(); });
-      var out = box.appendChild(el("div", { "class": "own-sentence__ablated", "aria-live": "polite" }));
-      ablation = { entry: entry, layer: layer, head: head, whole: whole, out: out, button: button };
-    }
+  /* 헤드 끄기 상자. 새 문장마다 다시 만들지만 고른 층·헤드는 남깁니다 (처음에는 조사 표의 헤드 7-11). */
+  function ablationPanel(tool, entry) {
+    var L = tool.manifest.config.layers, H = tool.manifest.config.heads, box = tool.ablationBox, uid = tool.uid;
+    var keep = tool.ablation ? { layer: tool.ablation.layer.value, head: tool.ablation.head.value, whole: tool.ablation.whole.checked }
+                             : { layer: String(HEAD[0]), head: String(HEAD[1]), whole: false };
+    box.textContent = "";
+    box.appendChild(el("p", { "class": "own-sentence__heading", id: uid + "-ablation" }, "헤드 끄기: 이 문장에서 헤드 하나나 층 하나를 끄고 다시 계산합니다"));
+    var controls = box.appendChild(el("div", { "class": "own-sentence__switch", role: "group", "aria-labelledby": uid + "-ablation" }));
+    var layer = ablationPicker(controls, "layer", "층", L, keep.layer), head = ablationPicker(controls, "head", "헤드", H, keep.head);
+    var wholeLabel = controls.appendChild(el("label", {}));
+    var whole = wholeLabel.appendChild(el("input", { type: "checkbox", "data-what": "whole" }));
+    wholeLabel.appendChild(document.createTextNode(" 층 전체"));
+    whole.checked = keep.whole;
+    head.disabled = whole.checked;  // 층 전체를 끄면 헤드 번호는 쓰지 않습니다
+    whole.addEventListener("change", function () { head.disabled = whole.checked; });
+    var from = controls.appendChild(el("button", { type: "button", "class": "own-sentence__from" }, "탐색기에서 고른 헤드"));
+    from.addEventListener("click", function () {
+      // 탐색기의 data-state 는 "문장,층,헤드,쿼리,키" (0부터)
+      var state = (tool.explorerBox.querySelector(".head-explorer") || tool.explorerBox).getAttribute("data-state");
+      if (!state) return;
+      var parts = state.split(",");
+      layer.value = parts[1];
+      head.value = parts[2];
+      whole.checked = false;
+      head.disabled = false;
+    });
+    var button = controls.appendChild(el("button", { type: "button", "class": "own-sentence__ablate" }, "끄고 다시 계산하기"));
+    button.addEventListener("click", function () { if (!blocked(button)) askAblation(tool); });
+    var out = box.appendChild(el("div", { "class": "own-sentence__ablated", "aria-live": "polite" }));
+    tool.ablation = { entry: entry, layer: layer, head: head, whole: whole, out: out, button: button };
+  }
 
-    function askAblation() {
-      if (busy || !ablation) return;
-      var l = Number(ablation.layer.value), h = Number(ablation.head.value);
-      var off = ablation.whole.checked ? { layers: [l] } : { heads: [[l, h]] };
-      busy = true;
-      setBlocked(run, true);
-      setBlocked(ablation.button, true);
-      runId += 1;
-      ablation.asked = { id: runId, off: off, name: ablation.whole.checked ? (l + 1) + "층 전체" : "헤드 " + (l + 1) + "-" + (h + 1) };
-      setState("running");
-      ablation.out.textContent = ablation.asked.name + " 끄기: 계산하는 중…";
-      worker.postMessage({ type: "ablate", id: runId, text: ablation.entry.text, off: off });
-    }
+  /* 층이나 헤드 번호를 고르는 목록 (화면에는 1부터, 값은 0부터) */
+  function ablationPicker(controls, what, label, count, value) {
+    var wrap = controls.appendChild(el("label", {}, label + " "));
+    var select = wrap.appendChild(el("select", { "data-what": what }));
+    for (var i = 0; i < count; i++) select.appendChild(el("option", { value: String(i) }, String(i + 1)));
+    select.value = value;
+    return select;
+  }
 
-    function gotAblated(m) {
-      if (m.id !== runId || !ablation) return;
-      busy = false;
-      setBlocked(run, false);
-      setBlocked(ablation.button, false);
-      setState("ready");
-      var out = ablation.out, entry = ablation.entry, name = ablation.asked.name;
-      out.textContent = "";
-      if (m.error) {
-        out.appendChild(el("p", { "class": "own-sentence__error", role: "alert" }, m.error.message));
-        root.setAttribute("data-ablated", "error");
-        return;
-      }
-      var fixed = window.headExplorer.fixed, H = manifest.config.heads, n = m.ids.length;
-      var line = out.appendChild(el("p", { "class": "own-sentence__ablation-summary" }));
-      line.appendChild(document.createTextNode(name + " 끄기: 다시 계산하는 데 " + (m.ms / 1000).toFixed(2) + "초 걸렸습니다. " +
-        "문장 임베딩이 끄기 전에서 움직인 거리 1 − cos: "));
-      line.appendChild(el("span", { "class": "head-explorer__num", "data-value": "one-minus-cos" }, fixed(m.oneMinusCos, 5)));
-      line.appendChild(document.createTextNode(" (그대로면 0)."));
-      // 가중치가 가장 많이 바뀐 헤드 다섯. 끈 헤드는 빼고, 끈 층과 그 앞 층의 다른 헤드는 입력이 그대로라 0 이므로 뺍니다.
-      var order = [];
-      for (var k = 0; k < m.moved.length; k++) if (m.moved[k] > 0) order.push(k);
-      order.sort(function (a, b) { return m.moved[b] - m.moved[a]; });
-      if (!order.length) {
-        out.appendChild(el("p", { "class": "own-sentence__unmoved" }, "끈 곳이 마지막 층이라 그 뒤에 오는 헤드가 없습니다. " +
-          "다른 헤드의 어텐션 가중치는 하나도 바뀌지 않았고, 바뀐 것은 마지막 은닉 상태(위의 1 − cos)뿐입니다."));
-      } else {
-        out.appendChild(el("p", {}, "어텐션 가중치가 가장 많이 바뀐 헤드 " + Math.min(order.length, 5) + "개입니다. " +
-          "쿼리 행마다 끄기 전과 뒤의 젠슨-섀넌 거리를 재어 평균했습니다 (그대로면 0, 전혀 겹치지 않으면 1). " +
-          "끈 층과 그 앞 층의 헤드는 입력이 그대로라 바뀌지 않습니다."));
-        var table = out.appendChild(el("table", { "class": "own-sentence__moved" }));
-        var tr = table.appendChild(el("thead", {})).appendChild(el("tr", {}));
-        ["헤드", "JS 거리"].forEach(function (t) { tr.appendChild(el("th", { scope: "col" }, t)); });
-        var body = table.appendChild(el("tbody", {}));
-        order.slice(0, 5).forEach(function (at) {
-          var r = body.appendChild(el("tr", { "data-head": String(at) }));
-          r.appendChild(el("td", {}, (Math.floor(at / H) + 1) + "-" + (at % H + 1)));
-          r.appendChild(el("td", {})).appendChild(el("span", { "class": "head-explorer__num", "data-value": "moved" }, fixed(m.moved[at], 4)));
-        });
-      }
-      if (entry.particles.length) particlesAfter(out, entry, m, n);
-      root.setAttribute("data-ablated", "ok");
-    }
+  function askAblation(tool) {
+    var ablation = tool.ablation;
+    if (tool.busy || !ablation) return;
+    var l = Number(ablation.layer.value), h = Number(ablation.head.value);
+    var off = ablation.whole.checked ? { layers: [l] } : { heads: [[l, h]] };
+    tool.busy = true;
+    setBlocked(tool.run, true);
+    setBlocked(ablation.button, true);
+    tool.runId += 1;
+    ablation.asked = { id: tool.runId, off: off, name: ablation.whole.checked ? (l + 1) + "층 전체" : "헤드 " + (l + 1) + "-" + (h + 1) };
+    setState(tool, "running");
+    ablation.out.textContent = ablation.asked.name + " 끄기: 계산하는 중…";
+    tool.worker.postMessage({ type: "ablate", id: tool.runId, text: ablation.entry.text, off: off });
+  }
 
-    /* 조사 표의 7-11 가중치, 끄기 전과 뒤. 끄기 전은 조사 표와 같은 값, 뒤는 워커가 끈 모델로 계산한 가중치의 합. */
-    function particlesAfter(out, entry, m, n) {
-      var H = manifest.config.heads, before = particlesBox.querySelectorAll("[data-value=host-weight]");
-      var at = (HEAD[0] * H + HEAD[1]) * n * n, switched = m.off[HEAD[0] * H + HEAD[1]];
-      out.appendChild(el("p", {}, switched ? "헤드 7-11을 껐으므로 끈 뒤의 가중치는 0입니다." :
-        "조사 표의 헤드 7-11 가중치가 끄기 전과 뒤에 어떻게 다른지:"));
-      var table = out.appendChild(el("table", { "class": "own-sentence__after" }));
-      var tr = table.appendChild(el("thead", {})).appendChild(el("tr", {}));
-      ["조사", "붙은 말", "끄기 전", "끈 뒤"].forEach(function (t) { tr.appendChild(el("th", { scope: "col" }, t)); });
-      var body = table.appendChild(el("tbody", {}));
-      entry.particles.forEach(function (f, i) {
-        var row = at + f.particle * n, w = f.host.reduce(function (s, j) { return s + m.weights[row + j]; }, 0);
-        var r = body.appendChild(el("tr", { "data-particle": String(f.particle) }));
-        r.appendChild(el("td", {})).appendChild(window.headExplorer.tokenLabel(entry.tokens[f.particle]));
-        r.appendChild(el("td", {}, f.host.map(function (j) { return entry.tokens[j].replace(SPACE, ""); }).join("")));
-        r.appendChild(el("td", {})).appendChild(viewNumber("host-weight-before", Number(before[i].getAttribute("data-raw")),
-                                                           Number(before[i].getAttribute("data-ends"))));
-        // 7-11 을 끈 행은 가중치가 모두 0 이라 <s>, </s> 를 빼고 나눌 것이 없습니다: 0 그대로
-        r.appendChild(el("td", {})).appendChild(switched ? viewNumber("host-weight-after", 0, 0)
-                                                         : viewNumber("host-weight-after", w, m.weights[row] + m.weights[row + n - 1]));
-      });
+  /* 끄고 다시 계산한 결과: 문장 임베딩이 움직인 거리, 가장 많이 바뀐 헤드, 조사 표의 전과 뒤 */
+  function gotAblated(tool, m) {
+    var ablation = tool.ablation;
+    if (m.id !== tool.runId || !ablation) return;
+    tool.busy = false;
+    setBlocked(tool.run, false);
+    setBlocked(ablation.button, false);
+    setState(tool, "ready");
+    var out = ablation.out, entry = ablation.entry, name = ablation.asked.name;
+    out.textContent = "";
+    if (m.error) {
+      out.appendChild(el("p", { "class": "own-sentence__error", role: "alert" }, m.error.message));
+      tool.root.setAttribute("data-ablated", "error");
+      return;
     }
+    var line = out.appendChild(el("p", { "class": "own-sentence__ablation-summary" }));
+    line.appendChild(document.createTextNode(name + " 끄기: 다시 계산하는 데 " + (m.ms / 1000).toFixed(2) + "초 걸렸습니다. " +
+      "문장 임베딩이 끄기 전에서 움직인 거리 1 − cos: "));
+    line.appendChild(el("span", { "class": "head-explorer__num", "data-value": "one-minus-cos" }, window.headExplorer.fixed(m.oneMinusCos, 5)));
+    line.appendChild(document.createTextNode(" (그대로면 0)."));
+    movedHeads(tool, out, m);
+    if (entry.particles.length) particlesAfter(tool, out, entry, m, m.ids.length);
+    tool.root.setAttribute("data-ablated", "ok");
+  }
 
-    /* 모델을 한 번 연 뒤: 이 페이지가 쓴 파일을 저장하고, 네트워크가 없을 때 그것을 주는 서비스 워커를 등록합니다. */
-    function keepPageOffline() {
-      if (!("serviceWorker" in navigator) || !window.caches) return;
-      var urls = [location.href.split("#")[0]].concat(scripts);
-      performance.getEntriesByType("resource").forEach(function (e) {
-        var u = new URL(e.name);
-        if (u.origin === location.origin && u.pathname.indexOf("/models/") < 0 && !/search_index|lunr|workers\//.test(u.pathname)) {
-          urls.push(u.href);
-        }
-      });
-      caches.open(PAGE_CACHE).then(function (c) {
-        return Promise.all(urls.filter(function (u, i) { return urls.indexOf(u) === i; }).map(function (u) {
-          return fetch(u).then(function (r) { if (r.ok) return c.put(u, r); }).catch(function () {});
-        }));
-      }).then(function () {
-        return navigator.serviceWorker.register(root.getAttribute("data-sw"), { scope: "./" });
-      }).then(function () {
-        root.setAttribute("data-offline", "yes");
-      }).catch(function () { /* 저장할 수 없는 브라우저(사생활 보호 창 등)에서는 온라인으로만 씁니다 */ });
+  /* 가중치가 가장 많이 바뀐 헤드 다섯. 끈 헤드는 빼고, 끈 층과 그 앞 층의 다른 헤드는 입력이 그대로라 0 이므로 뺍니다. */
+  function movedHeads(tool, out, m) {
+    var fixed = window.headExplorer.fixed, H = tool.manifest.config.heads;
+    var order = [];
+    for (var k = 0; k < m.moved.length; k++) if (m.moved[k] > 0) order.push(k);
+    order.sort(function (a, b) { return m.moved[b] - m.moved[a]; });
+    if (!order.length) {
+      out.appendChild(el("p", { "class": "own-sentence__unmoved" }, "끈 곳이 마지막 층이라 그 뒤에 오는 헤드가 없습니다. " +
+        "다른 헤드의 어텐션 가중치는 하나도 바뀌지 않았고, 바뀐 것은 마지막 은닉 상태(위의 1 − cos)뿐입니다."));
+      return;
     }
+    out.appendChild(el("p", {}, "어텐션 가중치가 가장 많이 바뀐 헤드 " + Math.min(order.length, 5) + "개입니다. " +
+      "쿼리 행마다 끄기 전과 뒤의 젠슨-섀넌 거리를 재어 평균했습니다 (그대로면 0, 전혀 겹치지 않으면 1). " +
+      "끈 층과 그 앞 층의 헤드는 입력이 그대로라 바뀌지 않습니다."));
+    var table = out.appendChild(el("table", { "class": "own-sentence__moved" }));
+    var tr = table.appendChild(el("thead", {})).appendChild(el("tr", {}));
+    ["헤드", "JS 거리"].forEach(function (t) { tr.appendChild(el("th", { scope: "col" }, t)); });
+    var body = table.appendChild(el("tbody", {}));
+    order.slice(0, 5).forEach(function (at) {
+      var r = body.appendChild(el("tr", { "data-head": String(at) }));
+      r.appendChild(el("td", {}, (Math.floor(at / H) + 1) + "-" + (at % H + 1)));
+      r.appendChild(el("td", {})).appendChild(el("span", { "class": "head-explorer__num", "data-value": "moved" }, fixed(m.moved[at], 4)));
+    });
+  }
 
-    /* 저장된 모델이 있으면 단추를 누르지 않아도 바로 엽니다 (받지 않으므로 페이지 무게 규칙과 상관없습니다). */
-    setState("idle");
-    say("모델 파일은 이 단추를 누를 때만 받습니다. 한 번 받으면 이 브라우저에 저장됩니다.");
-    if (window.caches) {
-      caches.open(MODEL_CACHE).then(function (c) {
-        return Promise.all(manifest.packs.ko.map(function (name) { return c.match(new URL(name, base).href); }));
-      }).then(function (hits) {
-        if (hits.every(Boolean) && !worker) {
-          var packs = ["ko"];
-          caches.open(MODEL_CACHE).then(function (c) {
-            return Promise.all(manifest.packs.latin.map(function (name) { return c.match(new URL(name, base).href); }));
-          }).then(function (latin) {
-            if (latin.every(Boolean)) packs.push("latin");
-            loadPacks(packs);
-          });
-        }
-      }).catch(function () {});
-    }
+  /* 조사 표의 7-11 가중치, 끄기 전과 뒤. 끄기 전은 조사 표와 같은 값, 뒤는 워커가 끈 모델로 계산한 가중치의 합. */
+  function particlesAfter(tool, out, entry, m, n) {
+    var H = tool.manifest.config.heads, before = tool.particlesBox.querySelectorAll("[data-value=host-weight]");
+    var at = (HEAD[0] * H + HEAD[1]) * n * n, switched = m.off[HEAD[0] * H + HEAD[1]];
+    out.appendChild(el("p", {}, switched ? "헤드 7-11을 껐으므로 끈 뒤의 가중치는 0입니다." :
+      "조사 표의 헤드 7-11 가중치가 끄기 전과 뒤에 어떻게 다른지:"));
+    var table = out.appendChild(el("table", { "class": "own-sentence__after" }));
+    var tr = table.appendChild(el("thead", {})).appendChild(el("tr", {}));
+    ["조사", "붙은 말", "끄기 전", "끈 뒤"].forEach(function (t) { tr.appendChild(el("th", { scope: "col" }, t)); });
+    var body = table.appendChild(el("tbody", {}));
+    entry.particles.forEach(function (f, i) {
+      var row = at + f.particle * n, w = f.host.reduce(function (s, j) { return s + m.weights[row + j]; }, 0);
+      var r = body.appendChild(el("tr", { "data-particle": String(f.particle) }));
+      r.appendChild(el("td", {})).appendChild(window.headExplorer.tokenLabel(entry.tokens[f.particle]));
+      r.appendChild(el("td", {}, f.host.map(function (j) { return entry.tokens[j].replace(SPACE, ""); }).join("")));
+      r.appendChild(el("td", {})).appendChild(viewNumber(tool, "host-weight-before", Number(before[i].getAttribute("data-raw")),
+                                                         Number(before[i].getAttribute("data-ends"))));
+      // 7-11 을 끈 행은 가중치가 모두 0 이라 <s>, </s> 를 빼고 나눌 것이 없습니다: 0 그대로
+      r.appendChild(el("td", {})).appendChild(switched ? viewNumber(tool, "host-weight-after", 0, 0)
+                                                       : viewNumber(tool, "host-weight-after", w, m.weights[row] + m.weights[row + n - 1]));
+    });
   }
 
   /* 목록: 네트워크에서, 안 되면 저장본에서 (네트워크 없이 다시 온 독자) */

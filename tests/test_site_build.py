@@ -193,10 +193,10 @@ def test_search_index_is_written_as_plain_utf8(built_site):
 
 
 def test_site_stylesheets_ship_without_comments(built_site):
-    """빌드된 assets/site.css 는 docs/assets/site.css 에서 주석만 뺀 것입니다 (sitebuild/stylesheets.py): 주석이 없고,
+    """빌드된 assets/site.css 는 docs/assets/site.css 에서 주석만 뺀 것입니다 (sitebuild/comments.py): 주석이 없고,
     주석을 뺀 원본의 규칙이 모두 그대로 있고, 원본보다 적어도 8 KB 가볍습니다. 규칙이 하나라도 빠지면 브라우저
     테스트가 잡기 전에 여기서 잡습니다."""
-    from sitebuild.stylesheets import without_comments
+    from sitebuild.comments import without_comments
 
     site, _ = built_site
     for source in sorted((ROOT / "docs" / "assets").glob("*.css")):
@@ -212,10 +212,10 @@ def test_site_stylesheets_ship_without_comments(built_site):
 
 
 def test_site_scripts_ship_without_comment_lines(built_site):
-    """빌드된 assets/*.js 는 docs/assets 의 원본에서 줄 전체가 주석인 줄만 뺀 것입니다 (sitebuild/scripts.py): 남은 줄은
+    """빌드된 assets/*.js 는 docs/assets 의 원본에서 줄 전체가 주석인 줄만 뺀 것입니다 (sitebuild/comments.py): 남은 줄은
     원본의 줄을 차례대로 고른 것이고(코드 한 글자도 바뀌지 않음), 줄 머리의 주석은 없고, 합쳐 30 KB 넘게 가볍습니다.
     스크립트가 그대로 도는지는 브라우저 테스트가 빌드된 사이트에서 봅니다."""
-    from sitebuild.scripts import without_comment_lines
+    from sitebuild.comments import without_comment_lines
 
     site, _ = built_site
     saved = 0
@@ -231,7 +231,7 @@ def test_site_scripts_ship_without_comment_lines(built_site):
 
 
 def test_comment_lines_go_and_code_stays():
-    from sitebuild.scripts import ScriptShapeError, without_comment_lines
+    from sitebuild.comments import ScriptShapeError, without_comment_lines
 
     js = (
         "/* 머리 주석\n   둘째 줄 */\n"
@@ -255,7 +255,7 @@ def test_comment_lines_go_and_code_stays():
 
 
 def test_css_comments_go_and_quoted_text_stays():
-    from sitebuild.stylesheets import without_comments
+    from sitebuild.comments import without_comments
 
     css = "a { content: \"/* 글 */\"; }  /* 주석 */\n/* 여러\n 줄 */\nb::after { content: '*/'; }\n"
     assert without_comments(css) == "a { content: \"/* 글 */\"; }  \nb::after { content: '*/'; }\n"

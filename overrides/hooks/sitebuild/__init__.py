@@ -59,8 +59,7 @@
 - notebooks      노트북 원본(.md) → .ipynb
 - notebook_pages mkdocs-jupyter 의 노트북 페이지 HTML → 가벼운 본문
 - searchindex    검색 색인을 UTF-8 글자 그대로 다시 쓰기 (한글 한 글자가 6바이트 이스케이프로 부풀지 않게)
-- stylesheets    빌드된 사이트의 스타일 파일에서 주석 지우기 (저장소의 주석은 그대로, 모든 페이지가 받는 바이트만 줄임)
-- scripts        빌드된 사이트의 스크립트에서 줄 전체가 주석인 줄 지우기 (여러 줄 글이 없다는 약속을 확인하고)
+- comments       빌드된 사이트의 스타일·스크립트 사본에서 주석 지우기 (저장소의 주석은 그대로, 페이지가 받는 바이트만 줄임)
 
 테마 덮어쓰기는 Material 의 문서화된 방법으로만 합니다: overrides/main.html (scripts 블록),
 overrides/partials/search.html (검색 창 이름).

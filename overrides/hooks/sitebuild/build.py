@@ -16,6 +16,7 @@ from . import (
     cache,
     codeblocks,
     codestyle,
+    comments,
     datafiles,
     fences,
     figure_markup,
@@ -28,10 +29,8 @@ from . import (
     notebook_pages,
     notebooks,
     notices,
-    scripts,
     searchindex,
     snippets,
-    stylesheets,
     tables,
 )
 from .outputs import PageOutputs
@@ -184,10 +183,9 @@ class SiteBuild:
     def compact_search_index(self, config):
         searchindex.rewrite_utf8(config["site_dir"])
 
-    # on_post_build: 스타일과 스크립트의 주석은 저장소에만 (sitebuild/stylesheets.py, sitebuild/scripts.py)
+    # on_post_build: 스타일과 스크립트의 주석은 저장소에만 (sitebuild/comments.py)
     def strip_comments(self, config):
-        stylesheets.strip_site_css(config["site_dir"])
-        scripts.strip_site_scripts(config["site_dir"])
+        comments.strip_site_assets(config["site_dir"])
 
     # on_build_error
     def close(self):

@@ -166,3 +166,11 @@ def phone(browser, server):
     tab = Tab(browser, server, PHONE)
     yield tab
     tab.close()
+
+
+@pytest.fixture(scope="module")
+def touch(browser, server):
+    """손가락만 쓰는 휴대전화: 375 × 812, 터치 화면, 모바일 브라우저 (모듈마다 새 탭: 앞 모듈의 터치 상태가 남지 않게)."""
+    tab = Tab(browser, server, PHONE, has_touch=True, is_mobile=True)
+    yield tab
+    tab.close()

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from playwright.sync_api import expect
 
-from browser import PHONE, Tab
+from browser import PHONE
 from head_explorer_reference import DIGITS, expected_dot, expected_steps, expected_top, reference, shown
 
 pytestmark = pytest.mark.browser
@@ -324,14 +324,6 @@ def test_keyboard_alone_reaches_every_control(desktop, which):
     page.keyboard.press("Shift+Tab")
     assert focused(page)["token"] == j
     desktop.assert_clean()
-
-
-@pytest.fixture(scope="module")
-def touch(browser, server):
-    """손가락만 쓰는 휴대전화: 375 × 812, 터치 화면, 모바일 브라우저."""
-    tab = Tab(browser, server, PHONE, has_touch=True, is_mobile=True)
-    yield tab
-    tab.close()
 
 
 def test_touch_alone_reaches_every_control(touch):

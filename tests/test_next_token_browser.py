@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import sampling
-from browser import PHONE, Tab
+from browser import PHONE
 from next_token_data import unpack_attention
 
 pytestmark = pytest.mark.browser
@@ -200,14 +200,6 @@ def test_keyboard_alone_reaches_every_control(desktop):
     page.keyboard.press("Enter")
     assert box.locator(".next-token__draws").inner_text().startswith("뽑은 것:")
     desktop.assert_clean()
-
-
-@pytest.fixture(scope="module")
-def touch(browser, server):
-    """손가락만 쓰는 휴대전화: 375 × 812, 터치 화면, 모바일 브라우저."""
-    tab = Tab(browser, server, PHONE, has_touch=True, is_mobile=True)
-    yield tab
-    tab.close()
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

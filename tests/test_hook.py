@@ -116,6 +116,20 @@ def test_code_in_collapsed_blocks_breaks_after_brackets_commas_and_dots():
     assert lines.code_break_points(numbers) == "x = [<wbr>16.0, -0.01, .5](<wbr>pos==n, a<=b, c!=d, v.<wbr>T)"
 
 
+def test_a_comments_particle_stays_with_the_name_before_it():
+    """코드 주석은 영어 이름과 조사를 띄어 씁니다. 접은 상자에서 그 빈칸에서 줄이 바뀌면 조사가 혼자 줄 맨 앞에 오므로
+    ("transformers ⏎의"), 이름과 조사를 glue 로 묶습니다. 글은 그대로이고, 한글 낱말 뒤의 빈칸과 코드는 묶지 않습니다."""
+    from sitebuild import lines
+
+    comment = '<span class="c1"># transformers 의 BertModel 과 같게 (switch_off 가 만든 배열, 끈 헤드는 0)</span>'
+    got = lines.code_break_points(comment)
+    assert html_text(got) == html_text(comment)
+    assert got.count('<span class="glue">') == 3
+    for glued in ("transformers 의", "BertModel 과", "(switch_off 가"):
+        assert f'<span class="glue">{glued}</span>' in got
+    assert "헤드는 0" in got and lines.code_break_points("x = a if b else c") == "x = a if b else c"
+
+
 def test_card_tables_label_cells_with_their_column():
     """sitebuild/tables.py: <div class="table-cards" markdown> 안의 표만 칸마다 열 이름(data-label)과 역할(role)."""
     import markdown

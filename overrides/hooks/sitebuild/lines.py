@@ -13,6 +13,8 @@ break-spaces: 줄 끝의 공백도 상자 밖에 매달리지 않고 접힙니�
 
 import re
 
+from .glue import GLUE_CLASS
+
 _TAG = re.compile(r"<(/?)span\b[^>]*>")
 _PRE_IN_DETAILS = re.compile(
     r"<details\b|</details>|(<pre\b[^>]*>(?:<span></span>)?<code\b[^>]*>)(.*?)(</code></pre>)", re.S
@@ -69,12 +71,27 @@ def wrap_lines(fragment):
 # (휴대전화에서 "[16.0, 8.0, 4.⏎0]", "pos =⏎= stem_len" 처럼 접혔습니다).
 _CODE_BREAK = re.compile(r"([(\[,]|(?<![=<>!])=(?!=)|\.(?!\d))(?=[^\s)\]]|$)")
 _ANY_TAG = re.compile(r"(<[^>]+>)")
+# 코드 주석은 영어 이름과 조사 사이를 띄어 씁니다 ("transformers 의 BertModel 과"). 좁은 상자에서 그 빈칸에서 줄이
+# 바뀌면 조사가 혼자 다음 줄 맨 앞에 옵니다. 이름과 조사를 glue(white-space: nowrap)로 묶습니다: 글은 그대로입니다.
+_NAME_AND_PARTICLE = re.compile(
+    r"(?<![^\s(\[])([^\s가-힣]+ (?:의|가|를|을|이|은|는|에서|에게|에|와|과|로|으로|도|만|이고|이며|입니다))(?=[\s,.)]|$)"
+)
 
 
 def code_break_points(fragment):
-    """HTML 조각의 글 부분에서 _CODE_BREAK 뒤에 <wbr> 을 넣습니다 (태그 안은 건드리지 않습니다)."""
+    """HTML 조각의 글 부분에서 _CODE_BREAK 뒤에 <wbr> 을 넣고, 주석의 "이름 조사" 를 한 덩어리(glue)로 묶습니다
+    (태그 안은 건드리지 않습니다)."""
     parts = _ANY_TAG.split(fragment)
-    return "".join(p if p.startswith("<") else _CODE_BREAK.sub(r"\1<wbr>", p) for p in parts)
+    return "".join(p if p.startswith("<") else _text_breaks(p) for p in parts)
+
+
+def _text_breaks(text):
+    pieces = _NAME_AND_PARTICLE.split(text)
+    # split 의 홀수 번째가 묶을 "이름 조사": 그 안에는 <wbr> 을 넣지 않습니다 (nowrap 안이라 쓸모가 없습니다)
+    return "".join(
+        f'<span class="{GLUE_CLASS}">{piece}</span>' if k % 2 else _CODE_BREAK.sub(r"\1<wbr>", piece)
+        for k, piece in enumerate(pieces)
+    )
 
 
 def wrap_code_in_details(html):

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HOOKS, SNIPPETS, background
+from conftest import HOOKS, background
 from sitebuild import cache
 from support import runs
 
@@ -37,13 +37,14 @@ hooks, cache_dir, snippets_dir, edits = sys.argv[1], sys.argv[2], sys.argv[3], j
 sys.path.insert(0, hooks)
 
 def keys():
-    from sitebuild import cache, figures, outputs, snippets
+    from sitebuild import cache, figures, outputs
     from sitebuild.codeblocks import Block
+    from sitebuild.snippets import discover, figure_hash
     out = outputs.PageOutputs(cache_dir + "/outputs", snippets_dir, "env")
     figure = cache.Cache.for_code(cache_dir + "/figures", "env", *figures.drawing_modules())
-    entry = snippets.discover(snippets_dir, "figure")["four_steps-pipeline"]
-    return {"page": out.key([Block("import four_steps\\nprint(four_steps.d_k)\\n", 1)]),
-            "figure": figure.key(entry.func, snippets.figure_hash(entry, snippets_dir))}
+    entry = discover(snippets_dir, "figure")["tiny-box"]
+    return {"page": out.key([Block("import tiny\\nprint(tiny.d_k)\\n", 1)]),
+            "figure": figure.key(entry.func, figure_hash(entry, snippets_dir))}
 
 result = {"before": keys()}
 for name, file, old, new in edits:
@@ -58,11 +59,27 @@ print(json.dumps(result))
 """
 
 
+# 열쇠가 어떻게 바뀌는지만 보면 되므로 사이트의 스니펫 대신 이 작은 스니펫 하나를 씁니다. 그래서 이 일의 재료는 빌드 코드뿐이고,
+# 스니펫을 고쳐도 다시 돌지 않습니다 (make quick 이 스니펫 하나를 고칠 때마다 이 일에 2–6초를 쓰던 것).
+TINY_SNIPPET = '''"""열쇠 시험용 스니펫: 페이지 코드가 import 하는 값 하나와 그림 하나."""
+
+d_k = 4
+
+
+def figure_box(narrow=False):
+    import matplotlib.pyplot as plt
+
+    return plt.figure(figsize=(2, 2))
+'''
+
+
 def _edited_keys_run(tmp_path):
-    hooks = tmp_path / "hooks"
+    hooks, snippets_dir = tmp_path / "hooks", tmp_path / "snippets"
     shutil.copytree(HOOKS / "sitebuild", hooks / "sitebuild", ignore=shutil.ignore_patterns("__pycache__"))
+    snippets_dir.mkdir()
+    (snippets_dir / "tiny.py").write_text(TINY_SNIPPET, encoding="utf-8")
     return subprocess.run(
-        [sys.executable, "-c", KEYS, str(hooks), str(tmp_path / "cache"), str(SNIPPETS), json.dumps(EDITS)],
+        [sys.executable, "-c", KEYS, str(hooks), str(tmp_path / "cache"), str(snippets_dir), json.dumps(EDITS)],
         capture_output=True,
         text=True,
         timeout=300,
@@ -71,10 +88,10 @@ def _edited_keys_run(tmp_path):
 
 # 새 파이썬 프로세스는 1–3초 걸리므로 세션을 시작할 때 배경에서 미리 돌립니다 (conftest.background).
 def _edited_keys():
-    """빌드 코드와 스니펫이 그대로면 지난 결과를 씁니다 (support/runs.py)."""
+    """빌드 코드(와 이 모듈의 소스)가 그대로면 지난 결과를 씁니다 (support/runs.py)."""
     proc = runs.cached(
         "cache-edited-keys",
-        [HOOKS / "sitebuild", SNIPPETS],
+        [HOOKS / "sitebuild"],
         lambda: _edited_keys_run(Path(tempfile.mkdtemp(prefix="edited-keys-"))),
         __name__,
     )

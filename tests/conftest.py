@@ -7,6 +7,7 @@
 """
 
 import concurrent.futures
+import functools
 import os
 import subprocess
 import sys
@@ -47,18 +48,28 @@ os.environ.setdefault("JUPYTER_PLATFORM_DIRS", "1")
 # 테스트 모듈은 BACKGROUND = {열쇠: 인자 없는 함수} 로 그런 일을 알립니다. 그 일들은 재료가 그대로면 지난 결과를
 # 읽습니다 (tests/support/runs.py). make check 의 두 pytest 프로세스는 테스트 파일이 겹치지 않으므로(tools/check.py)
 # 같은 일을 둘이 나란히 하지 않습니다.
+# 모듈은 START = {열쇠: 함수(모은 테스트들)} 로, 곧 돌아오면서 일은 다른 프로세스에 맡기는 것(그림 그리기)을 알립니다.
+# 그런 일은 배경 스레드의 줄에 세우지 않고 모으기가 끝나자마자 띄웁니다: 그림을 그리는 작업 프로세스가 이 프로세스의 다른
+# 테스트와 나란히 돌게 (make quick 에서 스니펫 하나를 고치면 그 장의 그림이 가장 오래 걸리는 일입니다).
 _background = {}
 _jobs = {}
+_items = []
 _pool = None
 
 
 def pytest_collection_finish(session):
     global _pool
-    jobs = {}  # 테스트가 도는 차례대로: 먼저 쓸 결과를 먼저 만듭니다
+    _items[:] = session.items
+    jobs, starts = {}, {}  # 테스트가 도는 차례대로: 먼저 쓸 결과를 먼저 만듭니다
     for module in dict.fromkeys(item.module for item in session.items if hasattr(item, "module")):
         jobs.update(getattr(module, "BACKGROUND", {}))
-    _jobs.update(jobs)
-    if jobs and not session.config.option.collectonly:
+        starts.update({key: functools.partial(fn, _items) for key, fn in getattr(module, "START", {}).items()})
+    _jobs.update(starts | jobs)
+    if session.config.option.collectonly:
+        return
+    for key, start in starts.items():
+        background(key)
+    if jobs:
         _pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="background")
         _background.update({key: _pool.submit(fn) for key, fn in jobs.items()})
 

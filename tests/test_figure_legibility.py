@@ -12,7 +12,7 @@ import json
 import matplotlib
 import pytest
 
-from conftest import ROOT, SNIPPETS
+from conftest import ROOT, SNIPPETS, background
 from sitebuild import cache, figures, legibility
 
 matplotlib.use("Agg")
@@ -70,18 +70,27 @@ FIGURES = figures.discover(SNIPPETS)
 OUT = ROOT / ".cache" / "site" / "figures"
 
 
-@pytest.fixture(scope="session")
-def drawn(request):
+def _start_drawing(items):
     """이 세션이 확인하는 그림들(아래 그림별 테스트 가운데 고른 것)만, 빌드와 같은 FigureSet 과 같은 캐시(.cache/site/figures)로
-    그립니다: 스니펫(이나 그리는 빌드 코드)이 바뀐 그림만 작업 프로세스 둘에서 다시 그리고 나머지는 그대로 둡니다. 그래서
-    `-k four_steps` 나 빠른 고리(make quick)는 그 장의 그림만 다시 그립니다. 그리다 나는 모든 경고(한글 글리프 누락 포함),
-    기준보다 작은 글자, 가장자리에서 잘린 글자는 그 그림을 그리는 모듈의 FigureError 입니다. (FigureSet, {모듈: 오류})."""
+    그리기 시작합니다: 스니펫(이나 그리는 빌드 코드)이 바뀐 그림만 작업 프로세스 둘에 맡기고 곧 돌아옵니다. 그래서
+    `-k four_steps` 나 빠른 고리(make quick)는 그 장의 그림만 다시 그리고, 그동안 이 프로세스는 다른 테스트를 돌립니다
+    (conftest 의 START: 모으기가 끝나자마자 부릅니다)."""
     wanted = {
         item.callspec.params["name"]
-        for item in request.session.items
+        for item in items
         if getattr(item, "originalname", "") == "test_figure_is_legible_on_a_phone_and_a_desktop"
     }
-    figure_set = figures.FigureSet(SNIPPETS, OUT, cache.environment(ROOT), names=wanted)
+    return figures.FigureSet(SNIPPETS, OUT, cache.environment(ROOT), names=wanted)
+
+
+START = {"figures:drawing": _start_drawing}
+
+
+@pytest.fixture(scope="session")
+def drawn():
+    """그리기가 끝난 FigureSet 과 {모듈: 오류}. 그리다 나는 모든 경고(한글 글리프 누락 포함), 기준보다 작은 글자,
+    가장자리에서 잘린 글자는 그 그림을 그리는 모듈의 FigureError 입니다."""
+    figure_set = background("figures:drawing")
     return figure_set, figure_set.wait_each()
 
 

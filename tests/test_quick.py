@@ -123,6 +123,30 @@ def test_make_check_splits_files_without_overlap_and_keeps_heavy_users_together(
     assert check.split(files, 1, graph, durations) == [files]
 
 
+def test_the_quick_estimate_adds_only_the_selected_tests():
+    """make quick 이 프로세스 수를 정하는 어림: 고른 함수의, 고른 이름의 매개변수를 가진 테스트만 더합니다. 파일 전체를
+    더하던 어림은 스니펫 하나를 고쳐도 57초로 보아 프로세스 둘을 띄웠습니다 (고른 것은 그 가운데 몇 초)."""
+    plan = {
+        "tests": {
+            "tests/test_a.py": ["test_page"],
+            "tests/test_b.py": [changes.ALL],
+            "tests/test_new.py": [changes.ALL],
+        },
+        "subjects": ["one.md"],
+        "universe": ["one.md", "two.md"],
+    }
+    durations = {
+        "tests/test_a.py::test_page[one.md]": {"seconds": 2.0, "names": ["one.md"]},
+        "tests/test_a.py::test_page[two.md]": {"seconds": 30.0, "names": ["two.md"]},
+        "tests/test_a.py::test_page[3]": {"seconds": 0.5, "names": []},  # 이름이 아닌 매개변수는 남깁니다
+        "tests/test_a.py::test_other": {"seconds": 50.0, "names": []},
+        "tests/test_b.py::test_x[two.md]": {"seconds": 4.0, "names": ["two.md"]},  # 통째로 고른 파일
+    }
+    files = ["tests/test_a.py", "tests/test_b.py", "tests/test_new.py"]
+    assert check.selected_seconds(files, plan, durations) == 2.0 + 0.5 + 4.0 + 1.0  # 적힌 것 없는 파일은 1초
+    assert check.file_seconds(durations) == {"tests/test_a.py": 82.5, "tests/test_b.py": 4.0}
+
+
 def test_changed_files_are_the_diff_against_head_and_untracked_files(tmp_path):
     def git(*args):
         subprocess.run(

@@ -6,7 +6,7 @@
 
 왜 프로세스 둘로 직접 나누나: pytest-xdist 는 작업 프로세스마다 모든 테스트(1,210개)를 모은 뒤 일부만 돌리므로 모으는
 일을 두 번 합니다. 여기서는 파일을 미리 나눠 프로세스마다 제 파일만 모읍니다. 나누는 기준은 지난 make check 에서 파일마다
-걸린 시간(.cache/tests/durations.json; 없으면 파일마다 1초로 봄)이고, 가장 긴 것부터 덜 찬 쪽에 넣습니다. import 하는 데
+걸린 시간(.cache/tests/durations.json 에 테스트마다 적은 것을 파일마다 더함; 없으면 파일마다 1초로 봄)이고, 가장 긴 것부터 덜 찬 쪽에 넣습니다. import 하는 데
 1초가 넘는 스니펫(HEAVY_SNIPPETS)을 쓰는 파일끼리는 한 프로세스에 넣습니다: 두 프로세스가 같은 스니펫을 따로 import 하면
 그 계산을 두 번 합니다.
 
@@ -33,6 +33,8 @@ MARKERS = "not site and not engine and not model and not loop"
 # test_browser_model 처럼 모듈을 읽자마자 모델을 import 하는 파일을 모으는 데만 몇 초가 듭니다.
 LEFT_OUT = {"site", "browser", "engine", "model"}
 DURATIONS = ROOT / ".cache" / "tests" / "durations.json"
+# 이 파일의 시간은 대부분 작업 프로세스가 그림을 그리는 동안 기다린 시간입니다
+DRAWN_ELSEWHERE = {"tests/test_figure_legibility.py"}
 # import 에 1초 넘게 드는 스니펫 (2코어에서 잰 값: korean_model 3.6 초, real_model 2.2 초, why_scale 2.1 초, efficient 1.3 초).
 # 같은 이름의 묶음에 든 스니펫을 쓰는 테스트 파일은 한 프로세스에서 돕니다.
 HEAVY_SNIPPETS = {
@@ -54,8 +56,29 @@ def units(files, graph):
     return list(out.values())
 
 
+def file_seconds(durations):
+    """{테스트 파일: 지난 make check 에서 그 파일의 테스트들이 걸린 초} (durations.json 은 테스트마다 적습니다)."""
+    out = {}
+    for nodeid, entry in durations.items():
+        file = nodeid.split("::", 1)[0]
+        out[file] = out.get(file, 0.0) + entry["seconds"]
+    return out
+
+
+def selected_seconds(files, plan, durations):
+    """고른 테스트들(plan, keep 과 같은 규칙)이 지난 make check 에서 걸린 초의 합. 적힌 것이 없는 파일은 1초로 봅니다."""
+    total, known = 0.0, set()
+    for nodeid, entry in durations.items():
+        file, _, rest = nodeid.partition("::")
+        known.add(file)
+        if file in files and changes.keep_named(file, rest.split("[", 1)[0], entry.get("names", ()), plan):
+            total += entry["seconds"]
+    return total + sum(1.0 for f in files if f not in known)
+
+
 def split(files, processes, graph, durations):
-    """파일들을 processes 개의 겹치지 않는 묶음으로: 오래 걸리는 단위부터 가장 덜 찬 묶음에 (LPT)."""
+    """파일들을 processes 개의 겹치지 않는 묶음으로: 오래 걸리는 단위부터 가장 덜 찬 묶음에 (LPT).
+    durations: file_seconds 의 {파일: 초} (없는 파일은 1초)."""
     cost = {tuple(u): sum(durations.get(f, 1.0) for f in u) for u in units(files, graph)}
     bins = [[0.0, []] for _ in range(max(1, processes))]
     for unit, seconds in sorted(cost.items(), key=lambda kv: (-kv[1], kv[0])):
@@ -132,8 +155,11 @@ def main(argv=None):
     graph = changes.Graph.read(ROOT)
     every = sorted(f for f, t in graph.tests.items() if not t.marks & LEFT_OUT)
     durations = json.loads(DURATIONS.read_text(encoding="utf-8")) if DURATIONS.exists() else {}
+    if any("::" not in nodeid for nodeid in durations):  # 파일마다 적던 예전 모양: 없는 것으로 봅니다
+        durations = {}
+    per_file = file_seconds(durations)
     if not args.changed:
-        return run(split(every, args.processes, graph, durations), extra, record=True)
+        return run(split(every, args.processes, graph, per_file), extra, record=True)
     changed = changes.changed_files(ROOT)
     selection = changes.select(changed, graph)
     selection.leave_out(graph, LEFT_OUT)
@@ -141,17 +167,22 @@ def main(argv=None):
     if args.list:
         return 0
     if selection.full:
-        return run(split(every, args.processes, graph, durations), extra, record=True)
+        return run(split(every, args.processes, graph, per_file), extra, record=True)
     files = [f for f in selection.files() if (ROOT / f).is_file()]  # 지운 테스트 파일은 돌릴 것이 없습니다
     if not files:
         print("고른 테스트가 없습니다 (린터만 돌았습니다).")
         return 0
+    plan = selection.plan(graph.universe())
     path = Path(tempfile.mkdtemp(prefix="quick-")) / "selection.json"
-    path.write_text(json.dumps(selection.plan(graph.universe()), ensure_ascii=False), encoding="utf-8")
-    # 작은 고르기는 한 프로세스가 빠릅니다 (프로세스마다 pytest 와 numpy·matplotlib 을 띄우는 데 2–3초)
-    estimate = sum(durations.get(f, 1.0) for f in files)
+    path.write_text(json.dumps(plan, ensure_ascii=False), encoding="utf-8")
+    # 작은 고르기는 한 프로세스가 빠릅니다 (프로세스마다 pytest 와 numpy·matplotlib 을 띄우고 모으는 데 3–4초).
+    # 어림은 고른 테스트들의 지난 시간입니다 (파일 전체의 시간이 아니라). 그림은 pytest 밖의 작업 프로세스가 모으기가
+    # 끝나자마자 그리므로(conftest 의 START) 그림 파일의 시간은 세지 않습니다: 스니펫 하나를 고치면 그 장의 그림이 가장
+    # 긴 일이지만, 그동안 한 pytest 프로세스가 나머지를 돌립니다.
+    estimate = selected_seconds([f for f in files if f not in DRAWN_ELSEWHERE], plan, durations)
     processes = args.processes if estimate > 20 else 1
-    return run(split(files, processes, graph, durations), [*extra, "--selection", str(path)], record=False)
+    print(f"고른 테스트의 지난 시간 {estimate:.1f}초 (그림 제외) → pytest 프로세스 {processes}개")
+    return run(split(files, processes, graph, per_file), [*extra, "--selection", str(path)], record=False)
 
 
 if __name__ == "__main__":

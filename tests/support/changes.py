@@ -28,7 +28,9 @@ from pathlib import Path, PurePosixPath
 
 import pytest
 
-from sitebuild import figures, snippets
+# 그림 목록은 snippets.discover 로 (figures.discover 와 같은 것): figures 는 matplotlib 을 import 하므로 make quick 이
+# 고르기만 하는 데 0.7초를 더 씁니다.
+from sitebuild import snippets
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 # 고치면 make check 전부: 빌드 코드, 테스트의 토대, 모든 것의 설정
@@ -257,7 +259,7 @@ class Graph:
             g.pages[path.relative_to(docs).as_posix()] = set(INCLUDE.findall(path.read_text(encoding="utf-8")))
         for path in sorted((snippet_dir / "notebooks").glob("*.md")):
             g.notebooks[path.stem] = set(INCLUDE.findall(path.read_text(encoding="utf-8")))
-        g.figures = {name: entry.module for name, entry in figures.discover(snippet_dir).items()}
+        g.figures = {name: entry.module for name, entry in snippets.discover(snippet_dir, "figure").items()}
         helper_names = {p.stem for p in (root / "tests").glob("*.py") if not p.name.startswith("test_")}
         memo_path = root / ".cache" / "tests" / "test-files.json"
         memo = json.loads(memo_path.read_text(encoding="utf-8")) if memo_path.exists() else {}
@@ -475,6 +477,12 @@ def _names_of(value, root=ROOT):
 def keep(file, function, params, plan):
     """테스트 하나를 남길지: 고른 파일의 고른 함수이고, 매개변수가 (페이지·노트북·스니펫 파일·그림) 이름이면 고른 이름일 때.
     파일을 통째로 고른 것(ALL: 그 파일을 고쳤거나, 바뀐 스니펫을 import 함)은 거르지 않습니다."""
+    return keep_named(file, function, set().union(*(_names_of(v) for v in params.values())), plan)
+
+
+def keep_named(file, function, names, plan):
+    """keep 과 같되 매개변수 대신 그 값들이 가리키는 이름들로 (make check 가 테스트마다 적어 둔 것: tools/check.py 가
+    고른 테스트의 지난 시간을 더할 때 씁니다)."""
     functions = plan["tests"].get(file)
     if not functions:
         return False
@@ -482,7 +490,7 @@ def keep(file, function, params, plan):
         return True
     if function not in functions:
         return False
-    named = set().union(*(_names_of(v) for v in params.values())) & set(plan["universe"]) if params else set()
+    named = set(names) & set(plan["universe"])
     return not named or bool(named & set(plan["subjects"]))
 
 
@@ -492,7 +500,9 @@ def keep(file, function, params, plan):
 def pytest_addoption(parser):
     group = parser.getgroup("make quick / make check (tools/check.py)")
     group.addoption("--selection", help="tools/check.py 가 쓴 고르기(JSON): 그 테스트만 남깁니다")
-    group.addoption("--record-durations", help="테스트 파일마다 걸린 초를 이 JSON 파일에 씁니다 (나누기의 기준)")
+    group.addoption(
+        "--record-durations", help="테스트마다 걸린 초와 매개변수의 이름을 이 JSON 파일에 씁니다 (나누기의 기준)"
+    )
 
 
 # 나중에 거릅니다 (-k 처럼): syrupy 는 이 훅에서 모은 테스트를 적어 두고, 모은 것이 모두 돌았으면 돌지 않은 스냅숏을
@@ -520,8 +530,18 @@ _durations = {}
 
 
 def pytest_runtest_logreport(report):
-    file = report.nodeid.split("::", 1)[0]
-    _durations[file] = _durations.get(file, 0.0) + report.duration
+    entry = _durations.setdefault(report.nodeid, {"seconds": 0.0})
+    entry["seconds"] += report.duration  # 준비(setup)·실행(call)·정리(teardown)를 더합니다
+
+
+def pytest_collection_finish(session):
+    """테스트마다 매개변수가 가리키는 이름(keep 이 보는 것)을 적어 둡니다: make quick 이 고른 테스트만의 지난 시간을 더하게."""
+    if not session.config.getoption("--record-durations"):
+        return
+    for item in session.items:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        names = set().union(*(_names_of(v) for v in params.values())) if params else set()
+        _durations.setdefault(item.nodeid, {"seconds": 0.0})["names"] = sorted(names)
 
 
 def pytest_sessionfinish(session):

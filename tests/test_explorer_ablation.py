@@ -12,7 +12,7 @@ import json
 import numpy as np
 import pytest
 
-from conftest import ROOT, SNIPPETS
+from conftest import DOCS, ROOT, SNIPPETS
 
 # 1 − cos 와 JS 거리: 저장한 유효숫자 6자리(상대 5e-7)와 배치·패딩에 따른 float32 의 마지막 자리
 TOL = {"rel": 2e-5, "abs": 2e-7}
@@ -139,3 +139,46 @@ def test_moved_top_names_bad_input():
             moved_top(bad)
     with pytest.raises(ValueError, match="top"):
         moved_top(np.zeros((2, 2)), top=0)
+
+
+def paragraph(doc, start):
+    """페이지에서 start 로 시작하는 글 (다음 제목까지)."""
+    text = (DOCS / doc).read_text(encoding="utf-8")
+    at = text.index(start)
+    return text[at : text.index("\n## ", at)]
+
+
+def test_what_the_pages_say_is_the_stored_data(stored):
+    """두 모델 페이지의 "헤드 끄기" 문단이 말하는 숫자와 비교가 저장된 값에 있습니다."""
+    minilm, e5 = stored["minilm"], stored["e5"]
+    text = paragraph("real_model.md", "탐색기의 **헤드 끄기**")
+    cos = minilm["sentences"][0]["one_minus_cos"]
+    assert minilm["sentences"][0]["text"] == "The cat sat on the mat."
+    assert f"헤드 2-9를 끄면 1 − cos가 {cos[1][8]:.5f}이고, 헤드 6-12를 끄면 {cos[5][11]:.5f}입니다" in text
+    # "임베딩을 가장 많이 움직이는 헤드는 네 문장 모두 6층에" (헤드 하나씩 끈 것 가운데)
+    assert "네 문장 모두 6층에" in text and len(minilm["sentences"]) == 4
+    for sent in minilm["sentences"]:
+        heads = np.array(sent["one_minus_cos"])[:, :-1]
+        assert np.unravel_index(heads.argmax(), heads.shape)[0] == minilm["layers"] - 1 == 5
+        assert all(top == [] for top in sent["moved"][-1])  # 6층을 끄면 움직이는 뒤 층 헤드가 없습니다
+    text = paragraph("korean_model.md", "탐색기의 **헤드 끄기**")
+    cos = e5["sentences"][0]["one_minus_cos"]
+    assert (
+        f"끄면 1 − cos가 {cos[6][10]:.5f}입니다" in text and f"헤드 11-12를 끄면 {cos[10][11]:.5f}로, 백 배가" in text
+    )
+    assert cos[10][11] > 100 * cos[6][10]
+    # "이 장이 이름 붙이지 않은 헤드 11-12": 한국어 장의 글에 11-12 가 이 문단 말고는 나오지 않습니다
+    page = (DOCS / "korean_model.md").read_text(encoding="utf-8")
+    assert page.count("11-12") == text.count("11-12") == 1
+
+
+def test_particle_head_looks_most_at_its_host_in_the_first_sentence(models):
+    """korean_model 의 문단: 처음 화면의 헤드 7-11 은 "가" 에서 "고양이" 를 가장 많이 봅니다."""
+    from bert_numpy import encode, tokenize
+    from e5_numpy import PREFIX
+    from head_explorer import E5_SENTENCES
+
+    ids, tokens = tokenize(models["e5"], PREFIX + E5_SENTENCES[0])
+    _, weights = encode(models["e5"], ids)
+    row = weights[6][0, 10, tokens.index("가")]
+    assert tokens[int(row.argmax())] == "▁고양이"

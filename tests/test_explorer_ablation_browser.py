@@ -6,8 +6,10 @@
 - 키보드만으로 (데스크톱), 손가락만으로 (375 px, 밝은·어두운 팔레트, axe) 헤드와 층을 끄고 결과의 헤드로 옮겨 갑니다.
 """
 
+import base64
 import json
 
+import numpy as np
 import pytest
 
 from browser import PHONE
@@ -185,3 +187,57 @@ def test_missing_data_leaves_a_short_message(phone):
     page.unroute("**/explorer_ablation-e5.json")
     phone.errors.clear()  # 404 는 브라우저가 콘솔에 적습니다 (일부러 만든 실패)
     phone.assert_clean()
+
+
+def row_weights(site, which, s, l, h, i):
+    """탐색기 JSON 의 float32 점수 한 행 → 소프트맥스 가중치 (float64, numpy)."""
+    data = json.loads((site / "data" / f"head_explorer-{which}.json").read_text(encoding="utf-8"))
+    sent = data["sentences"][s]
+    q0, q1 = sent["queries"]
+    n = len(sent["tokens"])
+    raw = np.frombuffer(base64.b64decode(sent["scores"]), dtype="<f4")
+    scores = raw.reshape(data["layers"], data["heads"], q1 - q0, n)[l, h, i - q0].astype(np.float64)
+    scaled = scores / np.sqrt(data["d_head"])
+    e = np.exp(scaled - scaled.max())
+    return e / e.sum(), sent["tokens"]
+
+
+def top_keys(page):
+    return page.evaluate(f"""() => [...document.querySelectorAll('{ROOT} .head-explorer__top li')]
+        .map(li => [Number(li.dataset.key), li.querySelector('[data-value=top-weight]').textContent])""")
+
+
+@pytest.mark.parametrize("which", ["minilm", "e5"])
+def test_ends_view_renormalises_the_lines_and_top_keys_only(desktop, built_site, which):
+    """두 번째 스위치: 양 끝 토큰을 빼고 나눈 값 = numpy 의 같은 행에서 두 토큰의 몫을 빼고 다시 나눈 값. 보기만 바뀝니다."""
+    site, _ = built_site
+    page = desktop.open(PAGES[which])
+    desktop.read_through(whole_page=False)
+    s, l, h, i, _ = state(page)
+    w, tokens = row_weights(site, which, s, l, h, i)
+    n = len(tokens)
+    model = sorted(range(n), key=lambda k: (-w[k], k))[:3]
+    assert top_keys(page) == [[k, f"{w[k]:.3f}"] for k in model]
+    steps_before = page.locator(f"{ROOT} .head-explorer__steps").inner_text()
+    box = page.locator(f"{ROOT} input[data-view=ends]")
+    label = page.locator(f"{ROOT} .head-explorer__ends").inner_text()
+    assert f"{tokens[0]}, {tokens[-1]} 빼고 나누기 (보기만 바뀝니다)" in label
+    box.focus()
+    page.keyboard.press("Space")
+    assert page.locator(ROOT).get_attribute("data-view") == "ends-hidden"
+    shown_w = w / (1 - w[0] - w[-1])
+    shown_w[0] = shown_w[-1] = 0
+    hidden = sorted(range(1, n - 1), key=lambda k: (-shown_w[k], k))[:3]
+    assert top_keys(page) == [[k, f"{shown_w[k]:.3f}"] for k in hidden]
+    opacity = page.eval_on_selector_all(
+        f"{ROOT} .head-explorer__lines line", "ls => ls.map(x => x.getAttribute('stroke-opacity'))"
+    )
+    assert np.allclose([float(o) for o in opacity], shown_w, atol=5e-4 + 1e-9)
+    note = page.locator(f"{ROOT} .head-explorer__switch .head-explorer__note").nth(1)
+    assert note.is_visible() and note.inner_text().startswith("보기만 바꿉니다. 모델은")
+    # 네 단계는 모델의 값 그대로
+    assert page.locator(f"{ROOT} .head-explorer__steps").inner_text() == steps_before
+    page.keyboard.press("Space")
+    assert page.locator(ROOT).get_attribute("data-view") == "model" and not note.is_visible()
+    assert top_keys(page) == [[k, f"{w[k]:.3f}"] for k in model]
+    desktop.assert_clean()

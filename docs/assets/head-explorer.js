@@ -247,6 +247,7 @@
       off: null,  // 끈 것 {l, h} (h 가 null 이면 l층 전체). 독자가 다시 켜기 전까지 문장을 바꿔도 그대로 둡니다
       offData: null,  // 헤드를 꺼 본 값: {status: "loading" | "ok" | "error", data, reason}. 처음 끌 때 한 번만 받습니다
       offShown: null,  // 결과 칸에 지금 그려 둔 것 (같으면 다시 그리지 않습니다)
+      hideEnds: false,  // 선과 "가장 큰 키" 에서 양 끝 토큰([CLS]·[SEP], <s>·</s>)을 빼고 나눠 보이는지 (buildEndsSwitch)
       radios: [],
       qGroup: { buttons: [] }, kGroup: { buttons: [] },
       faint: [], rowLines: [],  // 흐린 선(다른 쿼리 행, 진하기 단계마다 path 하나)과 고른 행의 선
@@ -453,9 +454,42 @@
     buttons.appendChild(ex.offHead);
     buttons.appendChild(ex.offLayer);
     box.appendChild(buttons);
+    buildEndsSwitch(ex, box);
     ex.switched = el("div", { "class": "head-explorer__switched", "aria-live": "polite" });
     box.appendChild(ex.switched);
     ex.root.appendChild(box);
+  }
+
+  /* 두 번째 스위치: 선과 "가장 큰 키" 에서 양 끝 토큰(MiniLM 의 [CLS]·[SEP], e5 의 <s>·</s>)을 빼고 행을 다시 나눠 봅니다.
+     많은 헤드가 가중치의 큰 몫을 이 두 토큰에 두므로(쉬는 자리) 나머지 토큰 사이의 몫이 잘 보이지 않습니다. 보기만 바꿉니다:
+     모델은 두 토큰에도 가중치를 주고, 헤드를 끈 값·작은 히트맵·네 단계는 모델의 값 그대로라고 화면에 적습니다.
+     "여러분의 문장으로" 의 조사 표에 있는 같은 스위치(own-sentence.js 의 endsSwitch)와 같은 식: w / (1 − w(처음) − w(끝)). */
+  function buildEndsSwitch(ex, box) {
+    var tokens = ex.data.sentences[0].tokens, ends = tokens[0] + ", " + tokens[tokens.length - 1];
+    var label = el("label", { "class": "head-explorer__ends" });
+    var input = el("input", { type: "checkbox", "data-view": "ends" });
+    label.appendChild(input);
+    label.appendChild(document.createTextNode(" 선과 가장 큰 키에서 " + ends + " 빼고 나누기 (보기만 바뀝니다)"));
+    box.appendChild(label);
+    var note = el("p", { "class": "head-explorer__note" },
+      "보기만 바꿉니다. 모델은 " + ends + "에도 그대로 가중치를 주고, 계산도 바뀌지 않습니다. 두 토큰의 몫을 빼고 나머지를 " +
+      "다시 나눠 합을 1로 맞췄습니다. 작은 히트맵, 네 단계, 헤드를 끈 값은 모델의 값 그대로입니다.");
+    note.hidden = true;
+    box.appendChild(note);
+    input.addEventListener("change", function () {
+      ex.hideEnds = input.checked;
+      note.hidden = !input.checked;
+      ex.root.setAttribute("data-view", input.checked ? "ends-hidden" : "model");
+      render(ex);
+    });
+  }
+
+  /* 선과 "가장 큰 키" 가 쓰는 한 행의 가중치 (weights 의 at 부터 n 개). 양 끝을 빼고 보면 두 토큰은 0, 나머지는 나눈 값. */
+  function shownRow(ex, weights, at, n) {
+    var row = Array.prototype.slice.call(weights, at, at + n);
+    if (!ex.hideEnds) return row;
+    var rest = 1 - row[0] - row[n - 1];
+    return row.map(function (w, k) { return k === 0 || k === n - 1 ? 0 : w / rest; });
   }
 
   /* 헤드 l-h (h 가 null 이면 l층 전체) 를 끕니다. 값이 아직 없으면 받기 시작하고, 오면 결과를 그립니다. */
@@ -872,38 +906,41 @@
     var d = ex.faint.map(function () { return []; });
     for (var qi = q0; qi < sent.queries[1]; qi++) {
       if (qi === i) continue;
-      var at0 = rowAt(ex, state.s, l, h, qi);
+      var w0 = shownRow(ex, p.weights, rowAt(ex, state.s, l, h, qi), n);
       for (var kj = 0; kj < n; kj++) {
-        var level = Math.round(10 * p.weights[at0 + kj]) - 1;  // 0.2 × 가중치 를 0.02 단위로
+        var level = Math.round(10 * w0[kj]) - 1;  // 0.2 × 가중치 를 0.02 단위로
         if (level >= 0) d[level].push("M0 " + (qi + 0.5) + "L100 " + (kj + 0.5));
       }
     }
     ex.faint.forEach(function (path, f) { path.setAttribute("d", d[f].join("")); });
-    var at = rowAt(ex, state.s, l, h, i);
+    var w = shownRow(ex, p.weights, rowAt(ex, state.s, l, h, i), n);
     ex.rowLines.forEach(function (line, k) {
       line.setAttribute("y1", String(i + 0.5));
       line.setAttribute("class", k === j ? "is-row is-key" : "is-row");
-      line.setAttribute("stroke-opacity", p.weights[at + k].toFixed(3));
+      line.setAttribute("stroke-opacity", w[k].toFixed(3));
     });
   }
 
-  /* 가장 많이 보는 키 (가중치가 같으면 앞 토큰 먼저) */
+  /* 가장 많이 보는 키 (가중치가 같으면 앞 토큰 먼저). 양 끝 토큰을 빼고 보면 그 둘을 뺀 나머지에서 다시 나눈 값으로 */
   function drawTop(ex, st) {
-    var top = ex.top, tokens = sentence(ex).tokens;
-    var order = st.weights.map(function (w, k) { return k; })
-      .sort(function (a, b) { return st.weights[b] - st.weights[a] || a - b; }).slice(0, TOP);
+    var top = ex.top, tokens = sentence(ex).tokens, n = tokens.length;
+    var weights = shownRow(ex, st.weights, 0, n);
+    var order = weights.map(function (w, k) { return k; })
+      .filter(function (k) { return !ex.hideEnds || k > 0 && k < n - 1; })
+      .sort(function (a, b) { return weights[b] - weights[a] || a - b; }).slice(0, TOP);
     top.textContent = "";
     var topTitle = el("p", {});
     topTitle.appendChild(document.createTextNode("쿼리 "));
     topTitle.appendChild(tokenLabel(tokens[ex.state.i], true));
-    topTitle.appendChild(document.createTextNode("의 행에서 가중치가 가장 큰 키 " + TOP + "개:"));
+    topTitle.appendChild(document.createTextNode("의 행에서 가중치가 가장 큰 키 " + TOP + "개" +
+      (ex.hideEnds ? " (" + tokens[0] + ", " + tokens[n - 1] + " 빼고 다시 나눈 값):" : ":")));
     top.appendChild(topTitle);
     var list = el("ol", {});
     order.forEach(function (k) {
       var li = el("li", { "data-key": String(k) });
       li.appendChild(tokenLabel(tokens[k]));
       li.appendChild(document.createTextNode(" "));
-      li.appendChild(num("top-weight", st.weights[k], 3));
+      li.appendChild(num("top-weight", weights[k], 3));
       list.appendChild(li);
     });
     top.appendChild(list);

@@ -157,11 +157,11 @@ def test_touch_switches_off_on_a_phone_in_both_palettes(touch, stored, which, sc
     name = target.get_attribute("data-head")
     target.locator("button").tap()
     assert state(page)[1:3] == [int(x) - 1 for x in name.split("-")]
-    # 375 px 에서 넘치지 않고, 단추는 24 px 이상 (글 안의 링크는 WCAG 2.5.8 의 예외: 줄 높이를 따릅니다)
+    # 375 px 에서 넘치지 않고, 단추와 체크 상자는 24 px 이상 (글 안의 링크는 WCAG 2.5.8 의 예외: 줄 높이를 따릅니다)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     box = page.locator(f"{ROOT} .head-explorer__switch").bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
-    small = page.evaluate(f"""() => [...document.querySelectorAll('{ROOT} .head-explorer__switch button')]
+    small = page.evaluate(f"""() => [...document.querySelectorAll('{ROOT} .head-explorer__switch :is(button, input)')]
         .map(e => e.getBoundingClientRect()).filter(r => r.height < 24 || r.width < 24).length""")
     assert small == 0
     # 링크는 방법 페이지와 "여러분의 문장으로" 로

@@ -1,6 +1,7 @@
 """헤드의 값 재기: 헤드를 하나씩, 그리고 층을 통째로 꺼 보며 무엇이 얼마나 바뀌는지 잽니다.
 
-"보는 것과 시험하는 것" 페이지(head_ablation.py)와 그 그림·데이터가 씁니다. 끄는 방법은 bert_numpy 의
+"보는 것과 시험하는 것" 페이지(head_ablation.py)와 그 그림·데이터, 그리고 두 모델 페이지 헤드 탐색기의 헤드 끄기
+(explorer_ablation.py: head_effects 의 헤드마다 값)가 씁니다. 끄는 방법은 bert_numpy 의
 switch_off / encode(heads_off=...) 와 같습니다 (기본값 "zero": 헤드의 출력을 W_O 앞에서 0 으로).
 
 잰 것 두 가지 (문장마다, 끈 헤드마다)
@@ -41,16 +42,19 @@ def moved(before, after, queries):
     return (d * queries[:, None]).sum(-1) / queries.sum(-1)[:, None]
 
 
-def head_worth(model, texts, budget=1024):
-    """문장마다 헤드를 하나씩, 층을 통째로 꺼 본 결과: {"embedding": 1 − cos, "attention": JS 거리 평균}.
+def head_effects(model, texts, budget=1024):
+    """문장마다 헤드를 하나씩, 층을 통째로 꺼 본 결과를 헤드마다: {"embedding": 1 − cos, "moved": JS 거리}.
 
-    둘 다 (문장 수, 층 수, 헤드 수 + 1) 이고, [s, l, h] 는 문장 s 에서 l층 h번 헤드(0부터)만 껐을 때,
-    [s, l, 헤드 수] 는 l층의 헤드를 모두 껐을 때입니다. budget 은 배치 하나의 (행 수 × 토큰 수) 상한입니다.
+    "embedding" 은 (문장 수, 층 수, 헤드 수 + 1), "moved" 는 (문장 수, 층 수, 헤드 수 + 1, 층 수, 헤드 수) 입니다.
+    [s, l, h] 는 문장 s 에서 l층 h번 헤드(0부터)만 껐을 때, [s, l, 헤드 수] 는 l층의 헤드를 모두 껐을 때이고,
+    "moved"[s, l, h, l2, h2] 는 그때 l2층 h2번 헤드의 어텐션이 움직인 정도(moved, 진짜 토큰의 쿼리 행 평균)입니다.
+    끈 층과 그 앞 층의 헤드는 입력이 그대로라 0 입니다 (계산하지 않습니다). budget 은 배치 하나의 (행 수 × 토큰 수) 상한.
     """
     n_layers, n_heads = model.config["num_hidden_layers"], model.config["num_attention_heads"]
     # 헤드 하나씩 n_heads 가지 + 층 전체
     variants = n_heads + 1
-    out = {k: np.zeros((len(texts), n_layers, variants)) for k in ("embedding", "attention")}
+    out = {"embedding": np.zeros((len(texts), n_layers, variants)),
+           "moved": np.zeros((len(texts), n_layers, variants, n_layers, n_heads))}
     encoded = [tokenize(model, t)[0] for t in texts]
     for batch in length_batches([variants * len(ids) for ids in encoded], budget):
         n = max(len(encoded[i]) for i in batch)
@@ -71,21 +75,32 @@ def head_worth(model, texts, budget=1024):
         kind = np.tile(np.arange(variants), len(batch))
         # 진짜 토큰의 쿼리 행만 평균합니다
         queries = valid[rows].astype(bool)
+        sentence = np.asarray(batch)[rows]
         for layer in range(n_layers):
             off = np.zeros((variants, n_layers, n_heads), dtype=bool)
             off[np.arange(n_heads), layer, np.arange(n_heads)] = True
             off[n_heads, layer] = True
             # 끈 층부터 시작합니다: 그 앞 층은 끄지 않은 계산과 같습니다
             y, weights = run_layers(model, inputs[layer][rows], layer, valid[rows], heads_off=off[kind])
-            sentence = np.asarray(batch)[rows]
             out["embedding"][sentence, layer, kind] = 1 - (pooled(y, valid[rows]) * intact[rows]).sum(-1)
             # 뒤 층의 헤드들
-            total = sum(moved(maps[later][rows], weights[later - layer], queries).sum(-1)
-                        for later in range(layer + 1, n_layers))
-            # 끄지 않은 다른 헤드 수
-            others = n_layers * n_heads - np.where(kind == n_heads, n_heads, 1)
-            out["attention"][sentence, layer, kind] = total / others
+            for later in range(layer + 1, n_layers):
+                out["moved"][sentence, layer, kind, later] = moved(maps[later][rows], weights[later - layer], queries)
     return out
+
+
+def head_worth(model, texts, budget=1024):
+    """문장마다 헤드를 하나씩, 층을 통째로 꺼 본 결과: {"embedding": 1 − cos, "attention": JS 거리 평균}.
+
+    둘 다 (문장 수, 층 수, 헤드 수 + 1) 이고 칸의 뜻은 head_effects 와 같습니다. "attention" 은 끄지 않은 다른
+    모든 헤드의 moved 평균입니다 (같은 층과 앞 층의 0 도 넣어서: 그래서 마지막 층의 헤드는 언제나 0 입니다).
+    """
+    effects = head_effects(model, texts, budget)
+    n_layers, variants = effects["embedding"].shape[1:]
+    n_heads = variants - 1
+    # 끄지 않은 다른 헤드 수: 헤드 하나를 끄면 나머지 모두, 층을 끄면 그 층의 헤드를 뺀 수
+    others = n_layers * n_heads - np.where(np.arange(variants) == n_heads, n_heads, 1)
+    return {"embedding": effects["embedding"], "attention": effects["moved"].sum(axis=(-2, -1)) / others}
 # --8<-- [end:measure]
 
 

@@ -277,7 +277,8 @@ def test_keyboard_alone_reaches_every_control(desktop, which):
     assert state(page)[1:3] == [before[0] - 1, before[1]]
     page.keyboard.press("Tab")
     assert page.evaluate("() => document.activeElement.dataset.what") in ("layer", "head")
-    while page.evaluate("() => document.activeElement.classList.contains('head-explorer__step')"):
+    # 층·헤드 단추와 (모델 페이지의) 헤드 끄기 상자를 지납니다 (끄기는 tests/test_explorer_ablation_browser.py)
+    while page.evaluate("() => !!document.activeElement.closest('.head-explorer__steppers, .head-explorer__switch')"):
         page.keyboard.press("Tab")
     # 쿼리: 단추를 지나 Tab 한 번, 아래 화살표로 모든 쿼리를
     f = focused(page)

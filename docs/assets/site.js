@@ -90,12 +90,16 @@
   }
   function markScrollable() {
     /* 먼저 모든 상자를 재고, 그다음에 고칩니다. 재기와 고치기를 번갈아 하면 상자마다 스타일과 레이아웃을
-       처음부터 다시 계산합니다 (휴대전화에서 긴 페이지는 그만큼 늦게 반응합니다). */
+       처음부터 다시 계산합니다 (휴대전화에서 긴 페이지는 그만큼 늦게 반응합니다).
+       접힌 상자(<details>) 안은 재지 않습니다: 보이지 않고 Tab 으로 닿지도 않으며, 브라우저는 그 안을 그리지 않고
+       미뤄 두는데 재는 순간 그 안(풀이 코드 전부)의 스타일과 레이아웃을 계산해야 합니다. 펼치면(toggle) 다시 잽니다. */
     var marks = [], unmarks = [];
     BOXES.forEach(function (box) {
       var n = 0;
       document.querySelectorAll(box[0]).forEach(function (el) {
-        if (el.scrollWidth > el.clientWidth + 1) {
+        if (el.closest("details:not([open])")) {
+          if (el.hasAttribute(MARK)) unmarks.push(el);
+        } else if (el.scrollWidth > el.clientWidth + 1) {
           n += 1;
           marks.push([el, box[1] + " " + n + ", 가로로 스크롤"]);
         } else if (el.hasAttribute(MARK)) {
@@ -142,9 +146,17 @@
       if (code) watcher.observe(code, { attributes: true, attributeFilter: ["tabindex"] });
     });
   }
+  /* 처음 재기는 브라우저가 한가할 때 합니다. 스크립트를 읽자마자 재면(scrollWidth) 브라우저가 그 자리에서 페이지 전체의
+     스타일과 레이아웃을 계산해야 하고, 번들이 곧 페이지를 또 고치므로 그 계산은 버려집니다: 휴대전화 Lighthouse 에서
+     이 스크립트의 긴 작업 140–480 ms (issue 29 §8). 한가할 때는 브라우저가 이미 레이아웃을 마친 뒤라 재기가 쌉니다.
+     Tab 으로 스크롤 상자에 닿는 일은 페이지를 연 뒤의 일이라, 늦어도 1초 안이면 됩니다. */
+  function whenIdle(fn) {
+    if ("requestIdleCallback" in window) requestIdleCallback(fn, { timeout: 1000 });
+    else setTimeout(fn, 200);
+  }
   document$.subscribe(function () {
     tidyCodeTools();
-    markScrollable();
+    whenIdle(markScrollable);
     watchCodeTools();
   });
   window.addEventListener("resize", later);

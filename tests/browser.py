@@ -128,8 +128,6 @@ class Tab:
           window.scrollTo(0, 0);
           await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
           document.getAnimations().filter(a => a instanceof CSSTransition).forEach(a => a.finish());
-          // 사이트 스크립트는 스크롤 상자를 브라우저가 한가할 때 처음 잽니다 (site.js): 먼저 맡긴 그 일이 끝난 뒤에 돌아옵니다
-          await new Promise(r => requestIdleCallback(r));
         }""")
         return page
 

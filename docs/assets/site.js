@@ -146,17 +146,9 @@
       if (code) watcher.observe(code, { attributes: true, attributeFilter: ["tabindex"] });
     });
   }
-  /* 처음 재기는 브라우저가 한가할 때 합니다. 스크립트를 읽자마자 재면(scrollWidth) 브라우저가 그 자리에서 페이지 전체의
-     스타일과 레이아웃을 계산해야 하고, 번들이 곧 페이지를 또 고치므로 그 계산은 버려집니다: 휴대전화 Lighthouse 에서
-     이 스크립트의 긴 작업 140–480 ms (issue 29 §8). 한가할 때는 브라우저가 이미 레이아웃을 마친 뒤라 재기가 쌉니다.
-     Tab 으로 스크롤 상자에 닿는 일은 페이지를 연 뒤의 일이라, 늦어도 1초 안이면 됩니다. */
-  function whenIdle(fn) {
-    if ("requestIdleCallback" in window) requestIdleCallback(fn, { timeout: 1000 });
-    else setTimeout(fn, 200);
-  }
   document$.subscribe(function () {
     tidyCodeTools();
-    whenIdle(markScrollable);
+    markScrollable();
     watchCodeTools();
   });
   window.addEventListener("resize", later);

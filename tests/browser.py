@@ -60,8 +60,8 @@ def browser():
 # 다음 토큰 고르기의 assets/next-token.js, 학습 슬라이더 assets/training-explorer.js, 확인 문제의 assets/predict.js,
 # 2장의 assets/qk-picture.js). 다 그리면 data-ready="yes".
 EXPLORERS = ".attention-explorer, .head-explorer, .own-sentence, .next-token, .training-explorer, .predict, .qk-picture"
-# 독자가 가까이 내려올 때 스크립트를 받는 것들 (site.js)
-LAZY = ".head-explorer, .own-sentence, .next-token, .training-explorer, .predict, .qk-picture"
+# 독자가 가까이 내려올 때 스크립트를 받는 것들 (site.js): 이제 모두입니다 (어텐션 탐색기도, issue 29 §8)
+LAZY = EXPLORERS
 
 
 class Tab:

@@ -12,6 +12,8 @@ import tempfile
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from conftest import HOOKS, background
 from site_pages import html_text
 from support import runs
@@ -78,24 +80,50 @@ def test_serve_rebuilds_with_the_edited_build_code():
     assert proc.stdout.split() == ["False", "None", "고친", "빌드", "코드"]
 
 
-def test_lines_wrap_each_line_and_reopen_spans_across_lines():
-    """sitebuild/lines.py: 줄마다 span.line(들여쓰기 칸 수는 --indent), 여러 줄에 걸친 토큰 span 은 줄 끝에서 닫고
-    다음 줄에서 다시 엽니다. 글(textContent)은 그대로입니다."""
+def test_lines_wrap_each_long_line_and_reopen_spans_across_lines():
+    """sitebuild/lines.py: 가장 좁은 상자에서 접힐 수 있는 줄마다 span.line(들여쓰기 칸 수는 --indent), 여러 줄에 걸친
+    토큰 span 은 줄 끝에서 닫고 다음 줄에서 다시 엽니다. 글(textContent)은 그대로입니다."""
 
     from sitebuild import lines
 
-    code = 'x = 1\n    <span class="s">"""a\nb"""</span>\n'
+    long = "a" * 30  # 고정폭 30글자 = 18 em: 가장 좁은 상자(16 em)에서 접힙니다
+    code = f'{long} = 1\n    <span class="s">"""{long}\nb"""</span>\n'
     out = lines.wrap_lines(code)
     assert out == (
-        '<span class="line">x = 1\n</span>'
-        '<span class="line" style="--indent:4ch">    <span class="s">"""a\n</span></span>'
-        '<span class="line"><span class="s">b"""</span>\n</span>'
+        f'<span class="line">{long} = 1\n</span>'
+        f'<span class="line" style="--indent:4ch">    <span class="s">"""{long}\n</span></span>'
+        '<span class="s">b"""</span>\n'  # 짧은 줄: 감싸지 않습니다 (다시 연 토큰 span 은 그대로)
     )
     assert html_text(out) == html_text(code)
     page = f"<pre><code>{code}</code></pre><details><p>풀이</p><pre><span></span><code>{code}</code></pre></details>"
     wrapped = lines.wrap_code_in_details(page)
     assert wrapped.startswith(f"<pre><code>{code}</code></pre>")  # 본문의 코드는 그대로
-    assert wrapped.count('class="line"') == 3
+    assert wrapped.count('class="line"') == 2
+
+
+def test_lines_that_fit_the_narrowest_box_get_no_span_break_point_or_glue():
+    """가장 좁은 상자(320 px 화면의 접은 풀이, 16 em)에 들어가는 줄은 접히지 않으므로 span.line 도, <wbr> 도, 토큰 묶음도
+    없이 그대로 둡니다 (issue 29 §8: 그 요소들이 휴대전화의 페이지 여는 시간(TBT)을 늘렸습니다). 경계: 16 em 까지는 그대로,
+    넘으면 감쌉니다. 한글은 1 em, 고정폭 라틴 글자는 0.602 em 으로 셉니다 (tests/test_phone_boxes.py 와 같게)."""
+    from sitebuild import fences, lines
+
+    assert lines.NARROWEST_EM == 16
+    for fits, too_wide in (("a" * 26, "a" * 27), ("가" * 16, "가" * 17), ("&quot;" * 26, "&quot;" * 27)):
+        assert lines.wrap_lines(fits + "\n") == fits + "\n"
+        assert lines.wrap_lines(too_wide + "\n") == f'<span class="line">{too_wide}\n</span>'
+    # 실행 결과: 짧은 줄은 토큰을 묶지 않고, 긴 줄은 줄마다 감싸고 토큰을 묶습니다
+    short, long = "'1-7' 0.27", "가장 잘 맞히는 헤드: '1-7' (100%), 둘째 '2-3'"
+    samp = fences.output_html(f"{short}\n{long}\n").split("<samp>")[1].split("</samp>")[0]
+    assert samp.startswith('&#x27;1-7&#x27; 0.27\n<span class="line">')
+    assert samp.count('class="line"') == 1 and samp.count('class="glue"') == 2
+    assert html_text(samp) == f"{short}\n{long}\n"
+    # 접은 상자 속 코드: 짧은 줄에는 접을 자리도 이름·조사 묶음도 넣지 않습니다
+    short_code = "np.sqrt(x)  # x 의 제곱근\n"
+    got = lines.wrap_code_in_details(f"<details><pre><code>{short_code}</code></pre></details>")
+    assert got == f"<details><pre><code>{short_code}</code></pre></details>"
+    # marked 와 fragment 의 줄 수가 다르면 (글이 다른 둘) 조용히 섞지 않고 멈춥니다
+    with pytest.raises(ValueError, match="marked"):
+        lines.wrap_lines("a\nb\n", "a\n")
 
 
 def test_code_in_collapsed_blocks_breaks_after_brackets_commas_and_dots():
@@ -108,7 +136,7 @@ def test_code_in_collapsed_blocks_breaks_after_brackets_commas_and_dots():
     got = lines.code_break_points(code)
     assert got == '<span class="n">np</span>.<wbr>sqrt(<wbr>q.<wbr>dtype, d_k=<wbr><span class="s">"a.<wbr>b"</span>)\n'
     assert html_text(got) == html_text(code)
-    page = f"<details><pre><code>{code}</code></pre></details>"
+    page = f"<details><pre><code>{code}</code></pre></details>"  # 27글자(16.3 em): 가장 좁은 상자에서 접히는 줄
     assert lines.wrap_code_in_details(page).count("<wbr>") == 5
     assert "<wbr>" not in fences.output_html("softmax([1, 2]) = [0.27 0.73]")
     # 수의 소수점과 두 글자 연산자(==, <=, !=) 안에서는 접지 않습니다. 이름 사이의 점과 키워드 인자의 = 뒤에서는 접습니다.

@@ -63,6 +63,40 @@ def test_code_tools_arrive_when_the_block_is_seen(phone):
     phone.assert_clean()
 
 
+CLOSED_BOX_JS = """async open => {
+  // 접힌 상자 하나를 더하고 그 안에 넘치는 코드 상자를 둡니다. 창 크기가 바뀐 것처럼 site.js 에 다시 재게 합니다.
+  let d = document.getElementById('probe-details');
+  if (!d) {
+    d = document.createElement('details'); d.id = 'probe-details';
+    d.innerHTML = '<summary>풀이</summary><pre><code style="white-space: pre">' + 'x = 1; '.repeat(80) + '</code></pre>';
+    document.querySelector('article').append(d);
+  }
+  const toggled = d.open === open ? null : new Promise(r => d.addEventListener('toggle', r, {once: true}));
+  d.open = open;
+  await toggled;
+  dispatchEvent(new Event('resize'));
+  await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const code = d.querySelector('code');
+  return {region: code.getAttribute('role'), tabindex: code.getAttribute('tabindex'), name: code.getAttribute('aria-label')};
+}"""
+
+
+def test_boxes_in_closed_details_are_measured_only_when_opened(phone):
+    """사이트 스크립트(docs/assets/site.js)는 접힌 상자(<details>) 안의 상자를 재지 않습니다: 보이지 않고 Tab 으로 닿지도
+    않으며, 재는 순간 브라우저가 미뤄 둔 그 안(풀이 코드 전부)의 스타일과 레이아웃을 계산합니다 (issue 29 §8: four_steps 를
+    열 때 다시 배치한 레이아웃 객체 4,231 → 1,244). 펼치면 재어 넘치는 상자를 영역으로 만들고, 다시 접으면 내려놓습니다."""
+    page = phone.open(page_url("four_steps.md"))
+    phone.read_through(whole_page=False)
+    closed = {"region": None, "tabindex": None, "name": None}
+    assert page.evaluate(CLOSED_BOX_JS, False) == closed
+    opened = page.evaluate(CLOSED_BOX_JS, True)
+    assert opened["region"] == "region" and opened["tabindex"] == "0" and opened["name"].endswith("가로로 스크롤"), (
+        opened
+    )
+    assert page.evaluate(CLOSED_BOX_JS, False) == closed
+    phone.assert_clean()
+
+
 BOX_JS = """() => {
   // 접히지 않은 첫 코드 상자와 실행 결과 상자, 접은 상자(풀이) 속 실행 결과 상자: 글이 들어가는 폭(글자 크기 단위)
   document.querySelectorAll('article details').forEach(d => { d.open = true; });

@@ -1,14 +1,14 @@
 /* 모든 페이지의 작은 스크립트 (overrides/main.html 이 Material 의 번들 다음에 붙입니다). 프레임워크 없이, 네 가지 일:
    1. 가로로 넘치는 상자를 키보드로 스크롤할 수 있는 이름 붙은 영역으로 (넘치지 않게 되면 되돌립니다).
    2. Material 의 코드 도구 막대와 검색 결과를 조금 고칩니다.
-   3. 헤드 탐색기나 "여러분의 문장으로" 가 있는 페이지에서는, 독자가 그 도구 가까이 내려올 때 스크립트를 붙입니다 (data-loads).
+   3. 도구(헤드 탐색기, "여러분의 문장으로", 확인 문제, 어텐션 가중치 탐색기 …)가 있는 페이지에서는, 독자가 그 도구 가까이 내려올 때 스크립트를 붙입니다 (data-loads).
    4. 검색 색인을 받지 못하면(네트워크 없이 연 페이지) 검색 창에 그렇다고 적습니다.
    document$ 는 Material 이 페이지마다 알려 주는 관찰 대상입니다 (추가 JavaScript 를 붙이는 문서화된 방법).
    이 스크립트가 기대는 Material 의 동작은 tests/test_contracts.py 가 확인합니다. */
 (function () {
   "use strict";
 
-  /* 3. 헤드 탐색기(실제 모델 두 장)와 "여러분의 문장으로": 스크립트와 데이터(100–300 KB)는 독자가 도구(data-boxes)
+  /* 3. 도구(헤드 탐색기, "여러분의 문장으로", 확인 문제, 어텐션 가중치 탐색기 …): 스크립트와 데이터는 독자가 도구(data-boxes)
      가까이(한 화면 앞) 내려올 때 받습니다. 페이지를 여는 동안에는 아무것도 더 받지 않고, 도구까지 내려오지 않는
      독자는 받지 않습니다.
      받을 파일은 이 스크립트 태그의 data-loads(공백으로 나눔, 적힌 순서대로 실행, .css 는 스크립트보다 먼저)에 있고, 페이지 무게
@@ -90,12 +90,16 @@
   }
   function markScrollable() {
     /* 먼저 모든 상자를 재고, 그다음에 고칩니다. 재기와 고치기를 번갈아 하면 상자마다 스타일과 레이아웃을
-       처음부터 다시 계산합니다 (휴대전화에서 긴 페이지는 그만큼 늦게 반응합니다). */
+       처음부터 다시 계산합니다 (휴대전화에서 긴 페이지는 그만큼 늦게 반응합니다).
+       접힌 상자(<details>) 안은 재지 않습니다: 보이지 않고 Tab 으로 닿지도 않으며, 브라우저는 그 안을 그리지 않고
+       미뤄 두는데 재는 순간 그 안(풀이 코드 전부)의 스타일과 레이아웃을 계산해야 합니다. 펼치면(toggle) 다시 잽니다. */
     var marks = [], unmarks = [];
     BOXES.forEach(function (box) {
       var n = 0;
       document.querySelectorAll(box[0]).forEach(function (el) {
-        if (el.scrollWidth > el.clientWidth + 1) {
+        if (el.closest("details:not([open])")) {
+          if (el.hasAttribute(MARK)) unmarks.push(el);
+        } else if (el.scrollWidth > el.clientWidth + 1) {
           n += 1;
           marks.push([el, box[1] + " " + n + ", 가로로 스크롤"]);
         } else if (el.hasAttribute(MARK)) {

@@ -51,7 +51,7 @@
 - mathml         TeX → MathML (Python-Markdown 트리 처리기)
 - mathfont       STIX Two Math 에서 쓰는 글자만 잘라 낸 woff2
 - glue           조사가 닫는 괄호·수식·코드 뒤에서, 숫자 범위가 대시 뒤에서 줄이 갈리지 않게 묶기 (트리 처리기)
-- lines          실행 결과와 접은 상자 속 코드를 줄마다 span 으로: 좁은 화면에서 내어쓰기로 접히게
+- lines          실행 결과와 접은 상자 속 코드의 긴 줄을 줄마다 span 으로: 좁은 화면에서 내어쓰기로 접히게
 - tables         <div class="table-cards"> 안의 표에 열 이름과 역할을 붙이기: 좁은 화면에서 줄마다 카드 (트리 처리기)
 - datafiles      data_* 함수 → JSON, datafiles_* 함수 → 조각마다 JSON (모듈마다 새 프로세스에서 만듭니다)
 - modelfiles     브라우저용 모델 파일 (snippets/browser_model.py) → models/e5-ko/

@@ -16,12 +16,12 @@ TITLE = "실행 결과"
 
 
 def output_html(text, title=TITLE):
-    # 줄마다 span 으로 감싸, 좁은 화면에서 긴 줄이 내어쓰기로 접힙니다 (lines.py). 줄은 띄어쓰기에서만 접히도록, 가운데서
+    # 긴 줄을 span 으로 감싸, 좁은 화면에서 내어쓰기로 접힙니다 (lines.py, 가장 좁은 상자에 들어가는 줄은 그대로). 줄은 띄어쓰기에서만 접히도록, 가운데서
     # 갈릴 수 있는 토큰("1-7", "▁문제를")은 묶습니다 (glue.output_tokens). 그래도 넘치는 상자(자를 곳이 없는
     # 긴 낱말)는 docs/assets/site.js 가 <pre> 에 tabindex 와 이름을 붙여 키보드로도 스크롤할 수 있게 합니다.
     return (
         f'<div class="cell-output" data-search-exclude=""><span class="filename">{escape(title)}</span>'
-        f"<pre><samp>{wrap_lines(output_tokens(text))}</samp></pre></div>"
+        f"<pre><samp>{wrap_lines(escape(text), output_tokens(text))}</samp></pre></div>"
     )
 
 

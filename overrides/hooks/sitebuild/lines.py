@@ -1,4 +1,4 @@
-"""실행 결과와 접은 상자 속 코드를 줄마다 <span class="line"> 으로 감쌉니다: 좁은 화면에서 줄이 내어쓰기로 접히게.
+"""실행 결과와 접은 상자 속 코드의 긴 줄을 줄마다 <span class="line"> 으로 감쌉니다: 좁은 화면에서 줄이 내어쓰기로 접히게.
 
 375 px 휴대전화의 실행 결과 상자에는 고정폭 글자가 40자 남짓 들어갑니다. 출력 줄은 대부분 그보다 길어서 가로로
 넘쳤고, 본문이 말하는 숫자가 상자 밖에 남았습니다("가장 잘 맞히는 헤드: 3-" 다음의 "9 (100%)"). 접은 풀이 속
@@ -9,9 +9,16 @@ break-spaces: 줄 끝의 공백도 상자 밖에 매달리지 않고 접힙니�
 줄 끝의 "\\n" 은 span 안에 남깁니다: textContent 가 그대로라 복사 단추와 복사한 글이 원래 코드와 같고, CSS 가 없는
 곳에서도 줄이 나뉩니다. Pygments 의 토큰 span 이 여러 줄에 걸치면(여러 줄 문자열) 줄 끝에서 닫고 다음 줄에서 다시
 엽니다. 확인: tests/test_hook.py (모양), tests/test_pages_in_browser.py (375 px 에서 잘린 줄 0).
+
+가장 좁은 상자에도 한 줄로 들어가는 줄은 감싸지 않습니다 (NARROWEST_EM): 접히지 않는 줄에는 내어쓰기도, 접을 자리(<wbr>)도,
+토큰 묶음(glue)도 쓸모가 없고, 그 요소들은 페이지를 여는 휴대전화의 일만 늘립니다. 감싸지 않은 줄도 "\n" 으로 끝나므로
+화면에서는 감싼 줄과 똑같이 한 줄입니다. issue 29 §8: 이 요소들이 붙은 뒤 why_scale 의 DOM 이 1,047 → 1,498 노드,
+Lighthouse 의 TBT 가 456 → 617 ms(중앙값)로 늘었습니다.
 """
 
 import re
+import unicodedata
+from html import unescape
 
 from .glue import GLUE_CLASS
 
@@ -59,9 +66,34 @@ def _line(line):
     return f'<span class="line" style="--indent:{n}ch">{line}</span>' if n else f'<span class="line">{line}</span>'
 
 
-def wrap_lines(fragment):
-    """줄마다 <span class="line" style="--indent:Nch"> (들여쓰지 않은 줄은 style 없이) 로 감싼 HTML."""
-    return "".join(_line(line) for line in split_lines(fragment))
+# 감싸지 않는 줄의 폭 상한 (글자 크기 em). 가장 좁은 상자: 320 px 화면에서 접은 풀이 속의 실행 결과와 코드 상자는 글이
+# 225 px (efficient 의 풀이, 브라우저로 잰 값; 본문의 실행 결과는 251 px), 글자는 13.6 px 라 16.5 em 입니다. 그보다 조금
+# 좁게 잡습니다. 글 폭은 tests/test_phone_boxes.py 와 같게 셉니다: 고정폭 라틴 글자 0.602 em, 넓은 글자(한글) 1 em.
+NARROWEST_EM = 16
+
+
+def mono_em(text):
+    """고정폭 상자에서 글 한 줄의 폭 (글자 크기 em)."""
+    return sum(1.0 if unicodedata.east_asian_width(ch) in "WF" else 0.602 for ch in text)
+
+
+def fits(line_html):
+    """이 줄(HTML)이 가장 좁은 상자에도 접히지 않고 들어가는지."""
+    return mono_em(unescape(re.sub(r"<[^>]+>", "", line_html)).rstrip("\n")) <= NARROWEST_EM
+
+
+def wrap_lines(fragment, marked=None):
+    """가장 좁은 상자에서 접힐 수 있는 줄만 <span class="line" style="--indent:Nch"> (들여쓰지 않은 줄은 style 없이) 로
+    감싼 HTML. 접히지 않는 줄은 fragment 의 그 줄 그대로입니다.
+
+    marked: 접을 자리와 묶음(<wbr>, span.glue)을 넣은 같은 글의 HTML (없으면 fragment). 감싸는 줄은 이쪽의 줄을 씁니다.
+    둘은 글이 같아 줄 수가 같습니다.
+    """
+    plain = split_lines(fragment)
+    rich = plain if marked is None else split_lines(marked)
+    if len(rich) != len(plain):
+        raise ValueError(f"wrap_lines: marked 의 줄 수 {len(rich)} 가 fragment 의 줄 수 {len(plain)} 와 다릅니다")
+    return "".join(line if fits(line) else _line(wide) for line, wide in zip(plain, rich, strict=True))
 
 
 # 코드 줄을 접을 자리: 여는 괄호, 쉼표, 등호, 점 바로 뒤. 자리가 없으면 CSS 의 overflow-wrap: anywhere 가 아무
@@ -106,7 +138,7 @@ def wrap_code_in_details(html):
         elif token == "</details>":
             depth = max(depth - 1, 0)
         elif depth:
-            code = wrap_lines(code_break_points(match.group(2)))
+            code = wrap_lines(match.group(2), code_break_points(match.group(2)))
             out.append(html[pos : match.start()] + match.group(1) + code + match.group(3))
             pos = match.end()
     out.append(html[pos:])

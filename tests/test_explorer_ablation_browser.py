@@ -1,4 +1,4 @@
-"""모델 페이지 헤드 탐색기의 "헤드 끄기" (docs/assets/head-explorer.js 의 switchOff·drawSwitch)를 chromium 에서 확인합니다.
+"""모델 페이지 헤드 탐색기의 "헤드 끄기" (docs/assets/head-switch.js 의 switchOff·drawSwitch)를 chromium 에서 확인합니다.
 
 - 화면의 숫자 = 빌드가 numpy 로 계산해 둔 값 (data/explorer_ablation-<모델>.json 을 파이썬의 반올림으로 적은 글자).
   그 값이 numpy 로 다시 계산한 것과 같은지는 tests/test_explorer_ablation.py 가 봅니다.
@@ -186,6 +186,23 @@ def test_missing_data_leaves_a_short_message(phone):
     assert state(page)[2] == 11 and page.locator(f"{ROOT} [data-off=head]").inner_text() == "헤드 7-12 끄기"
     page.unroute("**/explorer_ablation-e5.json")
     phone.errors.clear()  # 404 는 브라우저가 콘솔에 적습니다 (일부러 만든 실패)
+    phone.assert_clean()
+
+
+def test_explorer_works_without_the_switch_file(phone):
+    """head-switch.js 를 받지 못해도(또는 그 파일이 없는 페이지에서도) 탐색기는 스위치 없이 그대로 됩니다: 오류 없이."""
+    page = phone.open(PAGES["minilm"])
+    page.route("**/head-switch.js", lambda r: r.fulfill(status=404, body="not found"))
+    phone.read_through(whole_page=False)
+    page.wait_for_selector(f"{ROOT}[data-ready=yes]")
+    assert page.locator(f"{ROOT} .head-explorer__switch").count() == 0
+    assert page.evaluate("() => window.headExplorerSwitch") is None
+    page.locator(f"{ROOT} .head-explorer__step[data-what=head][data-step='+']").click()
+    assert state(page)[1:3] == [1, 9] and page.locator(f"{ROOT} .head-explorer__top li").count() == 3
+    page.unroute("**/head-switch.js")
+    # 404 는 브라우저가 콘솔에 적습니다 (일부러 만든 실패). 스크립트 오류(pageerror)는 없어야 합니다
+    assert all(e.startswith("Failed to load resource") for e in phone.errors), phone.errors
+    phone.errors.clear()
     phone.assert_clean()
 
 

@@ -8,7 +8,7 @@ Lighthouse 점수처럼 흔들리는 값은 벤치마크(make lighthouse)로 재
 import pytest
 
 from site_pages import nav_pages
-from support.pageweight import page_weight
+from support.pageweight import page_file, page_refs, page_weight
 
 BUDGET = 1_000_000  # 바이트, 압축하지 않은 크기
 EXPLORER_BUDGET = 300_000  # 바이트: 헤드 탐색기가 처음 보일 때 받는 데이터 (점수 + 시작 층의 q·k)
@@ -53,3 +53,23 @@ def test_budget_counts_what_a_page_loads(built_site):
     assert "assets/hands-on.css" not in dict(page_weight(site, "real_model.md")["items"])
     w = page_weight(site, "four_steps.md")["totals"]
     assert w[("phone", "light")] != w[("desktop", "light")]
+
+
+def test_switch_code_only_on_pages_whose_explorer_switches_heads_off(built_site):
+    """헤드 끄기의 코드(assets/head-switch.js)는 탐색기에 data-ablation 이 있는 모델 페이지만 받습니다.
+
+    "여러분의 문장으로" 도 head-explorer.js 를 받지만 그 스위치를 쓰지 않습니다: 한 파일이었을 때 그 페이지는 쓰지 않는
+    7.9 kB 를 더 받았습니다 (704,370 → 712,310 바이트). 모델 페이지에서는 head-explorer.js 보다 먼저 적혀 있어야 합니다
+    (먼저 실행되어야 탐색기를 만들 때 스위치가 붙습니다, overrides/main.html). head-explorer.js 의 사본에는 스위치의 코드가
+    없습니다 (형식 이름 explorer-ablation/1 은 그 코드만 씁니다)."""
+    site, _ = built_site
+    for doc in ("real_model.md", "korean_model.md"):
+        refs, _ = page_refs(page_file(site, doc).read_text(encoding="utf-8"))
+        scripts = [url.rsplit("/", 1)[-1] for kind, url, _ in refs if kind == "script"]
+        assert scripts.index("head-switch.js") < scripts.index("head-explorer.js"), (doc, scripts)
+        assert "assets/head-switch.js" in dict(page_weight(site, doc)["items"])
+    items = dict(page_weight(site, "own_sentence.md")["items"])
+    assert "assets/head-explorer.js" in items and "assets/own-sentence.js" in items
+    assert "assets/head-switch.js" not in items
+    assert "explorer-ablation/1" not in (site / "assets" / "head-explorer.js").read_text(encoding="utf-8")
+    assert "explorer-ablation/1" in (site / "assets" / "head-switch.js").read_text(encoding="utf-8")

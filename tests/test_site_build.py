@@ -132,6 +132,12 @@ def test_explorer_script_only_where_needed(built_site):
         assert ("assets/own-sentence.js" in html) == own, doc
         assert ("assets/next-token.js" in html) == nxt, doc
         assert ("assets/training-explorer.js" in html) == training, doc
+        # 헤드 끄기(head-switch.js)는 탐색기에 data-ablation 이 있는 모델 페이지만, head-explorer.js 보다 먼저
+        # ("여러분의 문장으로" 는 head-explorer.js 를 받지만 그 스위치를 쓰지 않습니다: tests/test_page_weight.py)
+        ablation = "data-ablation=" in html
+        assert ("assets/head-switch.js" in html) == ablation, doc
+        if ablation:
+            assert html.find("assets/head-switch.js") < html.find("assets/head-explorer.js"), doc
         if has_any:
             scripts = ("explorer", "head-explorer", "next-token", "training-explorer")
             last = max(html.rfind(f"assets/{name}.js") for name in scripts)

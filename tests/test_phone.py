@@ -123,10 +123,11 @@ BOX_JS = """() => {
 
 @pytest.mark.parametrize("doc", ["why_scale.md", "practice/part1_numpy_attention.ipynb"])
 def test_phone_boxes_are_as_wide_as_the_layout_checks_assume(phone, doc):
-    """tests/test_phone_boxes.py 는 375 px 화면의 코드·실행 결과 상자 폭과 글자 폭을 숫자로 둡니다 (빌드 없이 재려고).
+    """tests/test_phone_boxes.py 는 375 px 화면의 코드·실행 결과 상자 폭을, sitebuild/lines.py 는 글자 폭을 숫자로 둡니다 (빌드 없이 재려고).
     그 숫자가 브라우저에서 실제로 보이는 것보다 너그럽지 않은지 여기서 확인합니다: 상자는 적어도 그만큼 넓고,
     고정폭 글자는 라틴 0.602em, 한글 1em 보다 넓지 않습니다."""
-    from test_phone_boxes import NARROW_EM, OUTPUT_BOX_EM, WIDE_EM, box_em
+    from sitebuild.lines import NARROW_EM, WIDE_EM
+    from test_phone_boxes import OUTPUT_BOX_EM, box_em
 
     page = phone.open(page_url(doc))
     page.evaluate("document.fonts.ready")

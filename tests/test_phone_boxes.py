@@ -28,26 +28,22 @@
 import io
 import re
 import tokenize
-import unicodedata
 
 import lxml.html
 import pytest
 
 from page_outputs import page_outputs
 from site_pages import DOCS, markdown_pages, nav_pages, page_blocks, rendered
+
+# 글 한 줄의 폭은 빌드가 줄을 감쌀지 정할 때 쓰는 잣대 그대로 (test_phone.py 가 그 글자 폭을 브라우저에서 확인합니다)
+from sitebuild.lines import mono_em as width_em
 from test_pages import source_of
 
 CODE_PX = 13.6
 PHONE_TEXT_PX = {"page": 375 - 2 * 16, "notebook": 343 - 2 * 16}
 PHONE_BOX_EM = {kind: px / CODE_PX for kind, px in PHONE_TEXT_PX.items()}
-NARROW_EM, WIDE_EM = 0.602, 1.0
 OUTPUT_TEXT_PX = {"page": 343 - 4 - 2 * 16.32, "details": 280.3}
 OUTPUT_BOX_EM = {kind: px / CODE_PX for kind, px in OUTPUT_TEXT_PX.items()}
-
-
-def width_em(text):
-    """고정폭 코드 상자에서 글 한 줄의 폭 (글자 크기 단위)."""
-    return sum(WIDE_EM if unicodedata.east_asian_width(ch) in "WF" else NARROW_EM for ch in text)
 
 
 def box_em(doc):

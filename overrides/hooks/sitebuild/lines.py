@@ -68,13 +68,15 @@ def _line(line):
 
 # 감싸지 않는 줄의 폭 상한 (글자 크기 em). 가장 좁은 상자: 320 px 화면에서 접은 풀이 속의 실행 결과와 코드 상자는 글이
 # 225 px (efficient 의 풀이, 브라우저로 잰 값; 본문의 실행 결과는 251 px), 글자는 13.6 px 라 16.5 em 입니다. 그보다 조금
-# 좁게 잡습니다. 글 폭은 tests/test_phone_boxes.py 와 같게 셉니다: 고정폭 라틴 글자 0.602 em, 넓은 글자(한글) 1 em.
+# 좁게 잡습니다. 글 폭: 고정폭 라틴 글자 0.602 em, 넓은 글자(한글) 1 em (tests/test_phone_boxes.py 가 같은 mono_em 으로
+# 휴대전화 상자를 재고, tests/test_phone.py 가 브라우저에서 이 두 값이 너그럽지 않은지 봅니다).
 NARROWEST_EM = 16
+NARROW_EM, WIDE_EM = 0.602, 1.0
 
 
 def mono_em(text):
-    """고정폭 상자에서 글 한 줄의 폭 (글자 크기 em)."""
-    return sum(1.0 if unicodedata.east_asian_width(ch) in "WF" else 0.602 for ch in text)
+    """고정폭 상자에서 글 한 줄의 폭 (글자 크기 em): 넓은 글자(동아시아 폭 W, F)는 WIDE_EM, 나머지는 NARROW_EM."""
+    return sum(WIDE_EM if unicodedata.east_asian_width(ch) in "WF" else NARROW_EM for ch in text)
 
 
 def fits(line_html):

@@ -49,13 +49,18 @@ def split_lines(fragment):
             stack.append(match.group(0))
         pos = match.end()
     rest = "".join(current)
-    if re.sub(r"<[^>]+>", "", rest):  # 마지막 줄에 "\n" 이 없을 때 (빈 span 만 남으면 버립니다)
+    if _text(rest):  # 마지막 줄에 "\n" 이 없을 때 (빈 span 만 남으면 버립니다)
         lines.append(rest)
     return lines
 
 
+def _text(line_html):
+    """줄의 글 (태그만 뺍니다: 이 모듈이 다루는 것은 Pygments·출력 상자의 태그뿐이고, 그 속성에 ">" 가 없습니다)."""
+    return _ANY_TAG.sub("", line_html)
+
+
 def _indent(line_html):
-    text = re.sub(r"<[^>]+>", "", line_html)
+    text = _text(line_html)
     return len(text) - len(text.lstrip(" "))
 
 
@@ -81,7 +86,7 @@ def mono_em(text):
 
 def fits(line_html):
     """이 줄(HTML)이 가장 좁은 상자에도 접히지 않고 들어가는지."""
-    return mono_em(unescape(re.sub(r"<[^>]+>", "", line_html)).rstrip("\n")) <= NARROWEST_EM
+    return mono_em(unescape(_text(line_html)).rstrip("\n")) <= NARROWEST_EM
 
 
 def wrap_lines(fragment, marked=None):

@@ -150,7 +150,7 @@
     }
     var sent = entry.data.sentences[state.s], col = off.h === null ? ex.H : off.h;
     var what = off.h === null ? (off.l + 1) + "층의 헤드 " + ex.H + "개를 모두" : "헤드 " + headName(off.l, off.h) + "만";
-    var p = el("p", {}, what + " 끄면 문장 임베딩이 끄지 않았을 때에서 1 − cos = ");
+    var p = el("p", {}, what + " 끄면 문장 임베딩이 끄지 않았을 때보다 1 − cos = ");
     p.appendChild(num("off-cos", sent.one_minus_cos[off.l][col], 5));
     p.appendChild(document.createTextNode("만큼 움직입니다."));
     box.appendChild(p);
@@ -168,8 +168,11 @@
       wrap.appendChild(el("p", {}, "마지막 층이라 뒤에 오는 헤드가 없습니다. 다른 헤드의 어텐션은 그대로이고, 움직이는 것은 임베딩뿐입니다."));
       return wrap;
     }
-    wrap.appendChild(el("p", {}, "어텐션이 가장 많이 움직인 뒤 층 헤드 " + moved.length +
-      "개 (젠슨-섀넌 거리, 문장의 모든 쿼리 행 평균). 누르면 위에서 그 헤드를 봅니다:"));
+    // "젠슨-섀넌" 은 붙임표에서 줄이 바뀌지 않게 한 덩어리로 (본문의 glue 와 같은 .glue)
+    var title = el("p", {}, "어텐션이 가장 많이 움직인 뒤 층 헤드 " + moved.length + "개 (");
+    title.appendChild(el("span", { "class": "glue" }, "젠슨-섀넌 거리"));
+    title.appendChild(document.createTextNode(", 문장의 모든 쿼리 행 평균). 누르면 위에서 그 헤드를 봅니다:"));
+    wrap.appendChild(title);
     var ol = el("ol", {});
     moved.forEach(function (m) {
       var li = el("li", { "data-head": headName(m[0], m[1]) });

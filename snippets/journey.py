@@ -23,14 +23,15 @@ multilingual-e5-small 이 "나는 학교에 간다" 를 읽을 때, 7층 3번 �
 import numpy as np
 
 from attention import (
-    scaled_dot_product_attention, split_heads)
+    scaled_dot_product_attention)
 from bert_numpy import embed, run_layers, tokenize
 from e5_numpy import PREFIX, load_e5
 
 e5 = load_e5()
 SENTENCE = "나는 학교에 간다"
 ids, pieces = tokenize(e5, PREFIX + SENTENCE)
-# 7층 3번 헤드 (numpy 처럼 0부터 셉니다)
+# 7층의 세 번째 헤드(어텐션 계산 하나).
+# numpy 처럼 0부터 셉니다.
 LAYER, HEAD = 6, 2
 # 7층에 들어가는 은닉 상태 (토큰 수, 384)
 hidden = run_layers(e5, embed(e5, ids), 0,
@@ -38,13 +39,15 @@ hidden = run_layers(e5, embed(e5, ids), 0,
 
 
 def head_part(name):
-    """7층의 x W + b 가운데 3번 헤드의 몫"""
+    """7층의 x W + b 에서 세 번째 헤드의 몫:
+    384열을 32열씩 12개로 나눈 세 번째"""
     p = f"encoder.layer.{LAYER}.attention.self."
     W = e5.weights[p + name + ".weight"].T
     b = e5.weights[p + name + ".bias"]
-    heads = e5.config["num_attention_heads"]
-    return split_heads(hidden @ W + b,
-                       heads)[HEAD]
+    d = W.shape[1] // e5.config[
+        "num_attention_heads"]
+    return (hidden @ W + b)[
+        :, HEAD * d:(HEAD + 1) * d]
 
 
 QUERY = pieces.index("에")

@@ -132,9 +132,9 @@ def test_explorer_script_only_where_needed(built_site):
         assert ("assets/own-sentence.js" in html) == own, doc
         assert ("assets/next-token.js" in html) == nxt, doc
         assert ("assets/training-explorer.js" in html) == training, doc
-        # 확인 문제와 q·k 그림도 그 상자가 있는 페이지에만, 있으면 빠짐없이: overrides/main.html 은 도구마다 elif 로
+        # 확인 문제, q·k 그림, 따라가기 그림도 그 상자가 있는 페이지에만, 있으면 빠짐없이: overrides/main.html 은 도구마다 elif 로
         # data-loads 를 고르므로, 한 페이지에 두 갈래의 도구를 두면 한쪽 스크립트가 빠집니다. 그때 여기서 실패합니다.
-        for box, script in (("predict", "predict.js"), ("qk-picture", "qk-picture.js")):
+        for box, script in (("predict", "predict.js"), ("qk-picture", "qk-picture.js"), ("journey", "journey.js")):
             assert (f"assets/{script}" in html) == (f'class="{box}"' in html), (doc, box)
         # 헤드 끄기(head-switch.js)는 탐색기에 data-ablation 이 있는 모델 페이지만, head-explorer.js 보다 먼저
         # ("여러분의 문장으로" 는 head-explorer.js 를 받지만 그 스위치를 쓰지 않습니다: tests/test_page_weight.py)

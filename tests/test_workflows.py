@@ -53,6 +53,9 @@ def test_every_properdocs_build_names_its_config_file():
 def test_the_config_reader_sees_the_forms_the_tools_accept():
     """대조군: 설정을 주지 않은 명령은 None, 세 가지 쓰는 법은 모두 그 이름."""
     assert config_file(shlex.split(".venv/bin/properdocs build --strict -d site-properdocs")) is None
-    for line in ("properdocs build -f mkdocs.yml", "properdocs build --config-file mkdocs.yml --strict",
-                 "properdocs build --config-file=mkdocs.yml"):
+    for line in (
+        "properdocs build -f mkdocs.yml",
+        "properdocs build --config-file mkdocs.yml --strict",
+        "properdocs build --config-file=mkdocs.yml",
+    ):
         assert config_file(shlex.split(line)) == "mkdocs.yml"

@@ -19,13 +19,14 @@ def sentence_vector(hidden):
 
 hidden, weights = encode(model, ids)
 print(f"헤드 7-11: 조사 '가' → '▁고양이' 가중치 {weights[6][0, 10, particle, host]:.2f}")
-# 헤드 7-11, 그리고 한국어 장이 이름 붙이지 않은 헤드 12-7
-for heads in ([(6, 10)], [(11, 6)]):
+# 헤드 7-11, 그리고 한국어 장이 이름 붙이지 않은 헤드 11-12
+# (이 문장에서 끄면 임베딩이 가장 많이 움직이는 헤드)
+for heads in ([(6, 10)], [(10, 11)]):
     # 0부터 셉니다: 헤드 7-11 은 (6, 10)
     off = switch_off(model, heads=heads)
     hidden_off, weights_off = encode(model, ids, heads_off=off)
     change = 1 - sentence_vector(hidden) @ sentence_vector(hidden_off)
-    print(f"헤드 {heads[0][0] + 1}-{heads[0][1] + 1} 을 끄면 1 − cos = {change:.5f}")
+    print(f"헤드 {heads[0][0] + 1}-{heads[0][1] + 1} 끄기: 1 − cos = {change:.5f}")
 # --8<-- [end:one_head]
 
 # --8<-- [start:checks]
@@ -116,15 +117,27 @@ for label, w in worth.items():
 
 # --8<-- [start:halves]
 def ranks(values):
-    return np.argsort(np.argsort(values, axis=None))
+    """순위 (0 = 가장 작음). 같은 값이 없다고 봅니다."""
+    return np.argsort(np.argsort(values))
+
+
+def agreement(a, b):
+    """두 값 목록의 순위 상관 (스피어만: 순위끼리의 상관계수)."""
+    return np.corrcoef(ranks(a), ranks(b))[0, 1]
 
 
 for label, w in worth.items():
-    # 문장을 앞뒤 반으로 나눠 따로 잰 헤드 순위가 얼마나 같은가
+    # 문장을 앞뒤 반으로 나눠 따로 잰 값: 헤드의 순위는 같은 층의 헤드 12개끼리 매깁니다
     half = len(w["embedding"]) // 2
     for measure in ("embedding", "attention"):
         a, b = (w[measure][part, :, :-1].mean(axis=0) for part in (slice(None, half), slice(half, None)))
-        print(f"{label} {'1 − cos' if measure == 'embedding' else 'JS'}: 순위 상관 {np.corrcoef(ranks(a), ranks(b))[0, 1]:.2f}")
+        # 값이 모두 0 인 층(마지막 층의 JS)은 순위가 없으므로 뺍니다
+        layers = [k for k in range(len(a)) if a[k].any()]
+        r = np.array([agreement(a[k], b[k]) for k in layers])
+        low = layers[int(r.argmin())]
+        what = "1 − cos" if measure == "embedding" else "JS"
+        print(f"{label} {what}: 층 안 순위 상관 {r.min():.2f}–{r.max():.2f}")
+        print(f"  중앙값 {np.median(r):.2f}, 가장 낮은 층 {low + 1}층")
 # --8<-- [end:halves]
 
 # --8<-- [start:quiz_1]

@@ -273,6 +273,34 @@ def test_material_reports_a_failed_search_index_as_network_error():
     assert early.index('"Network error"') < early.index("{{ super() }}") and "bundle" in early
 
 
+def test_material_loads_the_search_index_by_xhr_and_the_search_worker_from_its_config():
+    """overrides/main.html 의 두 번째 작은 스크립트는 저장본을 네트워크 없이 연 페이지에서 실패할 요청을 막습니다 (issue 39 §8):
+    번들이 검색 색인을 XMLHttpRequest 로 "search/search_index.json" 에서 부르고(그 요청은 보내지 않습니다), 검색 작업자를
+    설정의 search 경로("assets/javascripts/workers/search.<해시>.min.js")로 new Worker 해서 만든다는 것(빈 작업자를 줍니다)에
+    기댑니다. 이 모양이 바뀌면 그 스크립트가 요청을 알아보지 못해 네트워크 없이 연 페이지에서 실패한 요청이 다시 콘솔에
+    남습니다 (브라우저 확인은 tests/test_own_sentence_browser.py 의 네트워크 없이 연 페이지)."""
+    (bundle,) = (MATERIAL / "assets" / "javascripts").glob("bundle.*.min.js")
+    js = bundle.read_text(encoding="utf-8")
+    assert re.search(r'new URL\("search/search_index\.json",\w+\.base\)', js), (
+        "색인의 주소를 만드는 모양이 바뀌었습니다"
+    )
+    assert re.search(r'new XMLHttpRequest;return \w+\.open\("GET",`\$\{\w+\}`\)', js), (
+        "색인을 XMLHttpRequest 로 받지 않습니다"
+    )
+    assert re.search(r"function \w+\(\w+,\w+=new Worker\(\w+\)\)", js) and re.search(r"\w+\(\w+\.search,\w+\)", js), (
+        "검색 작업자를 설정의 search 경로로 만들지 않습니다"
+    )
+    base = (MATERIAL / "base.html").read_text(encoding="utf-8")
+    (worker,) = re.findall(r'"search": "(assets/javascripts/workers/search\.[0-9a-f]+\.min\.js)" \| url', base)
+    early = (ROOT / "overrides" / "main.html").read_text(encoding="utf-8")
+    script = next(line for line in early.splitlines() if "data-saved-copy" in line and "<script>" in line)
+    # 스크립트의 두 정규식 (JavaScript 의 /…/ 글자 그대로; 파이썬 re 도 \/ 를 / 로 읽습니다)
+    index_re, worker_re = re.findall(r"/((?:\\/|[^/])+?\$)/\.test", script)
+    assert re.search(index_re, "/search/search_index.json") and not re.search(index_re, "/search/other.json")
+    assert re.search(worker_re, "/" + worker) and not re.search(worker_re, "/assets/e5-worker.js")
+    assert early.index("data-saved-copy") < early.index("{{ super() }}")
+
+
 def _png():
     import matplotlib
 

@@ -96,6 +96,7 @@ FIRST_USE = {
     "타일링": "tiling",
     "슬라이딩 윈도 어텐션": "sliding window attention",
     "퍼플렉서티": "perplexity",
+    "순위 상관": "rank correlation",
 }
 
 
@@ -145,3 +146,27 @@ def test_attention_is_not_counted_in_suits():
     """issue 29 §4: 어텐션과 헤드를 "여러 벌", "한 벌" 로 세지 않습니다 (벌은 옷이나 한 묶음을 세는 말)."""
     for term in ("멀티헤드 어텐션", "헤드"):
         assert "벌" not in meaning(term), term
+
+
+def test_the_measures_and_the_tokenizer_the_pages_use_are_defined():
+    """issue 39 §5: 페이지가 쓰는 1 − cos, 순위 상관, BPE 가 용어집에 없었습니다. 용어집에 있고, 페이지가 정말 쓰고,
+    뜻풀이의 숫자가 계산과 맞습니다."""
+    import numpy as np
+
+    terms = {t for t, _, _ in glossary()}
+    pages = {p: (DOCS / p).read_text(encoding="utf-8") for p in markdown_pages() if p != "glossary.md"}
+    for term in ("1 − cos", "순위 상관", "BPE"):
+        assert term in terms, f"용어집에 {term} 이 없습니다"
+        assert any(term in text for text in pages.values()), f"{term} 을 쓰는 페이지가 없습니다"
+    cos = lambda a, b: a @ b / np.linalg.norm(a) / np.linalg.norm(b)  # noqa: E731
+    a = np.array([1.0, 2.0])
+    text = meaning("1 − cos")
+    assert "같으면 0, 수직이면 1, 반대면 2" in text
+    assert [round(1 - cos(a, b), 12) for b in (3 * a, np.array([-2.0, 1.0]), -a)] == [0, 1, 2]
+    rank = lambda v: np.argsort(np.argsort(v))  # noqa: E731
+    spearman = lambda x, y: np.corrcoef(rank(x), rank(y))[0, 1]  # noqa: E731
+    x = np.array([0.3, 0.1, 0.7, 0.2])
+    text = meaning("순위 상관")
+    assert "똑같으면 1, 거꾸로면 −1" in text
+    assert spearman(x, x**3) == pytest.approx(1) and spearman(x, -x) == pytest.approx(-1)
+    assert "Gemma 3" in meaning("BPE") and "BPE" in pages["next_token.md"]

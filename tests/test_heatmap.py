@@ -111,3 +111,15 @@ def test_quiz_1_says_what_the_two_cells_do():
     """issue 29: "하는 일은 한 자리입니다" 대신, 두 칸이 같은 밸류를 가져와 출력에 한 자리로 더해진다고 씁니다."""
     assert "하는 일은 한 자리" not in page_text()
     assert re.search(r"같은 밸류를 가져오므로 출력에는 두 몫을 더한 한 자리로", page_text())
+
+
+def test_a_layer_is_defined_once_on_the_main_path():
+    """issue 39 §5: 히트맵 장이 들어가며(index.md)의 층(layer) 정의를 되풀이했습니다. 뜻은 처음 쓰는 곳(들어가며)에서 한 번만
+    밝히고(tests/test_first_use.py), 히트맵 장은 영어 원어만 붙여 씁니다."""
+    from site_pages import DOCS
+
+    defines = re.compile(r"층\(layer\)(?:이)?라고 부릅니다")
+    assert defines.search((DOCS / "index.md").read_text(encoding="utf-8"))
+    text = prose(page_text())
+    assert not defines.search(text) and "계산 단계를 여러 번 쌓았고" not in text
+    assert "BERT-base는 층(layer)이 12개" in text

@@ -57,3 +57,18 @@ def test_quiz_answers(mh):
     # 문제 4: 헤드들을 평균한 한 장은 행의 합이 1 이지만, 그것으로 섞은 출력은 멀티헤드 출력과 다릅니다
     np.testing.assert_allclose(mh.mean_w.sum(-1), 1.0)
     assert not np.allclose(mh.from_mean, mh.out) and round(mh.gap, 2) == 0.53
+
+
+def test_the_practice_exercise_cited_is_the_one_that_shrinks_the_weights():
+    """본문이 "값을 줄이면 …(실습 파트 3의 연습 N)" 이라고 가리키는 연습이 정말 W_Q, W_K 를 작게 만드는 연습입니다
+    (연습 2 는 헤드의 자리를 맞바꾸는 연습인데 본문이 연습 2 를 가리켰습니다)."""
+    import re
+
+    from conftest import SNIPPETS
+    from site_pages import DOCS
+
+    page = (DOCS / "multi_head.md").read_text(encoding="utf-8")
+    (n,) = re.findall(r"실습 파트 3의 연습 (\d+)", page)
+    notebook = (SNIPPETS / "notebooks" / "part3_multi_head.md").read_text(encoding="utf-8")
+    exercise = re.search(rf"\*\*연습 {n}\.\*\* ([^\n]*)", notebook).group(1)
+    assert "W_Q와 W_K에" in exercise and "작게" in exercise, exercise

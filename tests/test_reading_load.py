@@ -11,6 +11,9 @@ import pytest
 
 from conftest import ROOT
 
+# 본문의 길을 이 도구로 잰 목표: 상한(TARGETS 의 20,000자) 아래에 다른 셈이 보탤 만큼의 여유를 둡니다 (아래 테스트)
+MAIN_PATH_AIM = 19_500
+
 _spec = importlib.util.spec_from_file_location("reading_load", ROOT / "tools" / "reading_load.py")
 reading_load = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(reading_load)
@@ -96,6 +99,12 @@ def test_reading_load_targets_hold(built_site):
     )
     visible = {name: vis for name, vis, _, _ in rows}
     assert visible["본문의 길 합계"] > 10_000  # 재는 방법이 글을 통째로 놓치면 목표가 저절로 맞으니, 아래쪽도 봅니다
+    # 여유: 목표 20,000자는 "어떻게 세어도" 넘지 않아야 하는 상한입니다 (issue 39 §5). 공백과 경계를 다르게 다루는 다른
+    # 셈(보이는 글을 따로 센 것)은 같은 본문의 길을 이 도구보다 0.8 % 많게 셌습니다 (19,993 → 20,152). 그래서 이 도구로는
+    # 19,500자 아래를 지켜, 다른 셈으로도 20,000자 안에 들게 합니다.
+    assert visible["본문의 길 합계"] <= MAIN_PATH_AIM, (
+        f"본문의 길 {visible['본문의 길 합계']:,}자: 상한 20,000자에 여유를 두는 목표 {MAIN_PATH_AIM:,}자를 넘었습니다"
+    )
     # 8장과 9장은 본문의 길 밖에서도 자기 목표(4,000자)로 잽니다: 선택 트랙 합계 = 8장 + 파트 4 + 9장 + 파트 5
     assert visible["efficient.md"] > 1_000 and reading_load.TARGETS["efficient.md"] == 4_000
     assert visible["head_roles.md"] > 1_000 and reading_load.TARGETS["head_roles.md"] == 4_000

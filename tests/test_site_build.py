@@ -304,3 +304,62 @@ def test_search_index_rewrite_drops_the_glue_word_joiners(tmp_path):
     searchindex.rewrite_utf8(tmp_path)
     text = json.loads((tmp_path / "search" / "search_index.json").read_bytes())["docs"][0]["text"]
     assert text == "<p>크로스 어텐션(cross-attention)에서</p>"
+
+
+def test_search_index_drops_only_what_nobody_searches_for():
+    """issue 39 §8: 색인에서 각주 목록(같은 논문이 참고 문헌 페이지에 있습니다), "다음 장: …" 과 "노트북 내려받기 (…)" 줄,
+    되풀이되는 "정답과 풀이" 단추 글, 겹친 공백을 뺍니다. 글의 문단·목록과 접힌 풀이의 글, 덩어리를 나누는 태그는 그대로입니다
+    (Material 의 작업자가 맨 바깥 태그로 미리보기 덩어리를 나눕니다)."""
+    from sitebuild.searchindex import compact_text
+
+    text = (
+        "<p>어텐션은 <code>Q @ K.T</code>로   시작합니다.</p> 정답과 풀이 <p>풀이의 글[^1]은 남습니다.</p> "
+        "<ol> <li>목록 ↩ 가운데의 화살표</li> </ol> "
+        "<p>다음 장: 어텐션 계산 4단계 →</p> "
+        "<ol> <li> <p>Vaswani 외 (2017), Attention Is All You Need. ↩↩</p> </li> <li>Clark 외 (2019) ↩</li> </ol>"
+    )
+    assert compact_text(text) == (
+        "<p>어텐션은 <code>Q @ K.T</code>로 시작합니다.</p> <p>풀이의 글[^1]은 남습니다.</p> "
+        "<ol> <li>목록 ↩ 가운데의 화살표</li> </ol>"
+    )
+    notebook = "<p>노트북 내려받기 (part1_numpy_attention.ipynb)numpy만 있으면 됩니다.</p> <p>본문</p>"
+    assert compact_text(notebook) == "<p>본문</p>"
+    assert compact_text(compact_text(text)) == compact_text(text)
+
+
+# 검색어 → 그 말을 가르치는 페이지 (색인을 줄인 뒤에도 그 페이지가 찾아져야 합니다)
+KEY_TERMS = {
+    "쿼리": "library_analogy",
+    "소프트맥스": "four_steps",
+    "√d_k": "why_scale",
+    "히트맵": "heatmap",
+    "인과 마스크": "self_vs_cross",
+    "멀티헤드": "multi_head",
+    "어블레이션": "head_ablation",
+    "1 − cos": "head_ablation",
+    "조사": "korean_model",
+    "KV 캐시": "efficient",
+    "온도": "next_token",
+    "유도 헤드": "head_roles",
+    "Clark": "references",
+    "BPE": "glossary",
+}
+
+
+def test_search_index_is_smaller_and_still_holds_the_key_terms(built_site):
+    import json
+
+    from sitebuild.searchindex import compact_text
+
+    site, _ = built_site
+    raw = (site / "search" / "search_index.json").read_bytes()
+    docs = json.loads(raw)["docs"]
+    texts = " ".join(d["text"] for d in docs)
+    assert "↩" not in texts and "다음 장:" not in texts and "정답과 풀이" not in texts
+    assert not any("  " in d["text"] for d in docs)
+    assert all(compact_text(d["text"]) == d["text"] for d in docs)
+    for term, page in KEY_TERMS.items():
+        pages = {d["location"].split("/")[0] for d in docs if term in d["text"] or term in d["title"]}
+        assert page in pages, f"{term!r} 가 {page} 의 색인에 없습니다: {sorted(pages)}"
+    assert sum("<p>" in d["text"] for d in docs) > 150  # 미리보기 덩어리를 나누는 태그는 남습니다
+    print(f"검색 색인 {len(raw):,} 바이트")

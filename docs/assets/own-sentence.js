@@ -683,19 +683,28 @@
     });
   }
 
-  /* 목록: 네트워크에서, 안 되면 저장본에서 (네트워크 없이 다시 온 독자) */
+  /* 목록: 네트워크에서, 안 되면 저장본에서 (네트워크 없이 다시 온 독자). 페이지가 저장본으로 열렸거나(서비스 워커의 표시
+     data-saved-copy, docs/own-sentence-sw.js) 브라우저가 네트워크가 없다고 알면 저장본부터 읽어, 실패할 요청을 보내지
+     않습니다 (저장본이 없을 때만 네트워크에 물어 보고, 그 실패를 알립니다). */
   function manifestOf(root) {
     var url = new URL(root.getAttribute("data-src"), document.baseURI).href;
-    return fetch(url, { cache: "no-cache" }).then(function (r) {
-      if (!r.ok) throw new Error(r.status + " " + r.statusText);
-      return r.json();
-    }).catch(function (err) {
-      if (!window.caches) throw err;
+    function fromNetwork() {
+      return fetch(url, { cache: "no-cache" }).then(function (r) {
+        if (!r.ok) throw new Error(r.status + " " + r.statusText);
+        return r.json();
+      });
+    }
+    function fromCache(err) {
+      if (!window.caches) return Promise.reject(err);
       return caches.match(url).then(function (hit) {
         if (!hit) throw err;
         return hit.json();
       });
-    });
+    }
+    if (navigator.onLine === false || document.documentElement.hasAttribute("data-saved-copy")) {
+      return fromCache(new Error("저장본 없음")).catch(fromNetwork);
+    }
+    return fromNetwork().catch(fromCache);
   }
 
   function init() {

@@ -165,7 +165,11 @@
     var input = document.querySelector(".md-search__input");
     var meta = document.querySelector(".md-search-result__meta");
     if (input) input.setAttribute("placeholder", "검색할 수 없음 (연결 없음)");
-    if (meta) meta.textContent = "검색 색인을 받지 못해 지금은 검색할 수 없습니다. 인터넷에 연결된 뒤 페이지를 다시 열어 주세요.";
+    /* 저장본을 네트워크 없이 연 페이지(overrides/main.html 이 색인을 부르지 않고 표시만 남긴 경우)와, 색인을 받다가 실패한 경우 */
+    var saved = document.documentElement.getAttribute("data-search-failed") === "offline";
+    if (meta) meta.textContent = saved
+      ? "네트워크 없이 저장본으로 연 페이지라 지금은 검색할 수 없습니다. 인터넷에 연결된 뒤 페이지를 다시 열어 주세요."
+      : "검색 색인을 받지 못해 지금은 검색할 수 없습니다. 인터넷에 연결된 뒤 페이지를 다시 열어 주세요.";
     document.documentElement.setAttribute("data-search", "unavailable");
   }
   /* 오류를 받는 곳은 번들보다 먼저 붙는 작은 스크립트(overrides/main.html)입니다: 오류가 이 스크립트보다 먼저 오면

@@ -474,6 +474,60 @@ def test_dragging_with_a_finger_on_a_phone_equals_the_core(browser, server):
         tab.close()
 
 
+def touch_drag(page, start, dy, steps=12):
+    """손가락 하나로 start 에서 dy px 만큼 세로로 끕니다 (CDP 의 진짜 터치 이벤트). 끝난 뒤 스크롤이 멈출 때까지 기다립니다."""
+    cdp = page.context.new_cdp_session(page)
+    x, y = start
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for k in range(1, steps + 1):
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y + dy * k / steps}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+    page.wait_for_timeout(400)
+
+
+SCALE_JS = "() => document.querySelector('.qk-picture__plane').getScreenCTM().a"
+
+
+def test_a_vertical_finger_drag_on_a_handle_moves_the_point_not_the_page(browser, server):
+    """issue 39 §8: 끝점을 손가락으로 세로로 끌면 페이지가 스크롤되어(60 px 에 45 px) 점이 0.3 만큼만 움직였습니다.
+    Chromium 은 SVG 안의 <g> 에 준 touch-action 을 보지 않습니다. 375 px 에서 끝점을 60 px 끌면 점이 60 px 만큼
+    움직이고 페이지는 그대로이며, 그림의 빈 곳이나 글을 세로로 쓸면 페이지가 스크롤됩니다."""
+    tab = Tab(browser, server, PHONE, has_touch=True, is_mobile=True)
+    try:
+        page = open_picture(tab)
+        page.evaluate(
+            "() => window.scrollBy(0, document.querySelector('.qk-picture__plane').getBoundingClientRect().top - 200)"
+        )
+        page.wait_for_timeout(200)
+        before = page.evaluate(STATE_JS)["points"][0]
+        scale = page.evaluate(SCALE_JS)  # 평면의 한 칸이 몇 CSS px 인가
+        scroll = page.evaluate("window.scrollY")
+        touch_drag(page, client_point(page, *before), 60)
+        after = page.evaluate(STATE_JS)["points"][0]
+        moved_page = page.evaluate("window.scrollY") - scroll
+        moved_point = (before[1] - after[1]) * scale
+        print(f"끝점 60 px 끌기: 점 {moved_point:.0f} px ({before[1] - after[1]:.1f} 칸), 페이지 {moved_page:.0f} px")
+        assert moved_page == 0, moved_page
+        assert after[0] == before[0] and abs(moved_point - 60) <= 0.1 * scale + 1, (before, after, scale)
+        assert_matches_core(page.evaluate(STATE_JS))
+        # 그림의 빈 곳(오른쪽 아래 구석)과 그림 아래 글을 위로 쓸면 페이지가 내려갑니다 (끝점만 스크롤을 막습니다)
+        for where in ("svg", "note"):
+            box = page.evaluate(
+                "w => { const r = document.querySelector(w === 'svg' ? '.qk-picture__plane' : '.qk-picture__note')"
+                ".getBoundingClientRect(); return [r.right - 12, r.bottom - 12]; }",
+                where,
+            )
+            points = page.evaluate(STATE_JS)["points"]
+            scroll = page.evaluate("window.scrollY")
+            touch_drag(page, box, -80)
+            assert page.evaluate("window.scrollY") - scroll > 40, where
+            assert page.evaluate(STATE_JS)["points"] == points, where
+        tab.assert_clean()
+    finally:
+        tab.close()
+
+
 # ---------------------------------------------------------------- 휴대전화, 팔레트, 접근성, JavaScript 없이
 
 SIZES_JS = """() => [...document.querySelectorAll(

@@ -716,3 +716,15 @@ def test_part5_learner_backward_matches_the_sites_backward_and_the_exercises_sta
         exec(src.split(f"# --8<-- [start:{name}]")[1].split(f"# --8<-- [end:{name}]")[0], space)
     assert not passes(p5.check_softmax_backward, space["softmax_backward"], capsys)
     assert not passes(p5.check, space["attention_backward"], capsys)
+
+
+def test_part5_gives_the_chain_rule_and_the_matrix_product_rule_beside_the_code():
+    """issue 39 §5: 연습 1 은 야코비안에서 dS 로 가는 연쇄 법칙을, 연습 2 는 행렬 곱의 규칙 dA = dY Bᵀ 를 쓰면서 주지
+    않았습니다. 두 식은 그것을 쓰는 코드 셀보다 앞의 글에 있습니다."""
+    src = (SNIPPETS / "notebooks" / "part5_attention_backward.md").read_text(encoding="utf-8")
+    chain = src.index(r"$$dS_j = \sum_i dP_i\,\frac{\partial P_i}{\partial S_j}$$")
+    result = src.index(r"= P_j\Big(dP_j - \sum_i dP_i\,P_i\Big)$$")
+    product = src.index(r"$$dA = dY\,B^{\top}, \qquad dB = A^{\top}\,dY$$")
+    assert chain < result < src.index('--8<-- "practice_part5.py:exercise_1"')
+    assert product < src.index('--8<-- "practice_part5.py:exercise_2"')
+    assert "연쇄 법칙(chain rule)" in src

@@ -356,12 +356,13 @@
 
   var VERDICT = { right: "맞습니다.", wrong: "아닙니다.", other: "아닙니다.", partly: "일부만 맞습니다.", unsure: "", invalid: "" };
 
-  /* 숫자 칸: 이름, 입력 칸, 단위, 확인 단추 */
+  /* 숫자 칸: 이름, 입력 칸, 단위, 확인 단추. 휴대전화의 숫자 자판에는 쉼표·빈칸·/·√ 가 없어서, 식과 목록을 적을 수
+     있게 보통 자판(inputmode text)을 씁니다. */
   function numberForm(form, q, id) {
     var label = el("label", { "for": id + "-answer", "class": "predict__label" }, fill(q.label, q.values));
     var row = el("span", { "class": "predict__row" });
     var input = el("input", {
-      id: id + "-answer", type: "text", inputmode: "decimal", autocomplete: "off", spellcheck: "false",
+      id: id + "-answer", type: "text", inputmode: "text", autocomplete: "off", spellcheck: "false",
       "class": "predict__input", "aria-describedby": id + "-feedback"
     });
     row.appendChild(input);

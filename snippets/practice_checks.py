@@ -107,7 +107,7 @@ def explain(err):
     """오류를 한국어로: 흔한 numpy 오류는 무엇이 어긋났는지, 그리고 오류가 난 줄."""
     text = str(err)
     sizes = re.search(r"size (\d+) is different from (\d+)", text)
-    shapes = re.findall(r"\([\d, ]*\)", text)
+    shapes = re.findall(r"[(][\d, ]*[)]", text)
     axis = re.search(r"axis (-?\d+) is out of bounds for array of dimension (\d+)", text)
     if "matmul" in text and sizes:
         why = (f"행렬 곱(@)의 모양이 맞지 않습니다: 왼쪽의 마지막 축(크기 {sizes[2]})과 오른쪽의 뒤에서 "

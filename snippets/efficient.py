@@ -489,7 +489,7 @@ def data_quiz_2():
         "MHA였다면 {mha} GiB입니다.",
         wrong=[
             wrong(total_mha / 2**30, 0.01, "쿼리 헤드 {q}개마다 키와 밸류를 둔다고 셌나요? 그것은 MHA일 때({mha} GiB)"
-                  "입니다. GQA-{kv}는 KV 헤드 {kv}개의 키와 밸류만 캐시에 둡니다."),
+                  "입니다. GQA-{kv}에서는 KV 헤드 {kv}개의 키와 밸류만 캐시에 둡니다."),
             wrong(gib / 2, 0.01, "키와 밸류 가운데 하나만 셌나요? 캐시에는 둘 다 있어서 토큰 하나, 층 하나에 "
                   "{per_token} B입니다."),
             wrong(gib / n_layers, 0.001, "층 하나만 셌나요? 층마다 캐시가 따로 있어서, 층 하나의 {layer_mib} MiB에 "

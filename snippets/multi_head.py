@@ -201,10 +201,12 @@ def data_quiz_1():
         right="두 경우 모두 {params}개입니다. 헤드 수는 같은 (d_model, d_model) 행렬을 폭 {d_head}짜리 조각 몇 "
         "개로 나눠 쓰느냐일 뿐입니다.",
         wrong=[
-            wrong(bert_heads * ratio, 0.5, "헤드마다 (d_model, d_model) 행렬을 따로 가진다고 봤나요? 헤드가 {heads}개이면 헤드 "
-                  "하나의 W_Q는 폭이 {d_head}이고, {heads}개를 이어 붙이면 (d_model, d_model) 하나입니다."),
-            wrong(ratio / bert_heads, 0.01, "헤드가 많을수록 파라미터도 많다고 봤나요? 헤드가 하나든 {heads}개든 파라미터는 "
-                  "{params}개로 같습니다."),
+            wrong(bert_heads * ratio, 0.5, "헤드가 {heads}개면 헤드 하나의 폭이 {d_head}로 좁아지니 파라미터도 그만큼 "
+                  "적다고 봤나요? 좁은 W_Q가 헤드마다 하나씩, {heads}개 있습니다. 모두 이어 붙이면 헤드 하나일 때와 같은 "
+                  "(d_model, d_model)이라 파라미터는 {params}개로 같습니다."),
+            wrong(ratio / bert_heads, 0.01, "헤드마다 (d_model, d_model) 행렬을 따로 가져서, 헤드가 많을수록 파라미터도 "
+                  "많다고 봤나요? 헤드가 {heads}개이면 헤드 하나의 W_Q는 폭이 {d_head}이고, {heads}개를 이어 붙이면 "
+                  "(d_model, d_model) 하나입니다."),
         ],
         other="헤드가 {heads}개일 때 헤드 하나의 W_Q가 어떤 모양인지, 그것들을 모두 이어 붙이면 어떤 모양인지 떠올려 "
         "보세요.",

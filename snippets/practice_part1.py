@@ -69,6 +69,10 @@ def check_softmax(fn):
     def without_max(s):
         return np.exp(s) / np.exp(s).sum(axis=-1, keepdims=True)
 
+    def python_max(s):
+        e = np.exp(s - max(s))
+        return e / e.sum(axis=-1, keepdims=True)
+
     mistakes = [
         (by_axis_0, "쿼리 축(axis=0)을 따라 나눠 열의 합이 1이 됐습니다. "
                     "한 쿼리의 점수 행을 나눠야 하므로 마지막 축(axis=-1)입니다."),
@@ -78,8 +82,10 @@ def check_softmax(fn):
                            "(2, 3)과 나누는 방향이 어긋났습니다."),
         (without_max, "최댓값을 빼지 않아 큰 점수에서 exp 가 넘쳐 nan 이 됐습니다. "
                       "빼도 결과는 같습니다."),
+        (python_max, "파이썬의 max() 를 썼습니다. max() 는 배열을 행끼리 견주어 2차원 점수에서 오류가 납니다. "
+                     "행마다의 최댓값은 scores.max(axis=-1, keepdims=True) 입니다."),
     ]
-    return check_with(fn, plain_softmax, mistakes, cases, "fn")
+    check_with(fn, plain_softmax, mistakes, cases, "fn")
 
 
 def check_attention(fn):
@@ -102,6 +108,10 @@ def check_attention(fn):
     def right(Q, K, V):
         return attention_with(lambda Q, K: Q @ K.T / np.sqrt(K.shape[-1]))(Q, K, V)
 
+    def weights_transposed(Q, K, V):
+        weights = plain_softmax(Q @ K.T / np.sqrt(K.shape[-1]))
+        return weights.T @ V, weights
+
     def softmax_axis_0(s):
         e = np.exp(s - s.max(axis=0, keepdims=True))
         return e / e.sum(axis=0, keepdims=True)
@@ -123,8 +133,10 @@ def check_attention(fn):
          "소프트맥스를 쿼리 축(axis=0)으로 했습니다. 한 쿼리의 점수 행을 나눠야 하므로 axis=-1 입니다."),
         (attention_with(lambda Q, K: Q @ K.T / np.sqrt(K.shape[-1]), softmax_without_max),
          "소프트맥스에서 최댓값을 빼지 않아 큰 점수에서 exp 가 넘쳐 nan 이 됐습니다."),
+        (weights_transposed,
+         "가중치를 전치해 곱했습니다(weights.T @ V). 가중치의 행이 쿼리이므로 그대로 weights @ V 입니다."),
     ]
-    return check_with(fn, right, mistakes, cases, "fn", parts=("출력", "가중치"))
+    check_with(fn, right, mistakes, cases, "fn", parts=("출력", "가중치"))
 # --8<-- [end:checks]
 
 # --8<-- [start:exercise_1]
@@ -173,7 +185,7 @@ def my_softmax(scores):
     return e / e.sum(axis=-1, keepdims=True)
 
 
-solution_1 = check_softmax(my_softmax)
+check_softmax(my_softmax)
 # --8<-- [end:solution_1]
 
 # --8<-- [start:solution_2]
@@ -185,7 +197,7 @@ def my_attention(Q, K, V):
     return weights @ V, weights
 
 
-solution_2 = check_attention(my_attention)
+check_attention(my_attention)
 # --8<-- [end:solution_2]
 
 # --8<-- [start:solution_3]

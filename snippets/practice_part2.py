@@ -106,7 +106,7 @@ def check_masked_attention(fn):
         (masked_with(lambda s, m: plain_softmax(np.where(m, -np.inf, s))),
          "마스크를 거꾸로 읽었습니다. 이 노트북과 본문의 코어에서 True 는 볼 수 있는 칸입니다."),
     ]
-    return check_with(fn, plain_attention, mistakes, cases, "fn", parts=("출력", "가중치"))
+    check_with(fn, plain_attention, mistakes, cases, "fn", parts=("출력", "가중치"))
 
 
 def check_entropy(fn):
@@ -129,7 +129,7 @@ def check_entropy(fn):
         (lambda w: -entropy(w),
          "부호를 빠뜨렸습니다. ln p 는 0 이하라서, 엔트로피는 -Σ p·ln p 로 0 이상이 되게 셉니다."),
     ]
-    return check_with(fn, entropy, mistakes, cases, "fn")
+    check_with(fn, entropy, mistakes, cases, "fn")
 # --8<-- [end:checks]
 
 # --8<-- [start:exercise_1]
@@ -176,7 +176,7 @@ def masked_attention(Q, K, V, mask):
     return weights @ V, weights
 
 
-solution_1 = check_masked_attention(masked_attention)
+check_masked_attention(masked_attention)
 # --8<-- [end:solution_1]
 
 # --8<-- [start:solution_2]
@@ -194,7 +194,7 @@ def row_entropy(weights):
     return -(weights * np.log(safe)).sum(axis=-1)
 
 
-solution_3 = check_entropy(row_entropy)
+check_entropy(row_entropy)
 row_h = row_entropy(weights)
 print(f"히트맵의 행마다 엔트로피 (고르게 나누면 ln 6 = {np.log(6):.3f})")
 for token, h_row in zip(tokens, row_h):

@@ -102,6 +102,9 @@ def check_heads_attention(fn):
         return variant
 
     mistakes = [
+        (attention_with(lambda Qh, Kh: Qh @ Kh / np.sqrt(Kh.shape[-1])),
+         "Kh 를 전치하지 않았습니다(Qh @ Kh). 헤드마다 키를 전치하려면 마지막 두 축만 바꿔 "
+         "np.swapaxes(Kh, -1, -2) 를 곱합니다."),
         (attention_with(lambda Qh, Kh: Qh @ Kh.T / np.sqrt(Kh.shape[-1])),
          "Kh.T 는 모든 축을 뒤집습니다: (헤드, 토큰, 폭) → (폭, 토큰, 헤드). 헤드마다 키를 전치하려면 마지막 두 축만 "
          "바꿉니다: np.swapaxes(Kh, -1, -2)."),
@@ -110,7 +113,7 @@ def check_heads_attention(fn):
         (attention_with(lambda Qh, Kh: Qh @ np.swapaxes(Kh, -1, -2) / np.sqrt(d_model)),
          f"모델의 폭 d_model({d_model})의 제곱근으로 나눴습니다. 헤드 하나의 폭 Kh.shape[-1] 로 나눕니다."),
     ]
-    return check_with(fn, plain_attention, mistakes, cases, "fn", parts=("출력", "가중치"))
+    check_with(fn, plain_attention, mistakes, cases, "fn", parts=("출력", "가중치"))
 # --8<-- [end:checks]
 
 # --8<-- [start:exercise_1]
@@ -165,7 +168,7 @@ def heads_attention(Qh, Kh, Vh):
     return weights @ Vh, weights
 
 
-solution_1 = check_heads_attention(heads_attention)
+check_heads_attention(heads_attention)
 # --8<-- [end:solution_1]
 
 # --8<-- [start:solution_2]

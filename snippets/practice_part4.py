@@ -51,7 +51,8 @@ def check_online(fn):
     가운데 같은 답을 내는 것을 찾아 그 실수를 짚습니다 (맨 아래의 check_with)."""
     rng = np.random.default_rng(0)
     scores = {"본문의 점수 8개": row, "무작위 점수 1000개": rng.standard_normal(1000) * 5,
-              "아주 큰 점수": np.array([1000.0, 999.0, 0.0]), "모두 같은 점수": np.zeros(7)}
+              "아주 큰 점수": np.array([1000.0, 999.0, 0.0]), "모두 같은 점수": np.zeros(7),
+              "아주 작은 점수": np.array([-1000.0, -1001.0, -1003.0])}
     blocks = (1, 3, 64)
     cases = [(f"{name} (블록 1, 3, 64)", (x,)) for name, x in scores.items()]
 
@@ -71,13 +72,23 @@ def check_online(fn):
         l = sum(np.exp(x[j:j + block]).sum() for j in range(0, len(x), block))
         return np.exp(x) / l
 
+    def from_zero(x, block):
+        m, l = 0.0, 0.0
+        for j in range(0, len(x), block):
+            m_new = max(m, x[j:j + block].max())
+            l = l * np.exp(m - m_new) + np.exp(x[j:j + block] - m_new).sum()
+            m = m_new
+        return np.exp(x - m) / l
+
     mistakes = [
         (every_block(without_fix), "최댓값이 바뀔 때 예전 합 l 을 새 기준으로 고치지 않았습니다: l * np.exp(m - m_new)."),
         (every_block(without_max), "최댓값을 빼지 않아 큰 점수에서 exp 가 넘쳐 nan 이 됐습니다."),
+        (every_block(from_zero), "최댓값 m 을 0 에서 시작했습니다. 점수가 모두 아주 작은 음수면 exp 가 모두 0 이 되어 "
+                                 "0/0 = nan 입니다. m = -np.inf 에서 시작하면 첫 블록의 최댓값이 기준이 됩니다."),
     ]
     if not callable(fn):
         raise TypeError(f"check_online 에는 함수를 넘겨 주세요 (예: check_online(online_softmax)): fn={fn!r}")
-    return check_with(every_block(fn), every_block(lambda x, block: plain_softmax(x)), mistakes, cases, "fn",
+    check_with(every_block(fn), every_block(lambda x, block: plain_softmax(x)), mistakes, cases, "fn",
                       parts=[f"블록 {block}" for block in blocks])
 
 
@@ -122,7 +133,7 @@ def check_merge(merge):
          "고치는 값의 부호가 거꾸로입니다. 최댓값이 작은 쪽의 합을 줄여야 하므로 np.exp(m_a - m) 처럼 "
          "1 이하인 값을 곱합니다."),
     ]
-    return check_with(merge, right, mistakes, cases, "merge", parts=("m", "l"))
+    check_with(merge, right, mistakes, cases, "merge", parts=("m", "l"))
 
 
 check_merge(merge)
@@ -146,20 +157,33 @@ def online_attention_row(scores, V, block):
 
 
 def check_attention_row(fn):
-    """fn(scores, V, block) 이 softmax(scores) @ V 와 같은지, 블록 크기 1, 3, 8 로 봅니다."""
+    """fn(scores, V, block) 이 softmax(scores) @ V 와 같은지, 블록 크기 1, 3, 8 과 아주 크거나 작은 점수로 봅니다."""
     values = np.random.default_rng(1).standard_normal((8, 4))
     cases = [(f"블록 {block}", (row, values, block)) for block in (1, 3, 8)]
+    cases += [("아주 큰 점수 (row × 200), 블록 3", (row * 200, values, 3)),
+              ("아주 작은 점수 (row − 2000), 블록 3", (row - 2000, values, 3))]
 
-    def without_acc_fix(scores, V, block):
-        m, l, acc = -np.inf, 0.0, np.zeros(V.shape[1])
+    def running(scores, V, block, fix_acc=True, subtract=True, m=-np.inf):
+        """흔한 실수를 골라 켤 수 있는 한 행의 온라인 어텐션"""
+        l, acc = 0.0, np.zeros(V.shape[1])
         for j in range(0, len(scores), block):
-            m_new = max(m, scores[j:j + block].max())
+            m_new = max(m, scores[j:j + block].max()) if subtract else 0.0
             w = np.exp(scores[j:j + block] - m_new)
-            l, acc, m = l * np.exp(m - m_new) + w.sum(), acc + w @ V[j:j + block], m_new
+            fix = np.exp(m - m_new) if subtract else 1.0
+            l, acc, m = l * fix + w.sum(), (acc * fix if fix_acc else acc) + w @ V[j:j + block], m_new
         return acc / l
 
-    mistakes = [(without_acc_fix, "acc 를 새 최댓값에 맞게 고치지 않았습니다. l 처럼 acc 에도 fix 를 곱한 뒤 더합니다.")]
-    return check_with(fn, lambda scores, V, block: plain_softmax(scores) @ V, mistakes, cases, "fn")
+    mistakes = [
+        (lambda s, V, b: running(s, V, b, fix_acc=False),
+         "acc 를 새 최댓값에 맞게 고치지 않았습니다. l 처럼 acc 에도 fix 를 곱한 뒤 더합니다."),
+        (lambda s, V, b: running(s, V, b, subtract=False),
+         "최댓값을 빼지 않아, 아주 큰 점수에서는 exp 가 넘치고 아주 작은 점수에서는 모두 0 이 되어 nan 이 됐습니다. "
+         "w = np.exp(s - m_new) 처럼 뺍니다."),
+        (lambda s, V, b: running(s, V, b, m=0.0),
+         "최댓값 m 을 0 에서 시작했습니다. 점수가 모두 아주 작은 음수면 exp 가 모두 0 이 되어 0/0 = nan 입니다. "
+         "m = -np.inf 에서 시작합니다."),
+    ]
+    check_with(fn, lambda scores, V, block: plain_softmax(scores) @ V, mistakes, cases, "fn")
 
 
 check_attention_row(online_attention_row)
@@ -174,7 +198,7 @@ def merge(a, b):
     return m, l_a * np.exp(m_a - m) + l_b * np.exp(m_b - m)
 
 
-solution_1 = check_merge(merge)
+check_merge(merge)
 # --8<-- [end:solution_1]
 
 # --8<-- [start:solution_2]
@@ -192,5 +216,5 @@ def online_attention_row(scores, V, block):
     return acc / l
 
 
-solution_2 = check_attention_row(online_attention_row)
+check_attention_row(online_attention_row)
 # --8<-- [end:solution_2]

@@ -100,26 +100,30 @@ print(f"  가중치 메모리 {m1024:.0f} MiB → {m4096:.0f} MiB")
 
 # 확인 문제를 먼저 예상하고 확인하기 (snippets/predict.py, docs/assets/predict.js): 숫자는 모두 위의 계산에서
 def data_quiz_1():
-    """문제 1: 토큰이 4배가 되면 점수 계산(FLOP)과 가중치 메모리가 몇 배가 되는지."""
-    from predict import number, wrong
+    """문제 1: 토큰이 4배가 되면 점수 계산(FLOP)과 가중치 메모리가 각각 몇 배가 되는지 (두 값을 함께 적어도 됩니다)."""
+    from predict import also, number, wrong
 
-    ratio, longer = f4096 / f1024, 4096 // 1024
-    assert ratio == m4096 / m1024 == longer**2
+    ratio, mem_ratio, longer = f4096 / f1024, m4096 / m1024, 4096 // 1024
+    assert ratio == mem_ratio == longer**2
     values = {"longer": str(longer), "ratio": f"{ratio:.0f}", "mem_small": f"{m1024:.0f}", "mem_big": f"{m4096:.0f}"}
+    mistakes = [
+        wrong(longer, 0.1, "비용이 길이에 비례한다고 봤나요? 모든 쿼리가 모든 키와 점수를 하나씩 만들므로 비용은 "
+              "n²에 비례합니다. 길이가 {longer}배면 {ratio}배입니다."),
+        wrong(longer**3, 1.0, "n³으로 셌나요? 점수 하나를 만드는 곱셈 수(d_k)는 길이와 상관없이 그대로이고, "
+              "늘어나는 것은 점수의 개수 n²뿐입니다. 그래서 {ratio}배입니다."),
+    ]
+    other = "토큰이 n개일 때 점수가 몇 개 생기는지(모든 쿼리 × 모든 키) 세어 보세요."
     return number(
         label="FLOP과 가중치 메모리는 각각 몇 배",
         unit="배",
+        name="FLOP",
         answer=ratio,
         tolerance=0.1,
         right="점수는 토큰 쌍마다 하나라서 비용이 n²에 비례합니다. 길이가 {longer}배면 FLOP도 메모리도 {ratio}배이고, "
         "가중치 메모리는 {mem_small} MiB에서 {mem_big} MiB가 됩니다.",
-        wrong=[
-            wrong(longer, 0.1, "비용이 길이에 비례한다고 봤나요? 모든 쿼리가 모든 키와 점수를 하나씩 만들므로 비용은 "
-                  "n²에 비례합니다. 길이가 {longer}배면 {ratio}배입니다."),
-            wrong(longer**3, 1.0, "n³으로 셌나요? 점수 하나를 만드는 곱셈 수(d_k)는 길이와 상관없이 그대로이고, "
-                  "늘어나는 것은 점수의 개수 n²뿐입니다. 그래서 {ratio}배입니다."),
-        ],
-        other="토큰이 n개일 때 점수가 몇 개 생기는지(모든 쿼리 × 모든 키) 세어 보세요.",
+        wrong=mistakes,
+        other=other,
+        more=[also("가중치 메모리", answer=mem_ratio, tolerance=0.1, wrong=mistakes, other=other)],
         values=values,
     )
 

@@ -238,13 +238,14 @@ for factor, label in [(1 / 8, "÷√d_k (×0.125)"), (1.0, "나누지 않음 (×
 
 # 확인 문제를 먼저 예상하고 확인하기 (snippets/predict.py, docs/assets/predict.js): 숫자는 모두 위의 계산에서
 def data_quiz_1():
-    """문제 1: d_k = 100 에서 나누기 전 q·k 의 표준편차."""
-    from predict import number, wrong
+    """문제 1: d_k = 100 에서 q·k 의 표준편차, 나누기 전과 (함께 적으면) √d_k 로 나눈 뒤."""
+    from predict import also, number, wrong
 
     values = {"d": str(q100.shape[-1]), "comp_var": f"{q100.var():.2f}", "mean": f"{dots100.mean():.2f}",
               "var": f"{dots100.var():.0f}", "std": f"{dots100.std():.2f}", "scaled": f"{(dots100 / 10).std():.2f}"}
     return number(
-        label="나누기 전 q·k의 표준편차",
+        label="q·k의 표준편차: 나누기 전, 나눈 뒤",
+        name="나누기 전",
         answer=float(dots100.std()),
         tolerance=1.5,
         right="q·k는 곱 {d}개의 합이라 분산이 {var}쯤이고, 표준편차는 그 제곱근인 {std}입니다. √d_k로 나누면 "
@@ -257,8 +258,14 @@ def data_quiz_1():
             wrong(float(dots100.mean()), 0.3, "평균을 적었나요? q·k의 평균은 {mean}이지만, 값들은 그 둘레로 "
                   "표준편차 {std}만큼 퍼집니다."),
         ],
-        other="q·k는 평균 {mean}, 분산 {comp_var}인 곱 {d}개를 더한 값입니다. 독립인 값을 더하면 분산이 어떻게 "
-        "되는지 떠올려 보세요.",
+        other="q·k는 곱 {d}개를 더한 값이고, 곱 하나의 분산은 성분의 분산끼리 곱한 만큼({comp_var}쯤)입니다. 독립인 "
+        "값을 더하면 분산이 어떻게 되는지 떠올려 보세요.",
+        more=[
+            also("나눈 뒤", answer=float((dots100 / 10).std()), tolerance=0.15,
+                 wrong=[wrong(float(dots100.std()), 1.5, "나누기 전의 값 그대로입니다. √d_k로 나누면 표준편차도 "
+                              "√d_k로 나뉘어 {scaled} 근처가 됩니다.")],
+                 other="√d_k로 나누면 표준편차도 √d_k로 나뉩니다. 나누기 전의 표준편차({std})를 √d_k로 나눠 보세요."),
+        ],
         values=values,
     )
 

@@ -198,10 +198,10 @@ EXPECTED = {
     ],
     "part5_attention_backward": [
         "출력 O: (4, 3)  손실 L = 1.399075",
-        "✗ 소프트맥스의 역전파",
-        "✗ dQ (쿼리 4, 키 5, d_k 8)",
-        "✓ dV (쿼리 4, 키 5, d_k 8)",
-        "✓ 소프트맥스의 역전파",
+        "✗ 모양 (4, 5): 식의 − P_j 부분을 빠뜨렸습니다.",
+        "✗ 쿼리 4, 키 5, d_k 8, d_v 3: dS 를 √d_k 로 나누지 않았습니다.",
+        "✓ 쿼리 1, 키 1, d_k 2, d_v 1",
+        "✓ 모양 (4, 5)",
         "모두 통과",
     ],
 }
@@ -260,30 +260,40 @@ def test_each_notebook_ends_with_exercises_and_their_solutions(name):
     assert src.index("## 연습 문제") < src.index("## 풀이") < src.rindex("다음 장:")
 
 
-def test_part1_exercise_solutions():
+def passes(check, fn, capsys):
+    """확인 함수가 fn 에 "모두 통과" 를 찍는가 (확인 함수는 아무것도 돌려주지 않습니다: 노트북이 True·False 를 찍지 않게)."""
+    capsys.readouterr()
+    assert check(fn) is None
+    out = capsys.readouterr().out
+    return "✗" not in out and out.rstrip().endswith("모두 통과")
+
+
+def test_part1_exercise_solutions(capsys):
     import practice_part1 as p1
 
-    assert p1.solution_1 and p1.solution_2  # 고친 함수는 확인 함수를 통과합니다
+    # 고친 함수(모듈 끝의 풀이)는 확인 함수를 통과합니다
+    assert passes(p1.check_softmax, p1.my_softmax, capsys) and passes(p1.check_attention, p1.my_attention, capsys)
     raw, scaled = zip(*(p1.solution_3[d] for d in (4, 64, 512)))
     assert raw[0] < raw[1] < raw[2] and raw[2] > 0.95  # 나누지 않으면 d_k 와 함께 1 에 다가감
     assert max(scaled) - min(scaled) < 0.07 and max(scaled) < 0.4  # 나누면 d_k 와 상관없이 비슷
     assert p1.raw.shape == (1000, 10)  # 연습 3 의 글: "(1000, 10)"
 
 
-def test_part2_exercise_solutions():
+def test_part2_exercise_solutions(capsys):
     import practice_part2 as p2
 
     np = p2.np
-    assert p2.solution_1 and p2.solution_3
+    assert passes(p2.check_masked_attention, p2.masked_attention, capsys)
+    assert passes(p2.check_entropy, p2.row_entropy, capsys)
     assert p2.same_pairs and p2.w_shuffled[p2.i, p2.j] == pytest.approx(p2.weights[p2.cat, p2.sat])
     assert p2.row_h.shape == (6,) and np.all(p2.row_h < np.log(6))
     assert p2.weights.max() < 0.5  # 파트 2 그림의 대체 텍스트: "어느 행에서도 한 칸이 절반을 넘지 않고"
 
 
-def test_part3_exercise_solutions():
+def test_part3_exercise_solutions(capsys):
     import practice_part3 as p3
 
-    assert p3.solution_1
+    assert passes(p3.check_heads_attention, p3.heads_attention, capsys)
     # 연습 2: 헤드 자리를 맞바꾸면 W_O 의 행도 함께 바꿀 때만 출력이 그대로입니다 (헤드 번호에는 뜻이 없음)
     assert p3.solution_2 == {False: False, True: True}
     np.testing.assert_allclose(p3.w_swapped[0], p3.weights[1])
@@ -363,7 +373,7 @@ def test_parts_2_and_3_put_the_lesson_first():
     assert len([line for line in body.splitlines()[1:] if line.strip() and not line.strip().startswith('"""')]) == 2
 
 
-def test_part4_learner_code_matches_the_core():
+def test_part4_learner_code_matches_the_core(capsys):
     """파트 4: 직접 짠 소프트맥스와 온라인 소프트맥스가 코어와 같고, 확인 함수를 통과합니다."""
     import practice_part4 as p4
     from attention import softmax as core_softmax
@@ -373,8 +383,8 @@ def test_part4_learner_code_matches_the_core():
     np.testing.assert_allclose(p4.plain_softmax(x), core_softmax(x), rtol=1e-13, atol=1e-16)
     for block in (1, 7, 300, 1000):
         np.testing.assert_allclose(p4.online_softmax(x, block), core_softmax(x), rtol=1e-12, atol=1e-16)
-    assert p4.check_online(p4.online_softmax)
-    assert p4.solution_1 and p4.solution_2
+    assert passes(p4.check_online, p4.online_softmax, capsys)
+    assert passes(p4.check_merge, p4.merge, capsys) and passes(p4.check_attention_row, p4.online_attention_row, capsys)
 
 
 def exercise_space(module):
@@ -397,6 +407,10 @@ STARTS_WRONG = {
         ("exercise_1", "check_merge", "merge", ["두 l 을 그대로 더했습니다"]),
         ("exercise_2", "check_attention_row", "online_attention_row", ["acc 를 새 최댓값에"]),
     ],
+    "practice_part5": [
+        ("exercise_1", "check_softmax_backward", "softmax_backward", ["식의 − P_j 부분을 빠뜨렸습니다"]),
+        ("exercise_2", "check", "attention_backward", ["dS 를 √d_k 로 나누지 않았습니다"]),
+    ],
 }
 
 
@@ -417,7 +431,7 @@ def test_exercise_cells_start_wrong_and_the_checker_names_the_mistake(module_nam
         assert "✗" in out and out.rstrip().endswith("다시 살펴보세요"), (section, out)
         for message in messages:
             assert message in out, (section, message, out)
-        assert space[check](space[fn]) is False
+        assert not passes(space[check], space[fn], capsys)
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -610,30 +624,65 @@ def test_site_functions_in_notebooks_name_the_bad_argument():
 
 
 def test_checkers_report_a_wrong_answer_instead_of_crashing(capsys):
-    """확인 함수는 배우는 사람의 함수가 틀린 모양을 돌려줘도 numpy 의 날것 오류 대신 ✗ 와 까닭을 찍습니다."""
+    """확인 함수는 배우는 사람의 함수가 틀린 모양을 돌려주거나 오류를 내도 numpy 의 날것 오류 대신 ✗ 와 까닭을 찍습니다."""
     import practice_part4 as p4
 
-    assert p4.check_online(lambda x, block: x[:1]) is False
+    p4.check_online(lambda x, block: x[:1])
     assert "블록 1: 모양이 (1,) 입니다 ((8,) 이어야 합니다)" in capsys.readouterr().out
-    assert p4.check_merge(lambda a, b: 3.0) is False
+    p4.check_merge(lambda a, b: 3.0)
     assert "m, l 을(를) 튜플로 돌려줘야 합니다 (지금은 float)" in capsys.readouterr().out
     import practice_part5 as p5
 
     before = p5.Q.copy(), p5.K.copy(), p5.V.copy(), p5.G.copy()
-    # 파트 5: 두 기울기만 돌려주거나 dQ 를 전치해 돌려주면 ✗ 와 모양을 찍고, 본문의 Q, K, V, G 는 그대로입니다
-    assert p5.check(lambda dO, Q, K, V, P: (Q, K)) is False
+    # 파트 5: 두 기울기만 돌려주거나 dQ 를 전치해 돌려주면 ✗ 와 무엇이 다른지 찍고, 본문의 Q, K, V, G 는 그대로입니다
+    p5.check(lambda dO, Q, K, V, P: (Q, K))
     out = capsys.readouterr().out
-    assert "모양이 [(4, 8), (5, 8)] 입니다 ((dQ, dK, dV) 의 모양 [(4, 8), (5, 8), (5, 3)] 이어야 합니다)" in out
+    assert "dQ, dK, dV, 값 3개를 돌려줘야 합니다 (지금은 2개)" in out
     assert out.rstrip().endswith("다시 살펴보세요")
-    assert p5.check(lambda dO, Q, K, V, P: (Q.T, K, V)) is False
-    assert "모양이 [(8, 4), (5, 8), (5, 3)] 입니다" in capsys.readouterr().out
-    with pytest.raises(ZeroDivisionError):
-        p5.check(lambda *args: 1 / 0)
+    p5.check(lambda dO, Q, K, V, P: (Q.T, K, V))
+    assert "dQ: 모양이 (8, 4) 입니다 ((4, 8) 이어야 합니다)" in capsys.readouterr().out
+    p5.check(lambda *args: 1 / 0)
+    out = capsys.readouterr().out
+    assert "오류가 났습니다 (ZeroDivisionError)" in out and "Traceback" not in out
     for kept, now in zip(before, (p5.Q, p5.K, p5.V, p5.G)):
         np.testing.assert_array_equal(kept, now)
 
 
-def test_part5_learner_backward_matches_the_sites_backward_and_the_exercises_start_wrong():
+def shown_values(notebook_text):
+    """노트북을 커널처럼 셀 차례로 한 이름공간에서 돌리고, 셀의 마지막 줄이 식이면 그 값(Jupyter 가 셀 아래 찍는 것)."""
+    import ast
+    import contextlib
+    import io
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    space, shown = {"__name__": "__main__"}, []
+    with contextlib.redirect_stdout(io.StringIO()):
+        for i, code in enumerate(code_cells(notebook_text)):
+            tree = ast.parse(code)
+            last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+            exec(compile(tree, f"<셀 {i}>", "exec"), space)
+            if last is not None:
+                value = eval(compile(ast.Expression(last.value), f"<셀 {i}>", "eval"), space)
+                if value is not None:
+                    shown.append((i, code.splitlines()[-1], repr(value)))
+    return shown
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_no_cell_shows_a_stray_value(name):
+    """issue 39: 연습 셀의 끝 줄 check_…(fn) 이 False 를 돌려줘 노트북이 ✗ 줄들 아래 False 를 찍었습니다.
+    셀의 마지막 식은 None 이어야 합니다 (그림 셀의 plt.show() 처럼)."""
+    import matplotlib.pyplot as plt
+
+    try:
+        assert shown_values(generated()[name]) == []
+    finally:
+        plt.close("all")
+
+
+def test_part5_learner_backward_matches_the_sites_backward_and_the_exercises_start_wrong(capsys):
     """파트 5: 직접 짠 역전파(풀이) = 9장 모델의 attention_backward (헤드 하나, 마스크 없이 같은 식) = 중앙 차분.
     확인 함수는 틀린 역전파를 잡아내고, 연습 셀 그대로의 함수는 틀리고 풀이는 맞습니다."""
     import practice_part5 as p5
@@ -659,11 +708,23 @@ def test_part5_learner_backward_matches_the_sites_backward_and_the_exercises_sta
     np.testing.assert_allclose(dQ, dS @ K, rtol=1e-12)
     np.testing.assert_allclose(dK, dS.T @ Q, rtol=1e-12)
     np.testing.assert_allclose(dV, P.T @ dO, rtol=1e-12)
-    assert p5.solution_1 and p5.solution_2 and p5.check(p5.attention_backward)
+    assert passes(p5.check, p5.attention_backward, capsys)
+    assert passes(p5.check_softmax_backward, p5.softmax_backward, capsys)
     src = (SNIPPETS / "practice_part5.py").read_text(encoding="utf-8")
-    space = {name: getattr(p5, name) for name in ("np", "rng", "Q", "K", "V", "plain_softmax", "numeric_grad", "check")}
-    space["attention_forward"] = p5.attention_forward
+    space = exercise_space(p5)
     for name in ("exercise_1", "exercise_2"):
         exec(src.split(f"# --8<-- [start:{name}]")[1].split(f"# --8<-- [end:{name}]")[0], space)
-    assert not space["ok_1"]
-    assert not p5.check(space["attention_backward"])
+    assert not passes(p5.check_softmax_backward, space["softmax_backward"], capsys)
+    assert not passes(p5.check, space["attention_backward"], capsys)
+
+
+def test_part5_gives_the_chain_rule_and_the_matrix_product_rule_beside_the_code():
+    """issue 39 §5: 연습 1 은 야코비안에서 dS 로 가는 연쇄 법칙을, 연습 2 는 행렬 곱의 규칙 dA = dY Bᵀ 를 쓰면서 주지
+    않았습니다. 두 식은 그것을 쓰는 코드 셀보다 앞의 글에 있습니다."""
+    src = (SNIPPETS / "notebooks" / "part5_attention_backward.md").read_text(encoding="utf-8")
+    chain = src.index(r"$$dS_j = \sum_i dP_i\,\frac{\partial P_i}{\partial S_j}$$")
+    result = src.index(r"= P_j\Big(dP_j - \sum_i dP_i\,P_i\Big)$$")
+    product = src.index(r"$$dA = dY\,B^{\top}, \qquad dB = A^{\top}\,dY$$")
+    assert chain < result < src.index('--8<-- "practice_part5.py:exercise_1"')
+    assert product < src.index('--8<-- "practice_part5.py:exercise_2"')
+    assert "연쇄 법칙(chain rule)" in src

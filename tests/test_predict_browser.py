@@ -4,6 +4,8 @@
 - 문제마다 정답과 내다본 오답 하나하나, 그 밖의 답, 읽을 수 없는 글을 적어(보기는 하나하나 골라) 확인을 누르고,
   화면의 말이 빌드한 데이터(data/<장>-quiz_N.json)의 글과 숫자 그대로인지 봅니다. 그 데이터는 스니펫의 data_quiz_N() 과
   같습니다. 키보드만으로도 답하고, 말은 화면 읽기 프로그램에 알리는 자리(role=status, aria-live)에 나옵니다.
+- 독자가 적은 글 읽기(목록, √, ^, ², 분수, %, 단위): tests/test_quizzes.py 의 READING_CASES 표와 무작위 글에서
+  브라우저의 predictQuiz.respond 가 파이썬의 predict.respond 와 판정·말·읽은 값까지 같습니다 (issue 39).
 - 그림: 처음 상태, 키보드(화살표), 마우스로 끌기, 손가락(터치)으로 끌기, "처음 위치로" 뒤의 숫자가 모두 numpy 코어
   (attention.scaled_dot_product_attention, d_k = 2)와 같습니다. 상태를 글로 알리는 자리(aria-live)도 같은 숫자를 말합니다.
 - 375 px 에서 가로로 넘치지 않고, 누르는 것은 24 × 24 px 이상이며, 두 팔레트에서 axe-core 위반이 없고 선의 색이
@@ -12,7 +14,6 @@
 
 import importlib
 import json
-import math
 import re
 
 import numpy as np
@@ -95,7 +96,7 @@ def submit_and_read(page, box):
     return box.evaluate(FEEDBACK_JS)
 
 
-WORDS = {"right": "맞습니다.", "wrong": "아닙니다.", "other": "아닙니다."}
+WORDS = {"right": "맞습니다.", "wrong": "아닙니다.", "other": "아닙니다.", "partly": "일부만 맞습니다."}
 
 
 @pytest.mark.parametrize(("page", "n"), questions())
@@ -117,7 +118,8 @@ def test_each_answer_gets_its_feedback_with_the_builds_numbers(desktop, page, n)
         assert label.get_attribute("for") == field.get_attribute("id") and label.inner_text() == fill(
             built["label"], values
         )
-        for text, verdict, index in answers_to_try(built):
+        tries = answers_to_try(built)
+        for text, verdict, index in tries:
             field.fill(text)
             got = read()
             want = (
@@ -129,6 +131,18 @@ def test_each_answer_gets_its_feedback_with_the_builds_numbers(desktop, page, n)
             )
             assert (got["verdict"], got["index"]) == (verdict, index), (text, got)
             assert got["word"] == WORDS[verdict] and got["text"] == fill(want, values), (text, got)
+        if built["more"]:
+            # 함께 묻는 값들: 모두 맞게 적으면 정답, 첫 값만 틀리면 값마다 한 줄
+            parts = [built, *built["more"]]
+            field.fill(", ".join(typed(p["answer"]) for p in parts))
+            got = read()
+            assert (got["verdict"], got["word"]) == ("right", "맞습니다."), got
+            assert got["text"].endswith(fill(built["right"], values)), got
+            far = tries[-1][0]
+            field.fill(", ".join([far] + [typed(p["answer"]) for p in parts[1:]]))
+            got = read()
+            assert (got["verdict"], got["word"]) == ("partly", "일부만 맞습니다."), got
+            assert f"{built['name']}: {fill(built['other'], values)}" in got["text"], got
         field.fill("모르겠어요")
         got = read()
         assert got["verdict"] == "invalid" and got["word"] == "" and "숫자를 적어" in got["text"]
@@ -150,29 +164,150 @@ def test_each_answer_gets_its_feedback_with_the_builds_numbers(desktop, page, n)
     desktop.assert_clean()
 
 
-def test_text_the_reader_types_is_read_as_a_number(desktop):
-    """분수, 천 단위 쉼표, 쉼표 소수점, 앞뒤의 말과 단위를 읽고, 숫자가 없거나 0 으로 나누는 글은 읽지 않습니다."""
-    tab = desktop.open("library_analogy/")
-    box_of(tab, "library_analogy-quiz_4.json")
-    cases = {
-        "0.33": 0.33,
-        ".5": 0.5,
-        "1/3": 1 / 3,
-        " 1 / 4 ": 0.25,
-        "2,359,296": 2359296,
-        "0,5": 0.5,
-        "약 10": 10,
-        "16배": 16,
-        "1 GiB": 1,
-        "−2": -2,
-        "-0.25": -0.25,
-        "abc": None,
-        "1/0": None,
-        "": None,
-    }
-    got = tab.evaluate("xs => xs.map(x => window.predictQuiz.parse(x))", list(cases))
-    for (text, want), value in zip(cases.items(), got, strict=True):
-        assert (value is None and want is None) or math.isclose(value, want), (text, value)
+def reading_pages():
+    from test_quizzes import READING_CASES
+
+    pages = {}
+    for page, n, text, *_ in READING_CASES:
+        pages.setdefault((page, n), []).append(text)
+    return pages
+
+
+RESPOND_JS = """([q, texts]) => texts.map(t => {
+  const r = window.predictQuiz.respond(q, t), read = window.predictQuiz.readAnswer(t, q);
+  return [r.verdict, r.index, r.text, read.error ? null : read.items.map(i => i.value)];
+})"""
+
+
+def python_reading(q, text):
+    from predict import read_answer, respond
+
+    read = read_answer(text, q)
+    return [*respond(q, text), None if read["error"] else [item["value"] for item in read["items"]]]
+
+
+def assert_same_reading(tab, page, n, texts):
+    name = f"{page.removesuffix('.md')}-quiz_{n}.json"
+    q = tab.evaluate("async src => await (await fetch(src)).json()", f"../data/{name}")
+    for text, js in zip(texts, tab.evaluate(RESPOND_JS, [q, texts]), strict=True):
+        py = python_reading(q, text)
+        assert js[:3] == py[:3], (page, n, text, js, py)
+        assert (js[3] is None) == (py[3] is None), (text, js, py)
+        if py[3] is not None:
+            assert js[3] == pytest.approx(py[3], rel=1e-12, abs=1e-300), (text, js, py)
+
+
+def test_the_reading_table_reads_the_same_in_the_browser(desktop):
+    """tests/test_quizzes.py 의 READING_CASES 표: 브라우저의 predictQuiz.respond 가 파이썬의 predict.respond 와 글자 하나까지
+    같은 판정과 말을 내고, 읽은 값도 같습니다 (분수, 천 단위 쉼표, 목록, √, ^, ², %, 단위, 읽지 못하는 글)."""
+    for (page, n), texts in reading_pages().items():
+        tab = desktop.open(page_path(page))
+        box_of(tab, f"{page.removesuffix('.md')}-quiz_{n}.json")
+        assert_same_reading(tab, page, n, texts)
+    desktop.assert_clean()
+
+
+PIECES = [
+    "16",
+    "4",
+    "10",
+    "1",
+    "0.5",
+    ".25",
+    "2,359,296",
+    "1,0",
+    "3",
+    "100",
+    "−",
+    "-",
+    "+",
+    "/",
+    "÷",
+    "^",
+    "**",
+    "²",
+    "⁻¹",
+    "√",
+    "루트",
+    "sqrt",
+    "(",
+    ")",
+    "%",
+    ",",
+    ", ",
+    " ",
+    "  ",
+    "와",
+    "과",
+    "x",
+    "×",
+    "배",
+    "개",
+    "약",
+    "쯤",
+    "입니다",
+    "은",
+    "FLOP",
+    "메모리",
+    "나눈",
+    "뒤",
+    "전",
+    "GiB",
+    "MiB",
+    "e3",
+    "의",
+    "~",
+    "．",
+    "１",
+    "😀",
+    "=",
+    ".",
+]
+
+
+NUMBERS = PIECES[:10]
+
+
+def random_texts(seed, count):
+    """조각 1–6개에 수 하나를 끼운 글 (수가 없는 글은 판정 없이 "숫자를 적어 주세요" 라서 조금만)."""
+    rng = np.random.default_rng(seed)
+    texts = []
+    for _ in range(count):
+        pieces = list(rng.choice(PIECES, size=rng.integers(1, 7)))
+        pieces.insert(int(rng.integers(0, len(pieces) + 1)), str(rng.choice(NUMBERS)))
+        texts.append("".join(pieces))
+    return texts
+
+
+@pytest.mark.parametrize(("page", "n"), [("summary.md", 1), ("why_scale.md", 1), ("efficient.md", 2)])
+def test_random_text_reads_the_same_in_python_and_the_browser(desktop, page, n):
+    """글 조각을 무작위로 이은 글 400개: 두 구현의 판정, 말, 읽은 값이 같습니다 (표가 빠뜨린 길까지)."""
+    tab = desktop.open(page_path(page))
+    box_of(tab, f"{page.removesuffix('.md')}-quiz_{n}.json")
+    assert_same_reading(tab, page, n, random_texts(n * 1000 + len(page), 400))
+    desktop.assert_clean()
+
+
+@pytest.mark.parametrize(
+    ("page", "n", "typed", "verdict", "starts"),
+    [
+        ("summary.md", 1, "16, 16", "right", "FLOP 16, 가중치 메모리 16으로 읽었습니다."),
+        ("summary.md", 1, "16 16", "right", "FLOP 16, 가중치 메모리 16으로 읽었습니다."),
+        ("why_scale.md", 1, "√100", "right", "나누기 전 √100 = 10으로 읽었습니다."),
+        ("why_scale.md", 1, "10 1", "right", "나누기 전 10, 나눈 뒤 1로 읽었습니다."),
+        ("library_analogy.md", 4, "0,5", "unsure", "수 두 개(0, 5)로 읽었습니다."),
+    ],
+)
+def test_issue_39_misreads_are_read_as_the_reader_meant(desktop, page, n, typed, verdict, starts):
+    """issue 39: "16, 16" 을 16.16, "16 16" 을 1616 으로 읽어 정답을 틀렸다고 했고, "√100" 과 "10 1" 에 "분산을
+    적었습니다" 라고 했습니다. 상자에 적고 확인을 눌러 화면의 판정과 말을 봅니다."""
+    tab = desktop.open(page_path(page))
+    box = box_of(tab, f"{page.removesuffix('.md')}-quiz_{n}.json")
+    box.locator("input.predict__input").fill(typed)
+    got = submit_and_read(tab, box)
+    assert got["verdict"] == verdict and got["text"].startswith(starts), got
+    assert "분산을 적었습니다" not in got["text"]
+    assert got["word"] == {"right": "맞습니다.", "unsure": ""}[verdict]
     desktop.assert_clean()
 
 
@@ -334,6 +469,60 @@ def test_dragging_with_a_finger_on_a_phone_equals_the_core(browser, server):
         assert_matches_core(state)
         # 끌어도 페이지가 옆으로 밀리지 않고, 375 px 에 가로 스크롤이 없습니다
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        tab.assert_clean()
+    finally:
+        tab.close()
+
+
+def touch_drag(page, start, dy, steps=12):
+    """손가락 하나로 start 에서 dy px 만큼 세로로 끕니다 (CDP 의 진짜 터치 이벤트). 끝난 뒤 스크롤이 멈출 때까지 기다립니다."""
+    cdp = page.context.new_cdp_session(page)
+    x, y = start
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for k in range(1, steps + 1):
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y + dy * k / steps}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+    page.wait_for_timeout(400)
+
+
+SCALE_JS = "() => document.querySelector('.qk-picture__plane').getScreenCTM().a"
+
+
+def test_a_vertical_finger_drag_on_a_handle_moves_the_point_not_the_page(browser, server):
+    """issue 39 §8: 끝점을 손가락으로 세로로 끌면 페이지가 스크롤되어(60 px 에 45 px) 점이 0.3 만큼만 움직였습니다.
+    Chromium 은 SVG 안의 <g> 에 준 touch-action 을 보지 않습니다. 375 px 에서 끝점을 60 px 끌면 점이 60 px 만큼
+    움직이고 페이지는 그대로이며, 그림의 빈 곳이나 글을 세로로 쓸면 페이지가 스크롤됩니다."""
+    tab = Tab(browser, server, PHONE, has_touch=True, is_mobile=True)
+    try:
+        page = open_picture(tab)
+        page.evaluate(
+            "() => window.scrollBy(0, document.querySelector('.qk-picture__plane').getBoundingClientRect().top - 200)"
+        )
+        page.wait_for_timeout(200)
+        before = page.evaluate(STATE_JS)["points"][0]
+        scale = page.evaluate(SCALE_JS)  # 평면의 한 칸이 몇 CSS px 인가
+        scroll = page.evaluate("window.scrollY")
+        touch_drag(page, client_point(page, *before), 60)
+        after = page.evaluate(STATE_JS)["points"][0]
+        moved_page = page.evaluate("window.scrollY") - scroll
+        moved_point = (before[1] - after[1]) * scale
+        print(f"끝점 60 px 끌기: 점 {moved_point:.0f} px ({before[1] - after[1]:.1f} 칸), 페이지 {moved_page:.0f} px")
+        assert moved_page == 0, moved_page
+        assert after[0] == before[0] and abs(moved_point - 60) <= 0.1 * scale + 1, (before, after, scale)
+        assert_matches_core(page.evaluate(STATE_JS))
+        # 그림의 빈 곳(오른쪽 아래 구석)과 그림 아래 글을 위로 쓸면 페이지가 내려갑니다 (끝점만 스크롤을 막습니다)
+        for where in ("svg", "note"):
+            box = page.evaluate(
+                "w => { const r = document.querySelector(w === 'svg' ? '.qk-picture__plane' : '.qk-picture__note')"
+                ".getBoundingClientRect(); return [r.right - 12, r.bottom - 12]; }",
+                where,
+            )
+            points = page.evaluate(STATE_JS)["points"]
+            scroll = page.evaluate("window.scrollY")
+            touch_drag(page, box, -80)
+            assert page.evaluate("window.scrollY") - scroll > 40, where
+            assert page.evaluate(STATE_JS)["points"] == points, where
         tab.assert_clean()
     finally:
         tab.close()

@@ -244,3 +244,300 @@ def test_predict_data_refuses_typed_numbers_and_missing_values():
         number(**{**good, "values": {"r": "16", "extra": "3"}})
     with pytest.raises(ValueError, match="겹칩니다"):
         number(**{**good, "wrong": [wrong(16.05, 0.1, "가깝습니다.")]})
+
+
+# ---------------------------------------------------------------- 독자가 적은 답 읽기 (issue 39 §6)
+# 규칙과 문법은 snippets/predict.py 의 "독자가 적은 답 읽기" 에 있고, docs/assets/predict.js 가 같은 규칙을 씁니다.
+# 이 표는 두 구현이 함께 지키는 약속입니다: 여기서는 파이썬(predict.respond)을, tests/test_predict_browser.py 는 같은 표를
+# 브라우저의 predictQuiz.respond 로 봅니다. 열: 페이지, 문제, 적은 글, 판정, 오답 번호, 읽은 값들(읽지 못하면 None),
+# 말의 첫머리(읽은 것을 보일 때) 또는 말에 든 글.
+
+READING_CASES = [
+    # summary 문제 1: "FLOP과 가중치 메모리는 각각 몇 배" — 두 값을 함께 적어도 됩니다 (예전에는 16.16, 1616 으로 읽었습니다)
+    ("summary.md", 1, "16", "right", -1, [16], ""),
+    ("summary.md", 1, "16, 16", "right", -1, [16, 16], "FLOP 16, 가중치 메모리 16으로 읽었습니다. 점수는"),
+    ("summary.md", 1, "16 16", "right", -1, [16, 16], "FLOP 16, 가중치 메모리 16으로 읽었습니다."),
+    ("summary.md", 1, "16과 16", "right", -1, [16, 16], "FLOP 16, 가중치 메모리 16으로 읽었습니다."),
+    ("summary.md", 1, "16배, 16배", "right", -1, [16, 16], "FLOP 16, 가중치 메모리 16으로"),
+    ("summary.md", 1, "둘 다 16배", "right", -1, [16], ""),
+    ("summary.md", 1, "FLOPs는 16배, 메모리는 16배입니다.", "right", -1, [16, 16], "FLOP 16, 가중치 메모리 16으로"),
+    (
+        "summary.md",
+        1,
+        "메모리 4배, FLOP 16배",
+        "partly",
+        -1,
+        [4, 16],
+        "가중치 메모리 4, FLOP 16으로 읽었습니다. 가중치 메모리: 비용이",
+    ),
+    (
+        "summary.md",
+        1,
+        "16, 4",
+        "partly",
+        -1,
+        [16, 4],
+        "FLOP 16, 가중치 메모리 4로 읽었습니다. FLOP: 맞습니다. 가중치 메모리: 비용이",
+    ),
+    ("summary.md", 1, "4, 4", "wrong", -1, [4, 4], "FLOP 4, 가중치 메모리 4로 읽었습니다. 비용이 길이에 비례한다고"),
+    ("summary.md", 1, "4²", "right", -1, [16], "FLOP 4² = 16으로 읽었습니다."),
+    ("summary.md", 1, "2^4", "right", -1, [16], "FLOP 2^4 = 16으로 읽었습니다."),
+    ("summary.md", 1, "4**2배", "right", -1, [16], "FLOP 4**2 = 16으로 읽었습니다."),
+    ("summary.md", 1, "4 x 4", "right", -1, [16], "FLOP 4 x 4 = 16으로 읽었습니다."),
+    ("summary.md", 1, "16x", "right", -1, [16], ""),
+    ("summary.md", 1, "1600%", "right", -1, [16], "FLOP 1600% = 16으로 읽었습니다."),
+    ("summary.md", 1, "4", "wrong", 0, [4], "비용이 길이에 비례한다고"),
+    (
+        "summary.md",
+        1,
+        "16, 16, 16",
+        "unsure",
+        -1,
+        [16, 16, 16],
+        "수 세 개(16, 16, 16)로 읽었습니다. 이 칸에는 FLOP, 가중치 메모리의 값을",
+    ),
+    ("summary.md", 1, "FLOP 16, 16", "unsure", -1, [16, 16], "16, 16으로 읽었지만, 어느 수가 무엇의 값인지"),
+    ("summary.md", 1, "16의 제곱", "unsure", -1, None, "읽지 못한 부분이 있습니다: ‘의 제곱’."),
+    # why_scale 문제 1: 나누기 전(과 나눈 뒤)의 표준편차 (예전에는 √100 을 100, "10 1" 을 101 로 읽고 "분산을 적었습니다")
+    ("why_scale.md", 1, "10", "right", -1, [10], ""),
+    ("why_scale.md", 1, "√100", "right", -1, [10], "나누기 전 √100 = 10으로 읽었습니다. q·k는"),
+    ("why_scale.md", 1, "루트 100", "right", -1, [10], "나누기 전 루트 100 = 10으로 읽었습니다."),
+    ("why_scale.md", 1, "sqrt(100)", "right", -1, [10], "나누기 전 sqrt(100) = 10으로 읽었습니다."),
+    ("why_scale.md", 1, "10 1", "right", -1, [10, 1], "나누기 전 10, 나눈 뒤 1로 읽었습니다. q·k는"),
+    ("why_scale.md", 1, "약 10, 1 정도", "right", -1, [10, 1], "나누기 전 10, 나눈 뒤 1로 읽었습니다."),
+    ("why_scale.md", 1, "나눈 뒤 1", "right", -1, [1], "나눈 뒤 1로 읽었습니다."),
+    ("why_scale.md", 1, "100", "wrong", 0, [100], "분산을 적었습니다."),
+    (
+        "why_scale.md",
+        1,
+        "100 1",
+        "partly",
+        -1,
+        [100, 1],
+        "나누기 전 100, 나눈 뒤 1로 읽었습니다. 나누기 전: 분산을 적었습니다.",
+    ),
+    (
+        "why_scale.md",
+        1,
+        "10 10",
+        "partly",
+        -1,
+        [10, 10],
+        "나누기 전 10, 나눈 뒤 10으로 읽었습니다. 나누기 전: 맞습니다. 나눈 뒤: 나누기 전의 값 그대로",
+    ),
+    (
+        "why_scale.md",
+        1,
+        "10, 1, 1",
+        "unsure",
+        -1,
+        [10, 1, 1],
+        "수 세 개(10, 1, 1)로 읽었습니다. 이 칸에는 나누기 전, 나눈 뒤의 값을",
+    ),
+    # library_analogy 문제 4: 한 권의 가중치 (수 하나)
+    ("library_analogy.md", 4, "1/3", "right", -1, [1 / 3], "1/3 = 0.3333으로 읽었습니다. 점수가"),
+    ("library_analogy.md", 4, " 1 / 3 ", "right", -1, [1 / 3], "1 / 3 = 0.3333으로 읽었습니다."),
+    ("library_analogy.md", 4, "１／３", "right", -1, [1 / 3], "1/3 = 0.3333으로 읽었습니다."),
+    ("library_analogy.md", 4, "0.33", "right", -1, [0.33], ""),
+    ("library_analogy.md", 4, ".333", "right", -1, [0.333], ""),
+    ("library_analogy.md", 4, "33%", "right", -1, [0.33], "33% = 0.33으로 읽었습니다."),
+    ("library_analogy.md", 4, "3^-1", "right", -1, [1 / 3], "3^-1 = 0.3333으로 읽었습니다."),
+    ("library_analogy.md", 4, "3⁻¹", "right", -1, [1 / 3], "3⁻¹ = 0.3333으로 읽었습니다."),
+    ("library_analogy.md", 4, "0", "wrong", 0, [0], "점수가 0이면"),
+    ("library_analogy.md", 4, "1", "wrong", 1, [1], "한 권이 가중치를 모두"),
+    ("library_analogy.md", 4, "−1/3", "other", -1, [-1 / 3], "−1/3 = -0.3333으로 읽었습니다. 가중치를 모두"),
+    ("library_analogy.md", 4, "2,359,296", "other", -1, [2359296], ""),
+    ("library_analogy.md", 4, "1,000.5", "other", -1, [1000.5], ""),
+    ("library_analogy.md", 4, "1e3", "other", -1, [1000], ""),
+    (
+        "library_analogy.md",
+        4,
+        "0,5",
+        "unsure",
+        -1,
+        [0, 5],
+        "수 두 개(0, 5)로 읽었습니다. 이 칸에는 수 하나만 적어 주세요.",
+    ),
+    ("library_analogy.md", 4, "0.3 0.3", "unsure", -1, [0.3, 0.3], "수 두 개(0.3, 0.3)로 읽었습니다."),
+    ("library_analogy.md", 4, "2√2", "unsure", -1, None, "읽지 못한 부분이 있습니다: ‘√2’."),
+    ("library_analogy.md", 4, "16-4", "unsure", -1, None, "읽지 못한 부분이 있습니다: ‘-4’."),
+    ("library_analogy.md", 4, "(16", "unsure", -1, None, "읽지 못한 부분이 있습니다: ‘(16’."),
+    ("library_analogy.md", 4, "1/0", "unsure", -1, None, "계산할 수 없는 식입니다: ‘1/0’."),
+    ("library_analogy.md", 4, "√-4", "unsure", -1, None, "계산할 수 없는 식입니다: ‘√-4’."),
+    ("library_analogy.md", 4, "", "invalid", -1, None, "숫자를 적어 주세요."),
+    ("library_analogy.md", 4, "모르겠어요", "invalid", -1, None, "숫자를 적어 주세요."),
+    # efficient 문제 2: 단위 GiB (다른 단위는 짐작하지 않습니다)
+    ("efficient.md", 2, "1 GiB", "right", -1, [1], ""),
+    ("efficient.md", 2, "1GiB", "right", -1, [1], ""),
+    ("efficient.md", 2, "1 MiB", "unsure", -1, None, "읽지 못한 부분이 있습니다: ‘MiB’."),
+    ("efficient.md", 2, "4 GiB", "wrong", 0, [4], "쿼리 헤드"),
+    # multi_head 문제 1: 몇 배 (12 와 1/12 은 서로 다른 오해)
+    ("multi_head.md", 1, "1배", "right", -1, [1], ""),
+    ("multi_head.md", 1, "12", "wrong", 0, [12], "좁아지니"),
+    (
+        "multi_head.md",
+        1,
+        "1/12",
+        "wrong",
+        1,
+        [1 / 12],
+        "1/12 = 0.08333으로 읽었습니다. 헤드마다 (d_model, d_model) 행렬을 따로",
+    ),
+]
+
+
+def reading_question(page, n):
+    return predict_data(page, n)
+
+
+@pytest.mark.parametrize("case", READING_CASES, ids=lambda c: f"{c[0]}:{c[1]}:{c[2]!r}")
+def test_answers_are_read_as_the_reader_wrote_them(case):
+    """표의 글마다 읽은 값, 판정, 말 (파이썬 쪽). 수 하나가 아니면 말의 첫머리가 무엇으로 읽었는지 보입니다."""
+    from predict import read_answer, respond
+
+    page, n, text, verdict, index, values, said = case
+    q = reading_question(page, n)
+    reading = read_answer(text, q)
+    if values is None:
+        assert reading["items"] == [] and reading["error"], reading
+    else:
+        assert reading["error"] is None, reading
+        assert [item["value"] for item in reading["items"]] == pytest.approx(values, rel=1e-12, abs=1e-15)
+    got = respond(q, text)
+    assert got[:2] == (verdict, index), got
+    assert got[2].startswith(said) or (said and said in got[2]), got
+    if verdict in ("unsure", "invalid"):
+        assert "적었습니다" not in got[2] and "봤나요" not in got[2], "읽지 못한 글에 오해를 짚으면 안 됩니다"
+
+
+def test_the_reading_table_covers_every_verdict_and_syntax():
+    verdicts = {c[3] for c in READING_CASES}
+    assert verdicts == {"right", "wrong", "other", "partly", "unsure", "invalid"}
+    typed = "".join(c[2] for c in READING_CASES)
+    for syntax in [",", "과", "√", "루트", "sqrt", "^", "**", "²", "⁻", "/", "%", "x", "1e", "１", "약", "배", "GiB"]:
+        assert syntax in typed, syntax
+
+
+def test_issue_39_misreads():
+    """issue 39: summary 의 "16, 16" 과 "16 16" 을 16.16·1616 으로 읽어 틀렸다고 했고, why_scale 의 "√100" 과 "10 1" 에
+    "분산을 적었습니다" 라고 했습니다."""
+    from predict import respond
+
+    summary, why = reading_question("summary.md", 1), reading_question("why_scale.md", 1)
+    assert respond(summary, "16, 16")[0] == respond(summary, "16 16")[0] == "right"
+    for text in ("√100", "10 1"):
+        verdict, _, said = respond(why, text)
+        assert verdict == "right" and "분산을 적었습니다" not in said, (text, said)
+
+
+@pytest.mark.parametrize(
+    ("number", "pair", "want"),
+    [
+        ("10", "으로/로", "으로"),
+        ("1", "으로/로", "로"),
+        ("7", "으로/로", "로"),
+        ("8", "으로/로", "로"),
+        ("2", "으로/로", "로"),
+        ("3", "으로/로", "으로"),
+        ("16", "으로/로", "으로"),
+        ("0.5", "으로/로", "로"),
+        ("0.3333", "으로/로", "으로"),
+        ("0", "으로/로", "으로"),
+        ("100", "으로/로", "으로"),
+        ("1,000", "으로/로", "으로"),
+        ("10,000", "으로/로", "으로"),
+        ("1,000,000,000,000", "으로/로", "로"),
+        ("-2.5", "으로/로", "로"),
+        ("8", "은/는", "은"),
+        ("4", "은/는", "는"),
+        ("64", "은/는", "는"),
+        ("0.879", "을/를", "를"),
+        ("10.01", "을/를", "을"),
+        ("16", "과/와", "과"),
+        ("4", "과/와", "와"),
+        ("20", "이/가", "이"),
+        ("9", "이/가", "가"),
+    ],
+)
+def test_particles_follow_the_reading_of_the_number(number, pair, want):
+    """수 뒤의 조사는 수를 읽는 소리를 따릅니다: 8 은 "팔" 이라 "8은", 10 은 "십" 이라 "10으로", 1 은 "일" 이라 "1로"."""
+    from predict import particle
+
+    assert particle(number, pair) == want
+
+
+@pytest.mark.parametrize(
+    ("x", "shown"),
+    [
+        (1 / 3, "0.3333"),
+        (2 / 3, "0.6667"),
+        (16.0, "16"),
+        (2359296.0, "2,359,296"),
+        (1234.5, "1,235"),
+        (-2.5, "-2.5"),
+        (0.0001234, "0.0001234"),
+        (9.99996, "10"),
+        (1e-12, "0"),
+        (-0.0, "0"),
+        (1e21, "1,000,000,000,000,000,000,000"),
+    ],
+)
+def test_read_numbers_are_shown_with_four_significant_digits(x, shown):
+    from predict import format_number
+
+    assert format_number(x) == shown
+
+
+# 수 바로 뒤의 조사 (받침에 따라 갈리는 것만). "이/가" 는 뒤에 다른 글자가 붙은 말(이라서, 이상)이 많아 띄어 쓴 자리만 봅니다.
+PARTICLE_AFTER_NUMBER = re.compile(
+    r"(?<![\w.,])(\d[\d,]*(?:\.\d+)?)(으로|로|은|는|을|를|과|와)(?![가-힣])|(?<![\w.,])(\d[\d,]*(?:\.\d+)?)(이|가)(?=[\s.,)]|$)"
+)
+
+
+@pytest.mark.parametrize(("page", "n"), PREDICT_QUESTIONS)
+def test_particles_after_numbers_in_feedback_follow_the_numbers_reading(page, n):
+    """돌려줄 말의 {자리} 를 채운 뒤 수 바로 뒤의 조사가 그 수를 읽는 소리와 맞습니다 (issue 39: "GQA-8는" → 8 은 "팔")."""
+    from predict import _texts, fill, particle
+
+    q = predict_data(page, n)
+    for where, text in _texts(q):
+        filled = fill(text, q["values"])
+        for m in PARTICLE_AFTER_NUMBER.finditer(filled):
+            number, used = (m[1], m[2]) if m[1] else (m[3], m[4])
+            pair = next(p for p in ("으로/로", "은/는", "을/를", "과/와", "이/가") if used in p.split("/"))
+            assert particle(number, pair) == used, (
+                f"{page} 문제 {n} {where}: '{number}{used}' → '{number}{particle(number, pair)}'"
+            )
+
+
+def test_reading_messages_have_no_typed_numbers():
+    from predict import DIGIT, FIELD, READING
+
+    for key, text in READING["messages"].items():
+        assert not DIGIT.search(FIELD.sub("", text)), key
+    assert not [c for c in READING["counts"] if DIGIT.search(c)]
+
+
+# ---------------------------------------------------------------- 돌려줄 말이 말하는 것 (issue 39 §5)
+
+
+def test_why_scale_fallback_does_not_give_each_product_the_sums_mean():
+    """why_scale 문제 1 의 그 밖의 답: 곱 하나의 평균은 0 이고, 0.06 은 q·k(곱 100개의 합)의 표본 평균입니다."""
+    q = predict_data("why_scale.md", 1)
+    assert "{mean}" not in q["other"] and "{comp_var}" in q["other"]
+
+
+def test_multi_head_feedback_matches_the_misconception_behind_each_number():
+    """12배라고 적는 오해(헤드가 좁아지니 파라미터도 적다)와 1/12 배의 오해(헤드마다 (d_model, d_model) 를 따로 가짐)는 다릅니다."""
+    from predict import respond
+
+    q = predict_data("multi_head.md", 1)
+    twelve, twelfth = respond(q, "12")[2], respond(q, "1/12")[2]
+    assert "따로" not in twelve and "좁" in twelve
+    assert "따로" in twelfth and "많을수록" in twelfth
+
+
+def test_self_vs_cross_says_what_the_smallest_change_measures():
+    """ "가장 적게 바뀐 토큰도 1.755만큼" 은 무엇의 변화인지 말하지 않았습니다: 출력 벡터의 한 성분입니다 (change_q1 은 성분의 최대 변화)."""
+    q = predict_data("self_vs_cross.md", 1)
+    assert "성분이 {smallest}만큼" in q["right"]

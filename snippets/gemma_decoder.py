@@ -176,7 +176,7 @@ def forward(model, batch, caches):
 # --8<-- [start:generate]
 def greedy(logits, rng):
     """가장 로짓이 큰 토큰 (rng 는 쓰지 않습니다: 샘플링 함수와 같은 모양으로 부르려는 자리)."""
-    return int(np.argmax(logits))
+    return int(np.argmax(_scores(logits)))
 
 
 def generate(model, prompts, steps, pick=greedy, seed=0):
@@ -192,7 +192,16 @@ def generate(model, prompts, steps, pick=greedy, seed=0):
         raise TypeError(f"pick 은 (로짓, rng) → 토큰 id 인 함수여야 합니다: {type(pick).__name__}")
     if not isinstance(prompts, (list, tuple)) or not prompts:
         raise ValueError(f"prompts 는 토큰 id 리스트를 하나 이상 담은 리스트여야 합니다: {type(prompts).__name__}")
-    lengths = [len(_ids(p, f"prompts[{j}]", model.cfg["vocab"])) for j, p in enumerate(prompts)]
+    _check_model(model)
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
+        raise ValueError(f"seed 는 0 이상의 정수나 None 이어야 합니다: seed={seed!r} ({type(seed).__name__})")
+    lengths = []
+    for j, p in enumerate(prompts):
+        ids = _ids(p, f"prompts[{j}]", model.cfg["vocab"])
+        if ids[0] != model.cfg["bos"]:
+            raise ValueError(f"prompts[{j}] 의 첫 토큰이 {int(ids[0])} 입니다: 프롬프트는 <bos>(id {model.cfg['bos']})로 "
+                             "시작해야 합니다 (tokenizer.encode 가 붙입니다)")
+        lengths.append(ids.size)
     if max(lengths) + steps - 1 > MAX_CONTEXT:
         raise ValueError(f"가장 긴 프롬프트 {max(lengths)} 토큰 + steps {steps} 가 MAX_CONTEXT={MAX_CONTEXT} 를 넘습니다")
     rng = np.random.default_rng(seed)
@@ -202,7 +211,7 @@ def generate(model, prompts, steps, pick=greedy, seed=0):
         logits, weights = forward(model, batch, caches)
         # 마지막 자리의 로짓이 다음 토큰의 점수입니다
         last = [z[-1] for z in logits]
-        chosen = [int(pick(z, rng)) for z in last]
+        chosen = [_picked(pick(z, rng), model.cfg["vocab"], step, j) for j, z in enumerate(last)]
         yield step, last, weights, chosen
         # 다음 걸음에는 고른 토큰 하나씩만 읽습니다
         batch = [np.array([c]) for c in chosen]
@@ -239,6 +248,27 @@ def _ids(ids, name, upper):
         bad = int(a[(a < 0) | (a >= (upper if upper is not None else np.iinfo(np.int64).max))][0])
         raise ValueError(f"{name} 에 {bad} 가 있습니다: 0 이상 {upper if upper is not None else ''} 미만이어야 합니다")
     return a.astype(np.int64)
+
+
+def _scores(logits):
+    """greedy 의 로짓: 1차원 실수, NaN 과 +inf 는 받지 않습니다 (-inf 는 고를 수 없는 토큰이라 받습니다)."""
+    z = np.asarray(logits)
+    if z.dtype.kind not in "iuf" or z.ndim != 1 or z.size == 0:
+        raise ValueError(f"logits 는 비어 있지 않은 1차원 실수 배열이어야 합니다: dtype={z.dtype}, shape={z.shape}")
+    if np.isnan(z).any() or (z == np.inf).any() or np.all(z == -np.inf):
+        raise ValueError(f"logits 에 NaN 이나 +inf 가 있거나 모두 -inf 입니다: shape={z.shape}")
+    return z
+
+
+def _picked(token, vocab, step, j):
+    """pick 이 돌려준 값이 토큰 id 인지: 정수(bool, 실수, 글자는 안 됨)이고 0 이상 vocab 미만."""
+    if isinstance(token, (bool, np.bool_)) or not isinstance(token, (int, np.integer)):
+        raise TypeError(f"pick 이 걸음 {step}, prompts[{j}] 에서 토큰 id 대신 {token!r:.40} ({type(token).__name__}) 를 "
+                        "돌려주었습니다: 정수 id 여야 합니다")
+    if not 0 <= token < vocab:
+        raise ValueError(f"pick 이 걸음 {step}, prompts[{j}] 에서 {int(token)} 를 돌려주었습니다: 토큰 id 는 0 이상 "
+                         f"{vocab} (어휘 크기) 미만이어야 합니다")
+    return int(token)
 
 
 def _check_model(model):

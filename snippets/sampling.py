@@ -173,7 +173,7 @@ def _count(value, name, z):
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{name} 는 정수여야 합니다: {name}={value!r} ({type(value).__name__})")
     if not 1 <= value < z.size:
-        raise ValueError(f"{name}={value} 는 1 이상, 로짓 수 {z.size} 미만이어야 합니다 (나머지가 있어야 요약합니다)")
+        raise ValueError(f"{name}={value} 는 1 이상, logits 의 수 {z.size} 미만이어야 합니다 (나머지가 있어야 요약합니다)")
     if np.count_nonzero(np.isfinite(z)) < value:
         raise ValueError(f"{name}={value}: -inf 가 아닌 로짓이 {np.count_nonzero(np.isfinite(z))}개뿐이라 후보를 채울 수 없습니다")
     return int(value)

@@ -343,36 +343,80 @@ def test_probabilities_follow_the_definition(z, T, k, p):
     assert abs(got.sum() - 1) < 1e-12
 
 
-def test_summary_is_exact_when_each_bin_holds_one_logit_value():
-    """나머지 로짓이 칸마다 한 값뿐이면 히스토그램은 근사가 아닙니다: from_summary 가 전체 계산과 같아야 합니다."""
-    r = np.random.default_rng(3)
-    top = np.sort(np.unique(r.integers(32, 192, 400))[:50] / 16)[
-        ::-1
-    ]  # 16분의 1 단위: 요약의 소수 넷째 자리 반올림이 정확
-    tail = np.repeat(np.arange(1.875, -20, -0.25), 37)  # 칸 [b/4, (b+1)/4) 의 가운데 값, 칸마다 37개
-    z = np.concatenate([top, tail])
-    s = sampling.summarize(z)
-    assert s["ids"] == list(range(50))
-    for T in (0.3, 1.0, 2.0):
-        for k, p in ((0, 1.0), (0, 0.9), (0, 0.999), (10, 0.5), (50, 1.0), (5, 1.0)):
-            full = sampling.probabilities(z, T, k, p)
-            cand, rest, count = sampling.from_summary(s, T, k, p)
-            np.testing.assert_allclose(cand, full[:50], atol=1e-6)
-            assert abs(rest - full[50:].sum()) < 1e-6
-            assert count == np.count_nonzero(full[50:])
+def full_sweep(z, temperatures=sampling.TEMPERATURES, top_ps=sampling.TOP_PS + (1.0,), ks=(0,), n=50):
+    """어휘 전체로 한 계산 (probabilities 와 같은 정의를 손잡이마다 다시 정렬하지 않게 풀어 쓴 것).
+
+    (T, k, p, 후보 n 개의 확률, 나머지의 몫, 남은 나머지 토큰 수) 를 내놓습니다. 후보는 probabilities 의 차례
+    (로짓이 큰 차례, 같으면 id 가 작은 것부터) 의 앞 n 개입니다.
+    """
+    z = np.asarray(z, dtype=np.float64)
+    order = np.argsort(-z, kind="stable")
+    zs = z[order]
+    for T in temperatures:
+        e = np.exp((zs - zs.max()) / T)
+        probs = e / e.sum()
+        for k in ks:
+            p_k = probs[:k] / probs[:k].sum() if k else probs
+            cum = np.cumsum(p_k)
+            for p in top_ps:
+                keep = p_k.size if p >= 1 else int(np.searchsorted(cum, p - 1e-12)) + 1
+                q = p_k[:keep] / p_k[:keep].sum()
+                cand = np.zeros(n)
+                cand[: min(keep, n)] = q[:n]
+                yield T, k, p, cand, float(q[n:].sum()), max(0, keep - n)
 
 
-def test_summary_of_skewed_bins_stays_close():
-    """칸 안의 로짓이 고르지 않아도 (칸 폭 0.25) 몫의 차이는 작습니다: 데이터에 실제로 잰 값이 적힙니다."""
-    r = np.random.default_rng(4)
-    z = np.concatenate([r.normal(8, 2, 60), r.normal(-2, 3, 20000)])
+def assert_summary_is_exact(z, summary, ks, tol=1e-12):
+    """from_summary(요약) = 어휘 전체의 계산, 손잡이의 모든 자리에서. 반환: (가장 큰 차이, 견준 수)."""
+    worst, checked = 0.0, 0
+    for T, k, p, want, want_rest, want_count in full_sweep(z, ks=ks, n=len(summary["ids"])):
+        cand, rest, count = sampling.from_summary(summary, T, k, p)
+        worst = max(worst, float(np.abs(cand - want).max()), abs(rest - want_rest))
+        assert count == want_count, (T, k, p, count, want_count)
+        checked += 1
+    assert worst < tol, worst
+    return worst, checked
+
+
+def held_out_logits(seed, size=6000):
+    """테스트가 만드는 로짓: 뾰족한 앞부분 + 긴 꼬리, 같은 값(동점)과 -inf 가 섞인 것, 평평한 것."""
+    r = np.random.default_rng(seed)
+    kind = seed % 3
+    if kind == 0:
+        z = np.concatenate([r.normal(12, 3, 30), r.normal(0, 4, size - 30)])
+    elif kind == 1:
+        z = np.round(r.normal(0, 3, size) * 2) / 2  # 0.5 단위: 동점이 많습니다 (50번째 경계에도)
+        z[r.choice(size, size // 10, replace=False)] = -np.inf
+    else:
+        z = r.normal(0, 0.5, size)  # 평평함: top-p 의 경계가 꼬리 깊숙이
+    return r.permutation(z).astype(np.float32 if seed % 2 else np.float64)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_summary_is_exact_at_every_slider_position(seed):
+    """요약(후보 50개 + 손잡이마다 나머지의 표)으로 한 계산이 어휘 전체의 계산과 같습니다: 온도 0.05…2 (41칸, 0 포함),
+    top-p 0.05…1 (20칸), top-k 0·1·2·7·49·50. 테스트가 만든 로짓 (동점, -inf, 평평한 분포)."""
+    z = held_out_logits(seed)
     s = sampling.summarize(z)
-    worst = 0.0
-    for T in (0.5, 1.0, 1.5, 2.0):
-        full = sampling.probabilities(z, T)[s["ids"]]
-        cand, rest, _ = sampling.from_summary(s, T)
-        worst = max(worst, np.abs(full - cand).max(), abs(1 - full.sum() - rest))
-    assert worst < 2e-3
+    assert s["ids"] == np.argsort(-z.astype(np.float64), kind="stable")[:50].tolist()
+    assert json.loads(json.dumps(s)) == s  # JSON 으로 오가도 값이 그대로 (float64 의 repr)
+    worst, checked = assert_summary_is_exact(z, s, ks=(0, 1, 2, 7, 49, 50))
+    assert checked == 40 * 6 * 20
+    for T, k, p in ((0.35, 0, 0.55), (1.5, 7, 0.8), (2.0, 0, 0.95)):  # 풀어 쓴 기준이 probabilities 그대로인지
+        full = sampling.probabilities(z, T, k, p)
+        cand, rest, count = sampling.from_summary(s, T, k, p)
+        np.testing.assert_allclose(cand, full[s["ids"]], atol=1e-12, rtol=0)
+        assert abs(rest - (1 - full[s["ids"]].sum())) < 1e-12
+
+
+def test_summary_off_the_grid_is_refused_not_approximated():
+    s = sampling.summarize(held_out_logits(0))
+    with pytest.raises(ValueError, match="temperature=0.33 는 요약의 표에 없는 값"):
+        sampling.from_summary(s, 0.33)
+    with pytest.raises(ValueError, match="top_p=0.42 는 요약의 표에 없는 값"):
+        sampling.from_summary(s, 1.0, 0, 0.42)
+    # top-k 를 켜면 후보만으로 계산하므로 어느 온도·top-p 든 됩니다
+    assert abs(sampling.from_summary(s, 0.33, 5, 0.42)[0].sum() - 1) < 1e-12
 
 
 def test_temperature_zero_is_top_k_one():
@@ -434,7 +478,64 @@ def bad_input_cases(model, tok):
         (lambda: sampling.summarize(np.arange(10.0)), ValueError, ["logits", "10"]),
         (lambda: sampling.from_summary(sampling.summarize(np.arange(100.0)), top_k=51), ValueError, ["top_k=51"]),
         (lambda: sampling.sampler(top_p=2), ValueError, ["top_p=2"]),
+        # issue 39 §7: 날것의 오류, 다른 인자를 탓하던 것, 조용히 틀리던 것
+        (lambda: tok.encode("a\ud800b"), ValueError, ["text", "U+D800", "1번째"]),
+        (lambda: tok.decode(5), TypeError, ["ids", "int"]),
+        (lambda: GemmaTokenizer({}), ValueError, ["meta", "tokenizer.ggml.tokens"]),
+        (lambda: picks(model, -1), ValueError, ["pick", "-1", "prompts[0]"]),
+        (lambda: picks(model, model.cfg["vocab"]), ValueError, ["pick", str(model.cfg["vocab"])]),
+        (lambda: picks(model, 3.9), TypeError, ["pick", "3.9", "float"]),
+        (lambda: picks(model, "7"), TypeError, ["pick", "'7'", "str"]),
+        (lambda: picks(model, True), TypeError, ["pick", "True", "bool"]),
+        (lambda: picks(model, np.float64(5.0)), TypeError, ["pick", "float64"]),
+        (lambda: list(gd.generate(model, [[2, 265]], 1, seed="a")), ValueError, ["seed", "'a'"]),
+        (lambda: list(gd.generate(model, [[2, 265]], 1, seed=-1)), ValueError, ["seed", "-1"]),
+        (lambda: list(gd.generate(model, [[265, 266]], 1)), ValueError, ["prompts[0]", "<bos>"]),
+        (lambda: list(gd.generate("모델", [[2]], 1)), TypeError, ["model", "Gemma"]),
+        (lambda: gd.greedy([np.nan, 1.0], None), ValueError, ["logits", "NaN"]),
+        (lambda: gd.greedy([[1.0, 2.0]], None), ValueError, ["logits", "(1, 2)"]),
+        (lambda: sampling.probabilities([np.nan, 1.0]), ValueError, ["logits[0]=nan"]),
+        (lambda: sampling.probabilities([1.0, np.inf]), ValueError, ["+inf", "logits[1]=inf"]),
+        (lambda: sampling.probabilities([-np.inf, -np.inf]), ValueError, ["logits", "모두 -inf"]),
+        (lambda: sampling.probabilities([[1.0], [2.0, 3.0]]), ValueError, ["logits", "배열로"]),
+        (lambda: sampling.summarize(np.arange(100.0), candidates=0), ValueError, ["candidates=0"]),
+        (lambda: sampling.summarize(np.arange(100.0), candidates=-3), ValueError, ["candidates=-3"]),
+        (lambda: sampling.summarize(np.arange(100.0), candidates=2.5), TypeError, ["candidates", "float"]),
+        (lambda: sampling.summarize(np.arange(100.0), candidates=100), ValueError, ["candidates=100", "100"]),
+        (lambda: sampling.summarize(masked(100, 10)), ValueError, ["candidates=50", "-inf", "10개"]),
+        (lambda: sampling.summarize(np.arange(100.0), temperatures=[0.0, 1.0]), ValueError, ["temperatures"]),
+        (lambda: sampling.summarize(np.arange(100.0), temperatures=[2.0, 1.0]), ValueError, ["temperatures"]),
+        (lambda: sampling.summarize(np.arange(100.0), top_ps=[0.5, 1.0]), ValueError, ["top_ps", "1 미만"]),
+        (lambda: sampling.summarize(np.arange(100.0), top_ps="0.5"), ValueError, ["top_ps"]),
+        (lambda: sampling.from_summary({}), ValueError, ["summary", "ids, logits, tail", "[]"]),
+        (lambda: sampling.from_summary("요약"), ValueError, ["summary", "str"]),
+        (lambda: sampling.from_summary(unsorted()), ValueError, ["summary['logits']", "큰 것부터"]),
+        (lambda: sampling.from_summary({**summary(), "tail": {}}), ValueError, ["summary['tail']", "mass"]),
+        (lambda: sampling.from_summary({**summary(), "ids": [1]}), ValueError, ["summary['ids']", "1개"]),
+        (lambda: sampling.from_summary(summary(), 0.33), ValueError, ["temperature=0.33", "0.05"]),
+        (lambda: sampling.from_summary(summary(), 1.0, 0, 0.42), ValueError, ["top_p=0.42", "0.95"]),
+        (lambda: sampling.sampler()([np.nan, 1.0], np.random.default_rng(0)), ValueError, ["logits"]),
     ]
+
+
+def picks(model, value):
+    """pick 이 value 를 돌려주는 생성 (잘못된 토큰 id 가 어떻게 알려지는지)."""
+    return list(gd.generate(model, [[2, 265]], 2, pick=lambda z, rng: value))
+
+
+def masked(size, finite):
+    z = np.full(size, -np.inf)
+    z[:finite] = np.arange(finite, dtype=np.float64)
+    return z
+
+
+def summary():
+    return sampling.summarize(np.linspace(0, 9, 200))
+
+
+def unsorted():
+    s = summary()
+    return {**s, "logits": s["logits"][::-1]}
 
 
 def test_bad_inputs_name_the_argument(tiny, tiny_tok):
@@ -444,6 +545,60 @@ def test_bad_inputs_name_the_argument(tiny, tiny_tok):
             call()
         for word in words:
             assert word in str(info.value), f"{error.__name__} 메시지에 {word!r} 가 없습니다: {info.value}"
+
+
+def test_minus_inf_is_probability_zero_everywhere(tiny):
+    """-inf 는 사이트의 다른 곳(마스크)에서 "볼 수 없음" 이므로, 로짓의 -inf 도 확률 0 으로 받습니다 (NaN, +inf 는 아님)."""
+    z = np.array([-np.inf, 1.0, 3.0, -np.inf, 2.0])
+    p = sampling.probabilities(z, 1.0)
+    assert p[0] == p[3] == 0 and abs(p.sum() - 1) < 1e-15
+    np.testing.assert_allclose(p[[1, 2, 4]], np.exp([1, 3, 2]) / np.exp([1, 3, 2]).sum())
+    assert sampling.probabilities(z, 0).tolist() == [0, 0, 1, 0, 0] and gd.greedy(z, None) == 2
+    assert sampling.probabilities(z, 1.0, top_k=4)[[0, 3]].tolist() == [0, 0]  # k 가 유한한 로짓 수보다 커도
+    long = np.concatenate([np.linspace(5, 0, 60), np.full(100, -np.inf)])
+    s = sampling.summarize(long)
+    cand, rest, count = sampling.from_summary(s, 1.0)
+    assert count == 110 and abs(cand.sum() + rest - 1) < 1e-12  # 나머지 110개 (그 가운데 100개는 확률 0)
+    np.testing.assert_allclose(cand, sampling.probabilities(long, 1.0)[:50], atol=1e-15)
+
+
+def test_a_cut_gguf_file_is_named_at_every_length(tmp_path, tiny_path):
+    """잘린 파일은 어디서 잘려도 path 를 밝힌 ValueError 입니다 (3b36f65: 머리 안에서 잘리면 struct.error)."""
+    data = tiny_path.read_bytes()
+    meta_end = data.index(b"blk.0.attn_norm.weight")  # 텐서 목록이 시작하는 곳 근처
+    cut = tmp_path / "cut.gguf"
+    lengths = sorted({24, 30, 100, 1000, meta_end // 2, meta_end, meta_end + 50, len(data) // 2, len(data) - 1})
+    lengths += list(range(24, 2000, 37))
+    for n in lengths:
+        cut.write_bytes(data[:n])
+        with pytest.raises(ValueError) as info:
+            gemma_file.read_gguf(cut)
+        assert f"path={cut}" in str(info.value) or str(cut) in str(info.value), (n, info.value)
+    empty = tmp_path / "empty.gguf"
+    empty.write_bytes(b"")
+    with pytest.raises(ValueError, match="0바이트뿐"):
+        gemma_file.read_gguf(empty)
+    with pytest.raises(FileNotFoundError, match="파일이 없습니다"):
+        gemma_file.read_gguf(tmp_path / "없음.gguf")
+    with pytest.raises(TypeError, match="path 는 파일 경로"):
+        gemma_file.read_gguf(data[:100])
+    meta, tensors = gemma_file.read_gguf(tiny_path)
+    with pytest.raises(ValueError, match="block_count"):
+        gemma_file.gemma_config({k: v for k, v in meta.items() if k != "gemma3.block_count"})
+    with pytest.raises(TypeError, match="meta 는"):
+        gemma_file.gemma_config("meta")
+    cfg = gemma_file.gemma_config(meta)
+    with pytest.raises(ValueError, match="tensors 에 텐서 1개가 없습니다: \\['blk.5.post_ffw_norm.weight'\\]"):
+        gemma_file.gemma_params(cfg, {k: v for k, v in tensors.items() if k != "blk.5.post_ffw_norm.weight"})
+
+
+def test_a_cut_real_gguf_file_is_named(tmp_path):
+    """진짜 파일의 앞 100 kB (어휘 262,144개의 한가운데에서 끝남): issue 39 가 struct.error 를 본 경우."""
+    cut = tmp_path / "cut.gguf"
+    with open(gemma_file.gguf_path(), "rb") as f:
+        cut.write_bytes(f.read(100_000))
+    with pytest.raises(ValueError, match="100,000바이트에서 끝납니다"):
+        gemma_file.read_gguf(cut)
 
 
 def test_bad_files_name_the_file(tmp_path, tiny_path):
@@ -591,7 +746,6 @@ def test_data_matches_the_page(steps):
     index = json.loads(steps["index"].read_text(encoding="utf-8"))
     assert index["prompts"] == PROMPTS and len(PROMPTS) == 8 and index["steps"] == STEPS == 20
     assert index["vocab"] - index["candidates"] == 262_094  # 페이지: "나머지 262,094개"
-    assert index["summary_error"] < 0.001  # 페이지: "차이가 0.1%p보다 작습니다"
     loops = 0
     for j in range(8):
         part = json.loads(steps[f"p{j}"].read_text(encoding="utf-8"))
@@ -600,7 +754,10 @@ def test_data_matches_the_page(steps):
         for k, s in enumerate(part["steps"]):
             assert s["token"] == s["ids"][0]  # 고른 토큰 = 1등 (탐욕)
             assert s["logits"] == sorted(s["logits"], reverse=True) and len(s["ids"]) == 50
-            assert sum(s["tail"]["counts"]) == index["vocab"] - 50
+            assert s["tail"]["size"] == index["vocab"] - 50
+            assert s["tail"]["temperatures"] == list(sampling.TEMPERATURES) and s["tail"]["top_ps"] == list(
+                sampling.TOP_PS
+            )
             w = unpack(s["attention"], n + k)
             np.testing.assert_allclose(w.sum(-1), 1, atol=5e-4)  # 65535 단위로 반올림한 값들의 합
         pre = unpack(part["prefill"], n * n).reshape(18, 4, n, n)
@@ -614,6 +771,36 @@ def test_data_matches_the_page(steps):
     seoul = next(i for i, piece in p2["pieces"].items() if piece == "▁서울")
     space = next(i for i, piece in p2["pieces"].items() if piece == "▁")
     assert round(probs[int(seoul)], 2) == 0.06 and probs[int(space)] > probs[int(seoul)]  # 페이지: 서울 6%
+
+
+@pytest.mark.model
+def test_the_browser_gets_exact_numbers_over_the_whole_slider_range(gemma, steps):
+    """브라우저가 받는 요약으로 한 계산 = 어휘 262,144개 전체로 한 계산: 프롬프트 8개 × 20걸음의 모든 걸음에서
+    온도 0.05…2 의 40칸 × top-p 0.05…1 의 20칸 (top-k 끔), 그리고 걸음마다 하나씩 top-k 1·7·50 도.
+
+    3b36f65 의 요약(히스토그램)은 여기서 나머지의 몫이 1.0%p, 후보 하나가 0.27 까지 달랐습니다. 로짓은 모델을 다시
+    돌려 얻습니다: 데이터를 만든 프로세스와 로짓이 비트까지 같으면 받은 요약 그대로, 다르면(다른 BLAS 스레드 수 등)
+    같은 로짓의 요약으로 견주고, 받은 요약은 그 요약과 로짓 1e-5 안인지 봅니다.
+    """
+    from next_token_data import PROMPTS, STEPS
+
+    parts = [json.loads(steps[f"p{j}"].read_text(encoding="utf-8")) for j in range(len(PROMPTS))]
+    prompts = [gemma.tokenizer.encode(t) for t in PROMPTS]
+    worst, checked, same = 0.0, 0, 0
+    for step, last, _, _ in gd.generate(gemma, prompts, STEPS):
+        for j, z in enumerate(last):
+            shipped = parts[j]["steps"][step]
+            summary = {k: shipped[k] for k in ("ids", "logits", "tail")}
+            if shipped["logits"] != z[shipped["ids"]].astype(np.float64).tolist():
+                summary = sampling.summarize(z)
+                assert summary["ids"] == shipped["ids"]
+                np.testing.assert_allclose(shipped["logits"], summary["logits"], rtol=0, atol=1e-5)
+            else:
+                same += 1
+            w, c = assert_summary_is_exact(z, summary, ks=(0, 1, 7, 50) if step == j else (0,))
+            worst, checked = max(worst, w), checked + c
+    print(f"요약 = 어휘 전체: {checked:,}개 설정에서 가장 큰 차이 {worst:.1e} (받은 요약 그대로 {same}/160 걸음)")
+    assert checked == 160 * 40 * 20 + 8 * 3 * 40 * 20
 
 
 def unpack(text, keys):

@@ -1,7 +1,8 @@
 """다음 토큰 고르기의 도구(docs/assets/next-token.js)를 실제 브라우저(Debian chromium + Playwright)에서 확인합니다.
 
-- 샘플링 수학: 모든 프롬프트·걸음에서 온도·top-k·top-p 의 여러 값으로 JavaScript 의 probabilities 를 부르고,
-  같은 JSON 으로 numpy 의 sampling.from_summary 가 낸 값과 견줍니다 (float64 끼리, 1e-12 안).
+- 샘플링 수학: 모든 프롬프트·걸음에서 온도·top-k·top-p 의 여러 값(모서리와, 손잡이의 모든 자리에서 고른 60곳)으로
+  JavaScript 의 probabilities 를 부르고, 같은 JSON 으로 numpy 의 sampling.from_summary 가 낸 값과 견줍니다 (float64 끼리,
+  1e-12 안). from_summary 가 어휘 전체의 계산과 같다는 것은 tests/test_next_token.py 가 손잡이의 모든 자리에서 봅니다.
   어텐션 가중치를 푸는 decodeWeights 도 numpy(next_token_data.unpack_attention)와 비트까지 같습니다.
 - 화면의 숫자: 손잡이를 움직인 뒤 표의 백분율, 쿼리 한 행의 가중치(그리고 <bos> 를 빼고 다시 나눈 값)가 numpy 와 같습니다.
 - 쿼리보다 오른쪽 토큰은 "가려짐", 가중치 막대가 없습니다.
@@ -21,7 +22,18 @@ from next_token_data import unpack_attention
 pytestmark = pytest.mark.browser
 
 PAGE = "next_token/"
-KNOBS = [(T, k, p) for T in (0, 0.05, 0.5, 1, 1.35, 2) for k in (0, 1, 7, 50) for p in (0.05, 0.5, 0.9, 1)]
+# 손잡이의 모서리와 가운데, 그리고 손잡이가 설 수 있는 모든 자리(온도 41칸 × top-k 51칸 × top-p 20칸)에서 고른 60곳
+_CORNERS = [(T, k, p) for T in (0, 0.05, 0.5, 1, 1.35, 2) for k in (0, 1, 7, 50) for p in (0.05, 0.5, 0.9, 1)]
+_R = np.random.default_rng(39)
+_SAMPLE = [
+    (
+        round(0.05 * int(_R.integers(0, 41)), 2),
+        int(_R.choice([0, int(_R.integers(1, 51))])),
+        round(0.05 * int(_R.integers(1, 21)), 2),
+    )
+    for _ in range(60)
+]
+KNOBS = _CORNERS + _SAMPLE
 
 
 def data(site, name):

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 import gemma_file
-from attention import causal_mask, merge_heads, split_heads
+from attention import causal_mask, masked_softmax, merge_heads, split_heads
 from gemma_tokenizer import GemmaTokenizer
 
 # 8장 모듈은 import 될 때 그 장의 표를 찍습니다. 여기서는 버립니다
@@ -36,6 +36,8 @@ class Gemma:
     # gemma_file.gemma_params: 임베딩 표 E, 층마다 투영 행렬과 정규화 배율
     params: dict
     tokenizer: GemmaTokenizer | None = None
+    # 파일의 양자화 형식마다 파라미터 수 (gemma_file.formats): {"Q8_0": …, "Q5_0": …}
+    formats: dict = field(default_factory=dict)
 
 
 def load_gemma(path=None):
@@ -44,7 +46,8 @@ def load_gemma(path=None):
     path = gemma_file.gguf_path() if path is None else path
     meta, tensors = gemma_file.read_gguf(path)
     cfg = gemma_file.gemma_config(meta)
-    return Gemma(cfg, gemma_file.gemma_params(cfg, tensors), GemmaTokenizer(meta))
+    params = gemma_file.gemma_params(cfg, tensors)
+    return Gemma(cfg, params, GemmaTokenizer(meta), gemma_file.formats(tensors))
 # --8<-- [end:load]
 
 
@@ -111,6 +114,41 @@ def new_cache(model, capacity):
     shape = (c["layers"], c["kv_heads"], int(capacity), c["d_head"])
     return KVCache(np.zeros(shape, np.float32), np.zeros(shape, np.float32))
 # --8<-- [end:cache]
+
+
+# --8<-- [start:attention_one]
+def attention_one(h, layer, cfg, i):
+    """층 i 의 셀프 어텐션, 프롬프트 하나를 처음부터 (캐시 없이).
+
+    h: (n, d_model) 정규화한 은닉 상태 → (출력 (n, d_model), 가중치 (헤드, n, n)).
+    """
+    n = h.shape[0]
+    # (4, n, 256): 쿼리 헤드 넷
+    q = split_heads(h @ layer["W_Q"], cfg["heads"])
+    # (1, n, 256): 키·밸류 헤드는 하나 (MQA)
+    k = split_heads(h @ layer["W_K"], cfg["kv_heads"])
+    v = split_heads(h @ layer["W_V"], cfg["kv_heads"])
+    # QK-norm
+    q = rms_norm(q, layer["norm_q"], cfg["eps"])
+    k = rms_norm(k, layer["norm_k"], cfg["eps"])
+    # 지역 층과 전역 층은 RoPE 의 base 와 마스크가 다릅니다
+    local = i not in cfg["global_layers"]
+    base = cfg["local_base"] if local else cfg["global_base"]
+    q, k = rotate(q, np.arange(n), base), rotate(k, np.arange(n), base)
+    if local:
+        mask = sliding_window_mask(n, cfg["window"])
+    else:
+        mask = causal_mask(n)
+    # ① 점수 q·k: 키 헤드 하나를 쿼리 헤드 넷이 함께 씁니다
+    scores = q @ k.swapaxes(-1, -2)
+    # ② √d_k = 16 으로 나누기
+    scores = scores / np.sqrt(np.float32(cfg["d_head"]))
+    # ③ 마스크를 쓴 소프트맥스: (4, n, n)
+    w = masked_softmax(scores, mask)
+    # ④ 가중합: 밸류 헤드 하나를 함께 씁니다
+    out = w @ v
+    return merge_heads(out) @ layer["W_O"], w
+# --8<-- [end:attention_one]
 
 
 # --8<-- [start:attention]

@@ -300,6 +300,15 @@ class EmbeddingTable:
         return out
 
 
+def formats(tensors):
+    """텐서 {이름: (형식, 모양, 바이트)} → {양자화 형식 이름: 파라미터 수}, 많은 것부터. Q4_K_M 은 파일 전체의 이름일 뿐
+    텐서마다 형식이 다릅니다 (이 파일: 임베딩 표는 Q8_0, 층의 행렬은 Q5_0·Q4_K·Q6_K 가 섞이고, 정규화 배율은 F32)."""
+    count = {}
+    for qtype, shape, _ in tensors.values():
+        count[qtype.name] = count.get(qtype.name, 0) + int(np.prod(shape))
+    return dict(sorted(count.items(), key=lambda kv: -kv[1]))
+
+
 def gemma_params(cfg, tensors):
     """파라미터 dict: "E" 임베딩 표 (출력 층도 이것을 씁니다, EmbeddingTable), "norm_out", "layers" [층마다 dict].
 

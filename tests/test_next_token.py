@@ -1118,3 +1118,31 @@ def test_the_reading_guide_names_every_page_after_what_it_builds_on():
     assert text.count("](efficient.md") >= 5 and order.index("efficient.md") < order.index("next_token.md")
     for page in ("self_vs_cross.md", "multi_head.md", "four_steps.md", "heatmap.md"):
         assert order.index(page) < order.index("next_token.md")
+
+
+def test_the_tool_script_is_an_outline_of_short_named_functions():
+    """docs/assets/next-token.js: 3b36f65 의 mount() 는 293줄 한 덩어리였습니다. 이제 이름 붙은 함수들의 차례이고, 어느
+    함수도 80줄을 넘지 않습니다 (head-explorer.js 처럼). 화면의 글은 조사를 붙여 씁니다 ("<bos>를", "온도 0은")."""
+    source = (DOCS / "assets" / "next-token.js").read_text(encoding="utf-8")
+    lengths, name, start = {}, None, 0
+    for n, line in enumerate(source.splitlines()):
+        if m := re.match(r"  function (\w+)\(", line):
+            name, start = m.group(1), n
+        elif line == "  }" and name:
+            lengths[name], name = n - start + 1, None
+    assert len(lengths) > 25 and max(lengths.values()) <= 80, sorted(lengths.items(), key=lambda kv: -kv[1])[:3]
+    for name in (
+        "probabilities",
+        "newTool",
+        "build",
+        "render",
+        "renderTable",
+        "renderAttention",
+        "renderChips",
+        "mount",
+    ):
+        assert name in lengths, name
+    assert lengths["mount"] < 20
+    for old in ("<bos> 를", "온도 0 은", '약 " + Math.round'):
+        assert old not in source, old
+    assert "<bos>를 빼고 나머지로 다시 나누기" in source and "온도 0은 로짓이 가장 큰 토큰 하나만 남깁니다" in source

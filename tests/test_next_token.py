@@ -343,12 +343,14 @@ def test_probabilities_follow_the_definition(z, T, k, p):
     assert abs(got.sum() - 1) < 1e-12
 
 
-def full_sweep(z, temperatures=sampling.TEMPERATURES, top_ps=sampling.TOP_PS + (1.0,), ks=(0,), n=50):
+def full_sweep(z, temperatures=None, top_ps=None, ks=(0,), n=50):
     """어휘 전체로 한 계산 (probabilities 와 같은 정의를 손잡이마다 다시 정렬하지 않게 풀어 쓴 것).
 
     (T, k, p, 후보 n 개의 확률, 나머지의 몫, 남은 나머지 토큰 수) 를 내놓습니다. 후보는 probabilities 의 차례
     (로짓이 큰 차례, 같으면 id 가 작은 것부터) 의 앞 n 개입니다.
     """
+    temperatures = sampling.TEMPERATURES if temperatures is None else temperatures
+    top_ps = sampling.TOP_PS + (1.0,) if top_ps is None else top_ps
     z = np.asarray(z, dtype=np.float64)
     order = np.argsort(-z, kind="stable")
     zs = z[order]

@@ -682,11 +682,14 @@ def test_page_tokens_and_first_candidates(out):
     assert "로짓: (4, 262144)" in out
     top = re.findall(r"^\s*(\S+) (0\.\d{3})$", out.split("로짓:")[1], flags=re.M)[:5]
     assert top[0] == ("▁다니", "0.154") and [t for t, _ in top[:3]] == ["▁다니", "▁들어가", "▁가"]
+    assert [round(100 * float(p)) for _, p in top[:3]] == [15, 6, 5]
+    # 3b36f65: "`▁가`가" 는 화면에서 "▁가가" 로 읽혔습니다: 조각 바로 뒤에 같은 글자의 조사를 붙이지 않습니다
     text = (DOCS / "next_token.md").read_text(encoding="utf-8")
+    assert "`▁가`가" not in text and '<code class="glue">▁가</code>가' not in text
     # 조각 이름은 <code class="glue"> 로 씁니다: 휴대전화에서 ▁ 와 한글 사이에서 줄이 갈라지지 않게 (site.css 의 .glue)
     assert (
         re.sub(r'<code class="glue">(.*?)</code>', r"`\1`", text).count(
-            "`▁다니`가 15%로 1등이고, `▁들어가`, `▁가`가 뒤를 잇습니다"
+            "`▁다니`가 15%로 1등입니다. 2등과 3등은 `▁들어가`(6%)와 `▁가`(5%)입니다"
         )
         == 1
     )

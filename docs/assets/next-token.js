@@ -451,7 +451,9 @@
     nt.summaryLine.textContent = "남은 토큰: 후보 " + keptCand + "개" +
       (r.count ? " + 나머지 가운데 " + r.count.toLocaleString("en-US") + "개" : "") + ". " +
       (T === 0 ? "온도 0은 로짓이 가장 큰 토큰 하나만 남깁니다." :
-        "이 온도에서 후보 " + s.ids.length + "개 밖의 토큰이 가진 몫은 " + percent(restShare(s, T)) + "입니다.");
+        "이 온도에서 후보 " + s.ids.length + "개 밖의 토큰이 가진 몫은 ");
+    /* "23.5%⏎입니다" 처럼 % 뒤에서 갈라지지 않게 수와 서술어를 묶습니다 */
+    if (T !== 0) nt.summaryLine.appendChild(el("span", { "class": "glue" }, percent(restShare(s, T)) + "입니다."));
   }
 
   /* 지금 손잡이로 10번 뽑기: 후보, 또는 "나머지 토큰 가운데 하나" */

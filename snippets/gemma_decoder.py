@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 import gemma_file
-from attention import causal_mask, merge_heads, split_heads
+from attention import causal_mask, masked_softmax, merge_heads, split_heads
 from gemma_tokenizer import GemmaTokenizer
 
 # 8장 모듈은 import 될 때 그 장의 표를 찍습니다. 여기서는 버립니다
@@ -36,6 +36,8 @@ class Gemma:
     # gemma_file.gemma_params: 임베딩 표 E, 층마다 투영 행렬과 정규화 배율
     params: dict
     tokenizer: GemmaTokenizer | None = None
+    # 파일의 양자화 형식마다 파라미터 수 (gemma_file.formats): {"Q8_0": …, "Q5_0": …}
+    formats: dict = field(default_factory=dict)
 
 
 def load_gemma(path=None):
@@ -44,7 +46,8 @@ def load_gemma(path=None):
     path = gemma_file.gguf_path() if path is None else path
     meta, tensors = gemma_file.read_gguf(path)
     cfg = gemma_file.gemma_config(meta)
-    return Gemma(cfg, gemma_file.gemma_params(cfg, tensors), GemmaTokenizer(meta))
+    params = gemma_file.gemma_params(cfg, tensors)
+    return Gemma(cfg, params, GemmaTokenizer(meta), gemma_file.formats(tensors))
 # --8<-- [end:load]
 
 
@@ -113,6 +116,41 @@ def new_cache(model, capacity):
 # --8<-- [end:cache]
 
 
+# --8<-- [start:attention_one]
+def attention_one(h, layer, cfg, i):
+    """층 i 의 셀프 어텐션, 프롬프트 하나를 처음부터 (캐시 없이).
+
+    h: (n, d_model) 정규화한 은닉 상태 → (출력 (n, d_model), 가중치 (헤드, n, n)).
+    """
+    n = h.shape[0]
+    # (4, n, 256): 쿼리 헤드 넷
+    q = split_heads(h @ layer["W_Q"], cfg["heads"])
+    # (1, n, 256): 키·밸류 헤드는 하나 (MQA)
+    k = split_heads(h @ layer["W_K"], cfg["kv_heads"])
+    v = split_heads(h @ layer["W_V"], cfg["kv_heads"])
+    # QK-norm
+    q = rms_norm(q, layer["norm_q"], cfg["eps"])
+    k = rms_norm(k, layer["norm_k"], cfg["eps"])
+    # 지역 층과 전역 층은 RoPE 의 base 와 마스크가 다릅니다
+    local = i not in cfg["global_layers"]
+    base = cfg["local_base"] if local else cfg["global_base"]
+    q, k = rotate(q, np.arange(n), base), rotate(k, np.arange(n), base)
+    if local:
+        mask = sliding_window_mask(n, cfg["window"])
+    else:
+        mask = causal_mask(n)
+    # ① 점수 q·k: 키 헤드 하나를 쿼리 헤드 넷이 함께 씁니다
+    scores = q @ k.swapaxes(-1, -2)
+    # ② √d_k = 16 으로 나누기
+    scores = scores / np.sqrt(np.float32(cfg["d_head"]))
+    # ③ 마스크를 쓴 소프트맥스: (4, n, n)
+    w = masked_softmax(scores, mask)
+    # ④ 가중합: 밸류 헤드 하나를 함께 씁니다
+    out = w @ v
+    return merge_heads(out) @ layer["W_O"], w
+# --8<-- [end:attention_one]
+
+
 # --8<-- [start:attention]
 def attention_block(h, layer, cfg, i, segments):
     """층 i 의 셀프 어텐션. h: (행, d_model) 정규화한 은닉 상태. segments: [(캐시, 행 slice, 자리들)] 문장마다.
@@ -176,7 +214,7 @@ def forward(model, batch, caches):
 # --8<-- [start:generate]
 def greedy(logits, rng):
     """가장 로짓이 큰 토큰 (rng 는 쓰지 않습니다: 샘플링 함수와 같은 모양으로 부르려는 자리)."""
-    return int(np.argmax(logits))
+    return int(np.argmax(_scores(logits)))
 
 
 def generate(model, prompts, steps, pick=greedy, seed=0):
@@ -192,7 +230,16 @@ def generate(model, prompts, steps, pick=greedy, seed=0):
         raise TypeError(f"pick 은 (로짓, rng) → 토큰 id 인 함수여야 합니다: {type(pick).__name__}")
     if not isinstance(prompts, (list, tuple)) or not prompts:
         raise ValueError(f"prompts 는 토큰 id 리스트를 하나 이상 담은 리스트여야 합니다: {type(prompts).__name__}")
-    lengths = [len(_ids(p, f"prompts[{j}]", model.cfg["vocab"])) for j, p in enumerate(prompts)]
+    _check_model(model)
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
+        raise ValueError(f"seed 는 0 이상의 정수나 None 이어야 합니다: seed={seed!r} ({type(seed).__name__})")
+    lengths = []
+    for j, p in enumerate(prompts):
+        ids = _ids(p, f"prompts[{j}]", model.cfg["vocab"])
+        if ids[0] != model.cfg["bos"]:
+            raise ValueError(f"prompts[{j}] 의 첫 토큰이 {int(ids[0])} 입니다: 프롬프트는 <bos>(id {model.cfg['bos']})로 "
+                             "시작해야 합니다 (tokenizer.encode 가 붙입니다)")
+        lengths.append(ids.size)
     if max(lengths) + steps - 1 > MAX_CONTEXT:
         raise ValueError(f"가장 긴 프롬프트 {max(lengths)} 토큰 + steps {steps} 가 MAX_CONTEXT={MAX_CONTEXT} 를 넘습니다")
     rng = np.random.default_rng(seed)
@@ -202,7 +249,7 @@ def generate(model, prompts, steps, pick=greedy, seed=0):
         logits, weights = forward(model, batch, caches)
         # 마지막 자리의 로짓이 다음 토큰의 점수입니다
         last = [z[-1] for z in logits]
-        chosen = [int(pick(z, rng)) for z in last]
+        chosen = [_picked(pick(z, rng), model.cfg["vocab"], step, j) for j, z in enumerate(last)]
         yield step, last, weights, chosen
         # 다음 걸음에는 고른 토큰 하나씩만 읽습니다
         batch = [np.array([c]) for c in chosen]
@@ -239,6 +286,27 @@ def _ids(ids, name, upper):
         bad = int(a[(a < 0) | (a >= (upper if upper is not None else np.iinfo(np.int64).max))][0])
         raise ValueError(f"{name} 에 {bad} 가 있습니다: 0 이상 {upper if upper is not None else ''} 미만이어야 합니다")
     return a.astype(np.int64)
+
+
+def _scores(logits):
+    """greedy 의 로짓: 1차원 실수, NaN 과 +inf 는 받지 않습니다 (-inf 는 고를 수 없는 토큰이라 받습니다)."""
+    z = np.asarray(logits)
+    if z.dtype.kind not in "iuf" or z.ndim != 1 or z.size == 0:
+        raise ValueError(f"logits 는 비어 있지 않은 1차원 실수 배열이어야 합니다: dtype={z.dtype}, shape={z.shape}")
+    if np.isnan(z).any() or (z == np.inf).any() or np.all(z == -np.inf):
+        raise ValueError(f"logits 에 NaN 이나 +inf 가 있거나 모두 -inf 입니다: shape={z.shape}")
+    return z
+
+
+def _picked(token, vocab, step, j):
+    """pick 이 돌려준 값이 토큰 id 인지: 정수(bool, 실수, 글자는 안 됨)이고 0 이상 vocab 미만."""
+    if isinstance(token, (bool, np.bool_)) or not isinstance(token, (int, np.integer)):
+        raise TypeError(f"pick 이 걸음 {step}, prompts[{j}] 에서 토큰 id 대신 {token!r:.40} ({type(token).__name__}) 를 "
+                        "돌려주었습니다: 정수 id 여야 합니다")
+    if not 0 <= token < vocab:
+        raise ValueError(f"pick 이 걸음 {step}, prompts[{j}] 에서 {int(token)} 를 돌려주었습니다: 토큰 id 는 0 이상 "
+                         f"{vocab} (어휘 크기) 미만이어야 합니다")
+    return int(token)
 
 
 def _check_model(model):

@@ -108,34 +108,53 @@ SCALARS = {gguf.GGUFValueType.UINT8: "<u1", gguf.GGUFValueType.INT8: "<i1", gguf
 
 
 class _Cursor:
-    """파일을 앞에서부터 읽는 커서 (GGUF 는 리틀 엔디언)."""
+    """파일을 앞에서부터 읽는 커서 (GGUF 는 리틀 엔디언). 파일 끝을 넘거나 모르는 번호를 만나면 path 를 밝힌 ValueError."""
 
-    def __init__(self, buf):
-        self.buf, self.pos = buf, 0
+    def __init__(self, buf, path):
+        self.buf, self.pos, self.path = buf, 0, path
+
+    def need(self, n, what):
+        if n < 0 or self.pos + n > self.buf.size:
+            raise ValueError(f"path={self.path}: {what}에 {self.pos:,}바이트 자리부터 {n:,}바이트가 필요한데 파일은 "
+                             f"{self.buf.size:,}바이트에서 끝납니다 (잘렸거나 망가진 GGUF 파일입니다)")
+
+    def enum(self, kind, value, what):
+        try:
+            return kind(value)
+        except ValueError:
+            raise ValueError(f"path={self.path}: {what}의 번호 {value} 를 모릅니다 ({self.pos:,}바이트 자리; 망가진 파일이거나 "
+                             "이 코드가 읽지 못하는 GGUF 입니다)") from None
 
     def take(self, fmt):
+        self.need(struct.calcsize(fmt), f"값({fmt})")
         (value,) = struct.unpack_from(fmt, self.buf, self.pos)
         self.pos += struct.calcsize(fmt)
         return value
 
     def string(self):
         n = self.take("<Q")
+        self.need(n, "문자열")
         self.pos += n
-        return bytes(self.buf[self.pos - n:self.pos]).decode("utf-8")
+        try:
+            return bytes(self.buf[self.pos - n:self.pos]).decode("utf-8")
+        except UnicodeDecodeError:
+            raise ValueError(f"path={self.path}: {self.pos - n:,}바이트 자리의 문자열이 UTF-8 이 아닙니다 (망가진 GGUF 파일입니다)") from None
 
     def value(self, kind):
-        kind = gguf.GGUFValueType(kind)
+        kind = self.enum(gguf.GGUFValueType, kind, "값의 종류")
         if kind == gguf.GGUFValueType.STRING:
             return self.string()
         if kind == gguf.GGUFValueType.ARRAY:
-            item, count = gguf.GGUFValueType(self.take("<I")), self.take("<Q")
+            item, count = self.enum(gguf.GGUFValueType, self.take("<I"), "배열 항목의 종류"), self.take("<Q")
             if item == gguf.GGUFValueType.STRING:
                 return [self.string() for _ in range(count)]
             if item == gguf.GGUFValueType.ARRAY:
                 return [self.value(item) for _ in range(count)]
+            self.need(count * np.dtype(SCALARS[item]).itemsize, f"배열 ({count:,}개)")
             a = np.frombuffer(self.buf, dtype=SCALARS[item], count=count, offset=self.pos)
             self.pos += a.nbytes
             return a
+        self.need(np.dtype(SCALARS[kind]).itemsize, "값")
         a = np.frombuffer(self.buf, dtype=SCALARS[kind], count=1, offset=self.pos)
         self.pos += a.nbytes
         return a[0].item()
@@ -147,9 +166,15 @@ def read_gguf(path):
     바이트 배열은 파일을 메모리에 대응(memmap)시킨 것이라 쓰는 부분만 디스크에서 읽힙니다.
     모양은 numpy 순서입니다: GGUF 는 가장 빨리 변하는 축을 먼저 적으므로 뒤집습니다 ((640, 262144) → (262144, 640)).
     """
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"path 는 파일 경로(str 이나 Path)여야 합니다: path={path!r:.80} ({type(path).__name__})")
+    if not Path(path).is_file():
+        raise FileNotFoundError(f"path={path}: 파일이 없습니다 (GGUF 파일의 경로를 주세요; 기본 파일은 gguf_path())")
+    if Path(path).stat().st_size < 24:
+        raise ValueError(f"path={path}: {Path(path).stat().st_size}바이트뿐입니다: GGUF 파일의 머리(24바이트)보다 짧습니다")
     buf = np.memmap(path, dtype=np.uint8, mode="r")
-    c = _Cursor(buf)
-    if buf.size < 24 or c.take("<I") != gguf.GGUF_MAGIC:
+    c = _Cursor(buf, path)
+    if c.take("<I") != gguf.GGUF_MAGIC:
         raise ValueError(f"{path}: GGUF 파일이 아닙니다 (처음 4바이트 {bytes(buf[:4])!r} != b'GGUF')")
     if (version := c.take("<I")) not in (2, 3):
         raise ValueError(f"{path}: GGUF 버전 {version} 은 읽을 수 없습니다 (2, 3 만 읽습니다)")
@@ -162,7 +187,8 @@ def read_gguf(path):
     for _ in range(n_tensors):
         name = c.string()
         dims = [c.take("<Q") for _ in range(c.take("<I"))]
-        infos.append((name, gguf.GGMLQuantizationType(c.take("<I")), tuple(reversed(dims)), c.take("<Q")))
+        qtype = c.enum(gguf.GGMLQuantizationType, c.take("<I"), f"텐서 {name} 의 양자화 형식")
+        infos.append((name, qtype, tuple(reversed(dims)), c.take("<Q")))
     align = int(meta.get("general.alignment", gguf.GGUF_DEFAULT_ALIGNMENT))
     # 텐서 자료는 머리 뒤, align 바이트의 배수에서 시작합니다
     start = -(-c.pos // align) * align
@@ -195,11 +221,23 @@ GLOBAL_EVERY = 6
 LOCAL_ROPE_BASE = 10_000.0
 
 
+# 설정을 만드는 데 필요한 메타데이터 (gemma3. 으로 시작하는 이름은 그 앞말을 뺐습니다)
+REQUIRED = ("embedding_length", "block_count", "attention.head_count", "attention.head_count_kv", "attention.key_length",
+            "attention.value_length", "feed_forward_length", "attention.sliding_window", "context_length",
+            "attention.layer_norm_rms_epsilon", "rope.freq_base", "tokenizer.ggml.tokens", "tokenizer.ggml.bos_token_id",
+            "tokenizer.ggml.eos_token_id")
+
+
 def gemma_config(meta):
     """메타데이터 → 설정 dict. 이 파일이 Gemma 3 가 아니면 ValueError."""
+    if not isinstance(meta, dict):
+        raise TypeError(f"meta 는 read_gguf 가 돌려준 메타데이터 dict 여야 합니다: {type(meta).__name__}")
     if meta.get("general.architecture") != "gemma3":
         raise ValueError(f"Gemma 3 파일이 아닙니다: general.architecture={meta.get('general.architecture')!r}")
     g = "gemma3."
+    missing = [k for k in REQUIRED if (k if k.startswith("tokenizer.") else g + k) not in meta]
+    if missing:
+        raise ValueError(f"meta 에 Gemma 3 설정 {missing} 가 없습니다 (망가졌거나 다른 프로그램이 쓴 파일입니다)")
     cfg = {
         "d_model": int(meta[g + "embedding_length"]), "layers": int(meta[g + "block_count"]),
         "heads": int(meta[g + "attention.head_count"]), "kv_heads": int(meta[g + "attention.head_count_kv"]),
@@ -262,12 +300,26 @@ class EmbeddingTable:
         return out
 
 
+def formats(tensors):
+    """텐서 {이름: (형식, 모양, 바이트)} → {양자화 형식 이름: 파라미터 수}, 많은 것부터. Q4_K_M 은 파일 전체의 이름일 뿐
+    텐서마다 형식이 다릅니다 (이 파일: 임베딩 표는 Q8_0, 층의 행렬은 Q5_0·Q4_K·Q6_K 가 섞이고, 정규화 배율은 F32)."""
+    count = {}
+    for qtype, shape, _ in tensors.values():
+        count[qtype.name] = count.get(qtype.name, 0) + int(np.prod(shape))
+    return dict(sorted(count.items(), key=lambda kv: -kv[1]))
+
+
 def gemma_params(cfg, tensors):
     """파라미터 dict: "E" 임베딩 표 (출력 층도 이것을 씁니다, EmbeddingTable), "norm_out", "layers" [층마다 dict].
 
     정규화의 배율은 파일에 적힌 값을 그대로 곱합니다. Gemma 는 배율을 (1 + w) 로 쓰는데, llama.cpp 가 파일로 바꿀 때
     1 을 미리 더해 두었습니다.
     """
+    needed = ["token_embd.weight", "output_norm.weight"] + [f"blk.{i}.{short}.weight" for i in range(cfg["layers"])
+                                                          for short in LAYER]
+    missing = [name for name in needed if name not in tensors]
+    if missing:
+        raise ValueError(f"tensors 에 텐서 {len(missing)}개가 없습니다: {missing[:3]} … (잘렸거나 Gemma 3 가 아닌 파일입니다)")
     params = {"E": EmbeddingTable(tensors["token_embd.weight"]), "norm_out": dequantize(tensors["output_norm.weight"]),
               "layers": []}
     if params["E"].shape != (cfg["vocab"], cfg["d_model"]):

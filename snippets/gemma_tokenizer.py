@@ -9,8 +9,10 @@
    합칠 쌍이 없을 때까지 되풀이합니다 (점수가 같으면 왼쪽 쌍부터). 이 파일의 보통 조각 점수는 -순위입니다.
 4. 어휘에 없는 글자는 UTF-8 바이트마다 바이트 조각(<0xEC> 같은)으로 씁니다.
 
-특수 토큰(<bos>, <eos>, <start_of_turn> …)은 글에서 만들어지지 않습니다: 글 "<bos>" 는 글자 그대로 자릅니다.
-맨 앞에 <bos> 하나를 붙이는 것은 encode 가 합니다 (파일의 add_bos_token).
+특수 토큰(<bos>, <eos>, <start_of_turn> …, 파일의 종류로는 CONTROL)은 글에서 만들어지지 않습니다: 글 "<bos>" 는
+SentencePiece 처럼 글자 그대로 자릅니다. transformers 의 토크나이저는 글 속의 특수 토큰 글을 그 id 로 읽으므로 여기서
+둘이 다릅니다 (tests/test_next_token.py 가 "<bos>" 로 확인하고, 페이지가 말합니다). 대화 형식(<start_of_turn>)은 이
+페이지가 쓰지 않습니다. 맨 앞에 <bos> 하나를 붙이는 것은 encode 가 합니다 (파일의 add_bos_token).
 """
 
 # --8<-- [start:tokenizer]
@@ -24,6 +26,10 @@ NORMAL, CONTROL, USER_DEFINED, BYTE = 1, 3, 4, 6
 
 class GemmaTokenizer:
     def __init__(self, meta):
+        keys = ("tokenizer.ggml.tokens", "tokenizer.ggml.token_type", "tokenizer.ggml.scores", "tokenizer.ggml.bos_token_id")
+        if not isinstance(meta, dict) or any(k not in meta for k in keys):
+            have = sorted(k for k in meta if k.startswith("tokenizer.")) if isinstance(meta, dict) else type(meta).__name__
+            raise ValueError(f"meta 는 read_gguf 가 돌려준 메타데이터여야 하고 {list(keys)} 가 있어야 합니다: {have}")
         pieces = list(meta["tokenizer.ggml.tokens"])
         kinds = [int(t) for t in meta["tokenizer.ggml.token_type"]]
         scores = [float(s) for s in meta["tokenizer.ggml.scores"]]
@@ -87,6 +93,11 @@ class GemmaTokenizer:
             raise ValueError("text 가 빈 문자열입니다: 다음 토큰을 고를 글이 한 글자 이상 있어야 합니다")
         if not isinstance(add_bos, bool):
             raise TypeError(f"add_bos 는 True 나 False 여야 합니다: add_bos={add_bos!r}")
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as err:
+            raise ValueError(f"text 의 {err.start}번째 글자 U+{ord(text[err.start]):04X} 는 UTF-8 로 쓸 수 없습니다 "
+                             "(짝이 없는 서로게이트): 토큰으로 자를 수 없습니다") from None
         text = text.replace(" ", "▁")
         ids, start = [self.bos] if add_bos else [], 0
         for m in self.user_pattern.finditer(text) if self.user_pattern else ():
@@ -104,6 +115,8 @@ class GemmaTokenizer:
 
     def decode(self, ids):
         """id 들 → 글. ▁ 는 공백으로, 이어진 바이트 조각은 UTF-8 로 풉니다 (특수 토큰은 뺍니다)."""
+        if isinstance(ids, (str, bytes)) or not hasattr(ids, "__iter__"):
+            raise TypeError(f"ids 는 토큰 id 의 목록이어야 합니다: ids={ids!r:.60} ({type(ids).__name__})")
         out = bytearray()
         byte_of = {i: b for b, i in self.byte_id.items()}
         for i in ids:

@@ -13,6 +13,10 @@ c = model.cfg
 print(f"층 {c['layers']}개, d_model {c['d_model']}, 어휘 {c['vocab']:,}개")
 print(f"쿼리 헤드 {c['heads']}개, 키·밸류 헤드 {c['kv_heads']}개, 헤드 폭 {c['d_head']}")
 print(f"창 {c['window']}토큰, 전역 층: {[i + 1 for i in c['global_layers']]}")
+# 양자화 형식마다 파라미터의 몫 (Q8_0 8비트, Q5_0 5비트, Q4_K 4비트, Q6_K 6비트)
+total = sum(model.formats.values())
+for kind, count in model.formats.items():
+    print(f"{kind:>5}: {count / total:6.1%}")
 # --8<-- [end:model]
 
 
@@ -21,7 +25,8 @@ print(f"창 {c['window']}토큰, 전역 층: {[i + 1 for i in c['global_layers']
 from next_token_data import PROMPTS
 
 tok = model.tokenizer
-for text in PROMPTS[:3]:
+# 앞의 셋과, 여러 자리 숫자가 든 글 하나
+for text in [*PROMPTS[:3], "1월 25일"]:
     ids = tok.encode(text)
     print(f"{text} → {ids}")
     print("  ", " ".join(tok.piece(i) for i in ids))
@@ -53,9 +58,10 @@ print("가중치:", w.shape)
 # 쿼리보다 뒤에 있는 키
 future = np.triu(np.ones((len(ids), len(ids)), dtype=bool), k=1)
 print("뒤쪽 키가 받은 가중치의 최댓값:", w[..., future].max())
-# 마지막 쿼리가 <bos> 에 준 몫, (층, 헤드)
-bos = w[:, :, -1, 0]
-print(f"<bos> 에 절반 넘게 주는 헤드: {(bos > 0.5).sum()}개 / {bos.size}개")
+# 쿼리마다 <bos> 에 절반 넘게 주는 헤드 수
+# (첫 쿼리는 <bos> 자신뿐이라 뺍니다)
+many = (w[:, :, 1:, 0] > 0.5).sum(axis=(0, 1))
+print(f"<bos> 에 절반 넘게 주는 헤드: {many.tolist()} / 72")
 # --8<-- [end:looks_left]
 
 

@@ -1,7 +1,8 @@
 """다음 토큰 고르기 페이지의 도구(docs/assets/next-token.js)가 읽는 데이터: 빌드 때 한 번 만들고 캐시합니다.
 
 프롬프트 여덟 개를 20걸음씩 탐욕 디코딩(greedy decoding)하며, 걸음마다 적습니다.
-- 후보 50개의 id 와 로짓, 나머지 로짓의 히스토그램 (sampling.summarize): 브라우저가 온도·top-k·top-p 를 적용합니다.
+- 후보 50개의 id 와 로짓, 손잡이의 자리마다 나머지 토큰의 몫 (sampling.summarize): 브라우저가 온도·top-k·top-p 를
+  적용합니다. 어휘 전체로 미리 더해 둔 몫이라 손잡이의 어느 자리에서나 답이 어휘 전체의 계산과 같습니다.
 - 층·헤드마다 마지막 자리(다음 토큰을 고르는 자리)의 어텐션 가중치: 0..65535 의 정수(1/65535 단위)로.
   첫 걸음에는 프롬프트의 모든 자리의 행도 (prefill): 인과 마스크가 오른쪽 키를 가린 것을 그대로 보입니다.
 브라우저에는 이런 출력만 가고, 모델의 파라미터는 가지 않습니다.
@@ -15,7 +16,7 @@ import base64
 import numpy as np
 
 from gemma_decoder import generate, load_gemma
-from sampling import BIN, CANDIDATES, from_summary, probabilities, summarize
+from sampling import CANDIDATES, summarize
 
 PROMPTS = [
     "나는 학교에",
@@ -29,10 +30,6 @@ PROMPTS = [
 ]
 # 프롬프트마다 이어 쓸 토큰 수
 STEPS = 20
-# 요약이 전체 로짓의 답과 얼마나 다른지 잴 걸음과 손잡이 (한 번에 어휘 전체를 정렬하므로 몇 곳만)
-CHECK_STEPS = (0, STEPS - 1)
-CHECK_T = (0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0)
-CHECK_P = (0.9, 1.0)
 INVISIBLE = {"\n": "↵", "\t": "⇥", "\u200b": "⟨ZWSP⟩", "\u00a0": "⟨NBSP⟩"}
 
 
@@ -41,20 +38,6 @@ def shown(piece):
     if not isinstance(piece, str):
         raise TypeError(f"piece 는 문자열이어야 합니다: {type(piece).__name__}")
     return "".join(INVISIBLE.get(ch, ch) for ch in piece)
-
-
-def summary_error(logits, summary):
-    """요약으로 계산한 확률(from_summary)이 전체 로짓의 답과 가장 멀어진 정도: 후보 하나의 확률, 또는 나머지의 몫."""
-    worst = 0.0
-    order = np.argsort(-logits, kind="stable")
-    # 한 번 정렬해 두면 probabilities 의 정렬이 빠릅니다
-    logits, ids = logits[order], np.argsort(order)[summary["ids"]]
-    for T in CHECK_T:
-        for top_p in CHECK_P:
-            full = probabilities(logits, temperature=T, top_p=top_p)[ids]
-            cand, rest, _ = from_summary(summary, temperature=T, top_p=top_p)
-            worst = max(worst, float(np.abs(full - cand).max()), abs(float(1 - full.sum()) - rest))
-    return worst
 
 
 def pack_attention(weights):
@@ -72,17 +55,14 @@ def unpack_attention(text, layers, heads):
 
 
 def datafiles_steps():
-    """{"index": 프롬프트 목록과 모델의 숫자, "p0" … "p7": 프롬프트마다 걸음별 후보·히스토그램·어텐션}."""
+    """{"index": 프롬프트 목록과 모델의 숫자, "p0" … "p7": 프롬프트마다 걸음별 후보·나머지의 몫·어텐션}."""
     model = load_gemma()
     cfg, tok = model.cfg, model.tokenizer
     prompts = [tok.encode(t) for t in PROMPTS]
     parts = [{"prompt": t, "ids": ids, "steps": []} for t, ids in zip(PROMPTS, prompts)]
-    worst = 0.0
     for step, last, weights, chosen in generate(model, prompts, STEPS):
         for part, z, w, token in zip(parts, last, weights, chosen):
             s = summarize(z)
-            if step in CHECK_STEPS:
-                worst = max(worst, summary_error(z, s))
             # 프롬프트를 한 번에 읽을 때의 모든 행: (층, 헤드, 쿼리 × 키), 대각선 오른쪽은 인과 마스크로 0
             if step == 0:
                 n = len(part["ids"])
@@ -94,8 +74,8 @@ def datafiles_steps():
         part["greedy_text"] = tok.decode([s["token"] for s in part["steps"]])
     index = {
         "prompts": PROMPTS, "steps": STEPS, "vocab": cfg["vocab"], "layers": cfg["layers"], "heads": cfg["heads"],
-        "global_layers": cfg["global_layers"], "window": cfg["window"], "candidates": CANDIDATES, "bin": BIN,
-        "bos": cfg["bos"], "summary_error": worst,
+        "global_layers": cfg["global_layers"], "window": cfg["window"], "candidates": CANDIDATES,
+        "bos": cfg["bos"],
         # 도구가 처음 그릴 때 함께 받는 파일 (첫 프롬프트)
         "first_view": ["next_token_data-steps-p0.json"],
     }

@@ -1,7 +1,8 @@
 """다음 토큰 고르기의 도구(docs/assets/next-token.js)를 실제 브라우저(Debian chromium + Playwright)에서 확인합니다.
 
-- 샘플링 수학: 모든 프롬프트·걸음에서 온도·top-k·top-p 의 여러 값으로 JavaScript 의 probabilities 를 부르고,
-  같은 JSON 으로 numpy 의 sampling.from_summary 가 낸 값과 견줍니다 (float64 끼리, 1e-12 안).
+- 샘플링 수학: 모든 프롬프트·걸음에서 온도·top-k·top-p 의 여러 값(모서리와, 손잡이의 모든 자리에서 고른 60곳)으로
+  JavaScript 의 probabilities 를 부르고, 같은 JSON 으로 numpy 의 sampling.from_summary 가 낸 값과 견줍니다 (float64 끼리,
+  1e-12 안). from_summary 가 어휘 전체의 계산과 같다는 것은 tests/test_next_token.py 가 손잡이의 모든 자리에서 봅니다.
   어텐션 가중치를 푸는 decodeWeights 도 numpy(next_token_data.unpack_attention)와 비트까지 같습니다.
 - 화면의 숫자: 손잡이를 움직인 뒤 표의 백분율, 쿼리 한 행의 가중치(그리고 <bos> 를 빼고 다시 나눈 값)가 numpy 와 같습니다.
 - 쿼리보다 오른쪽 토큰은 "가려짐", 가중치 막대가 없습니다.
@@ -21,7 +22,18 @@ from next_token_data import unpack_attention
 pytestmark = pytest.mark.browser
 
 PAGE = "next_token/"
-KNOBS = [(T, k, p) for T in (0, 0.05, 0.5, 1, 1.35, 2) for k in (0, 1, 7, 50) for p in (0.05, 0.5, 0.9, 1)]
+# 손잡이의 모서리와 가운데, 그리고 손잡이가 설 수 있는 모든 자리(온도 41칸 × top-k 51칸 × top-p 20칸)에서 고른 60곳
+_CORNERS = [(T, k, p) for T in (0, 0.05, 0.5, 1, 1.35, 2) for k in (0, 1, 7, 50) for p in (0.05, 0.5, 0.9, 1)]
+_R = np.random.default_rng(39)
+_SAMPLE = [
+    (
+        round(0.05 * int(_R.integers(0, 41)), 2),
+        int(_R.choice([0, int(_R.integers(1, 51))])),
+        round(0.05 * int(_R.integers(1, 21)), 2),
+    )
+    for _ in range(60)
+]
+KNOBS = _CORNERS + _SAMPLE
 
 
 def data(site, name):
@@ -72,6 +84,148 @@ def test_js_sampling_equals_numpy_for_every_step(desktop, built_site):
     print(f"JavaScript 의 확률 {checked:,}번 = numpy (from_summary)")
     assert checked == 8 * 20 * len(KNOBS)
     desktop.assert_clean()
+
+
+# --- 수 뒤의 조사: 수를 읽은 소리의 끝 받침을 따릅니다 ("0.879를", "0.123으로", "0.121로") ----------------------
+
+DIGITS = "영일이삼사오육칠팔구"
+
+
+def read_number(text):
+    """수 → 한자어 수사로 읽은 소리 ("0.879" → "영점팔칠구", "1,200,000" → "백이십만"). JavaScript 와 따로 쓴 기준."""
+    text = text.replace(",", "")
+    whole, _, frac = text.partition(".")
+    n = int(whole or "0")
+    if n == 0:
+        spoken = "영"
+    else:
+        spoken = ""
+        for g, group in ((3, "조"), (2, "억"), (1, "만"), (0, "")):
+            chunk = n // 10 ** (4 * g) % 10_000
+            if chunk:
+                for u, unit in ((3, "천"), (2, "백"), (1, "십"), (0, "")):
+                    d = chunk // 10**u % 10
+                    if d:
+                        spoken += ("" if d == 1 and u else DIGITS[d]) + unit
+                spoken += group
+    return spoken + ("점" + "".join(DIGITS[int(d)] for d in frac) if frac else "")
+
+
+def particle(number, after_consonant, after_vowel):
+    """snippets/particles.py 의 받침 규칙을 수를 읽은 소리에: "으로" 는 ㄹ 받침 뒤에 "로"."""
+    from particles import RIEUL, final_consonant
+
+    jong = final_consonant(read_number(number)[-1])
+    consonant = jong != 0 and not (after_consonant == "으로" and jong == RIEUL)
+    return after_consonant if consonant else after_vowel
+
+
+def test_particles_after_numbers_follow_how_they_are_read(desktop):
+    """3b36f65 은 "<bos>의 몫 0.879을" 처럼 수 뒤에 늘 같은 조사를 붙였습니다. 테스트가 만든 수 500개에서 JavaScript 의
+    받침(numberFinal)과 조사(withParticle)가 파이썬으로 따로 읽은 소리와 같습니다."""
+    from particles import final_consonant
+
+    assert read_number("0.879") == "영점팔칠구" and read_number("1,200,000") == "백이십만" and read_number("10") == "십"
+    r = np.random.default_rng(39)
+    numbers = ["0", "0.000", "1", "10", "100", "1000", "10000", "100000", "100000000", "1000000000000", "1,024", "0.5"]
+    numbers += [f"{x:.3f}" for x in r.random(300)] + [str(int(x)) for x in r.integers(0, 10**13, 150)]
+    numbers += [f"{int(x):,}" for x in r.integers(0, 10**9, 40)]
+    page = desktop.open(PAGE)
+    desktop.read_through(whole_page=False)
+    got = page.evaluate(
+        """ns => ns.map(n => [window.nextToken.numberFinal(n), window.nextToken.withParticle(n, ["을", "를"]),
+                         window.nextToken.withParticle(n, ["으로", "로"])])""",
+        numbers,
+    )
+    for n, (jong, obj, toward) in zip(numbers, got, strict=True):
+        assert jong == final_consonant(read_number(n)[-1]), (n, read_number(n), jong)
+        assert obj == n + particle(n, "을", "를") and toward == n + particle(n, "으로", "로"), (n, obj, toward)
+    assert page.evaluate("window.nextToken.withParticle('0.879', ['을', '를'])") == "0.879를"
+    desktop.assert_clean()
+
+
+def test_focus_stays_on_a_query_chip_and_on_the_last_step_button(desktop):
+    """3b36f65: Enter 로 쿼리 칩을 누르면 칩을 다시 그려 초점이 <body> 로, 마지막 걸음에서 ▶ 를 누르면 단추가 disabled 가
+    되어 초점이 <body> 로 떨어졌습니다. 이제 칩은 그 자리에서 고치고, 끝의 단추는 aria-disabled 입니다."""
+    page = desktop.open(PAGE)
+    desktop.read_through(whole_page=False)
+    box = page.locator(".next-token")
+    chip = box.locator(".next-token__chip").nth(1)
+    chip.focus()
+    page.keyboard.press("Enter")
+    assert json.loads(box.get_attribute("data-attention"))["query"] == 1
+    assert page.evaluate("document.activeElement.classList.contains('next-token__chip')")
+    assert page.evaluate("document.activeElement.getAttribute('aria-pressed')") == "true"
+    page.keyboard.press("Tab")  # 다음 칩으로 가서 다시 Enter
+    page.keyboard.press("Enter")
+    assert json.loads(box.get_attribute("data-attention"))["query"] == 2
+    set_range(page, "input[id$=-step]", 19)
+    nxt = box.locator("[aria-label='다음 걸음']")
+    nxt.focus()
+    page.keyboard.press("Enter")
+    assert json.loads(box.get_attribute("data-state"))["step"] == 19
+    assert nxt.get_attribute("aria-disabled") == "true"
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "다음 걸음"
+    page.keyboard.press("Enter")  # 끝에서 한 번 더: 그대로
+    assert json.loads(box.get_attribute("data-state"))["step"] == 19
+    prev = box.locator("[aria-label='이전 걸음']")
+    prev.focus()
+    page.keyboard.press("Enter")
+    assert json.loads(box.get_attribute("data-state"))["step"] == 18 and nxt.get_attribute("aria-disabled") is None
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "이전 걸음"
+    desktop.assert_clean()
+
+
+# 띄어쓰기가 아닌 두 글자 사이에서 줄이 바뀐 곳 ("▁|학교"): 보이는 글자마다 줄의 가운데 높이를 재어 이웃과 견줍니다
+# (화면 읽기 프로그램에만 읽히는 .next-token__sr 은 빼고).
+MIDWORD = """root => {
+    const chars = [];
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    const range = document.createRange();
+    for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+      if (t.parentElement.closest('.next-token__sr')) continue;
+      for (let i = 0; i < t.length; i++) {
+        range.setStart(t, i); range.setEnd(t, i + 1);
+        const r = range.getBoundingClientRect();
+        chars.push([t.data[i], r.width > 0 ? Math.round(r.top + r.height / 2) : null]);
+      }
+    }
+    const breaks = [];
+    for (let i = 1; i < chars.length; i++) {
+      const [a, ya] = chars[i - 1], [b, yb] = chars[i];
+      if (/\\s/.test(a) || /\\s/.test(b) || ya === null || yb === null) continue;
+      if (ya !== yb) breaks.push(chars.slice(Math.max(0, i - 4), i).map(c => c[0]).join('') + '|' +
+                                 chars.slice(i, i + 4).map(c => c[0]).join(''));
+    }
+    return breaks;
+  }"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_quoted_pieces_stay_whole_on_a_phone(phone, scheme):
+    """3b36f65: 375 px 에서 "가장 많이 본 키" 의 '▁학교' 가 ▁ 와 학교 사이에서 갈라졌습니다. 조각과 그 뒤의 글은 .glue 로
+    묶어 한 줄에 둡니다: 모든 프롬프트, 여러 걸음·층·헤드에서 띄어쓰기가 아닌 곳에서 줄이 바뀐 곳이 없습니다."""
+    page = phone.open(PAGE, scheme=scheme)
+    phone.read_through(whole_page=False)
+    box = page.locator(".next-token")
+    checked = 0
+    for prompt in range(8):
+        page.select_option(".next-token select[id$=-prompt]", str(prompt))
+        page.wait_for_function(
+            f"() => JSON.parse(document.querySelector('.next-token').dataset.state || '{{}}').prompt === {prompt}"
+        )
+        for step, layer, head in ((1, 0, 0), (7, 5, 2), (20, 11, 3)):
+            set_range(page, "input[id$=-step]", step)
+            page.select_option("select[id$=-layer]", str(layer))
+            page.select_option("select[id$=-head]", str(head))
+            box.locator(".next-token__draw").click()
+            for root in (".next-token__top", ".next-token__note", ".next-token__draws"):
+                assert page.eval_on_selector(root, MIDWORD) == [], (prompt, step, layer, root)
+                checked += 1
+    assert page.locator(".next-token__top .glue").count() == 3
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    print(f"갈라진 조각 없음: {checked}곳")
+    phone.assert_clean()
 
 
 def set_range(page, selector, value):
@@ -152,8 +306,9 @@ def test_attention_row_on_screen_equals_numpy_and_only_looks_left(desktop, built
     renorm = w[1:] / w[1:].sum()  # 나머지의 합(= 1 − <bos>, 저장한 값의 반올림 안에서)으로 나눈 값
     assert abs(w[1:].sum() - (1 - w[0])) < 5e-4
     assert all(close_text(values[i], renorm[i - 1], 3) for i in range(1, q + 1))
+    bos, rest = f"{w[0]:.3f}", f"{w[1:].sum():.3f}"
     assert (
-        f"<bos>의 몫 {w[0]:.3f}을 빼고, 나머지를 그 합 {w[1:].sum():.3f}로 나눠"
+        f"<bos>의 몫 {bos}{particle(bos, '을', '를')} 빼고, 나머지를 그 합 {rest}{particle(rest, '으로', '로')} 나눠"
         in page.locator(".next-token__note").inner_text()
     )
     # 프롬프트 안의 토큰을 누르면 그 자리가 쿼리: 프롬프트를 한 번에 읽을 때도 오른쪽은 0 입니다

@@ -74,18 +74,20 @@ def test_main_path_is_intro_seven_chapters_and_three_practice_parts():
 
 
 def test_optional_track_follows_the_model_pages():
-    """선택 트랙(8장, 실습 파트 4, 9장, 실습 파트 5)은 실제 모델 페이지들 바로 뒤에 오고, 7. 정리 다음은 실습 파트 1 입니다."""
+    """선택 트랙(8장, 실습 파트 4, 다음 토큰 고르기, 9장, 실습 파트 5)은 실제 모델 페이지들 바로 뒤에 오고, 7. 정리 다음은
+    실습 파트 1 입니다. 다음 토큰 고르기는 8장의 MQA·창·RoPE·KV 캐시 위에 쌓이므로 8장 뒤입니다 (issue 39 §5)."""
     from site_pages import nav_pages
 
     order = nav_pages()
     assert reading_load.OPTIONAL_TRACK == [
         "efficient.md",
         "practice/part4_online_softmax.ipynb",
+        "next_token.md",
         "head_roles.md",
         "practice/part5_attention_backward.ipynb",
     ]
     assert order[order.index("summary.md") + 1] == "practice/part1_numpy_attention.ipynb"
-    models = ["real_model.md", "korean_model.md", "own_sentence.md", "head_ablation.md", "next_token.md"]
+    models = ["real_model.md", "korean_model.md", "own_sentence.md", "head_ablation.md"]
     start = order.index("real_model.md")
     assert order[start : start + len(models) + len(reading_load.OPTIONAL_TRACK)] == models + reading_load.OPTIONAL_TRACK
 

@@ -128,8 +128,18 @@ def vocab_json(meta, ids):
     pieces, kinds, scores = (meta[k] for k in ("tokenizer.ggml.tokens", "tokenizer.ggml.token_type", "tokenizer.ggml.scores"))
     shown = [pieces[i].replace(" ", "\u2581") if int(kinds[i]) == USER_DEFINED else pieces[i] for i in ids]
     return {"format": "gemma-vocab/1", "count": len(ids), "ids": ids.tolist(), "pieces": shown,
-            "kinds": [int(kinds[i]) for i in ids], "scores": [float(scores[i]) for i in ids],
-            "prompt_chars": "".join(sorted(PROMPT_CHARS))}
+            "kinds": [int(kinds[i]) for i in ids], "scores": [float(scores[i]) for i in ids]}
+
+
+def char_ranges(chars):
+    """글자 집합 → 이어진 코드 포인트 구간 [[처음, 끝], …] (끝 포함): 목록에 11,000자를 늘어놓지 않게."""
+    out = []
+    for c in sorted(map(ord, chars)):
+        if out and c == out[-1][1] + 1:
+            out[-1][1] = c
+        else:
+            out.append([c, c])
+    return out
 
 
 def modified_notice():
@@ -194,6 +204,8 @@ def model_files(kernels=()):
         "config": {**{k: cfg[k] for k in ("d_model", "layers", "heads", "kv_heads", "d_head", "d_ff", "window", "eps",
                                           "global_base", "local_base", "global_layers", "bos", "eos", "vocab")},
                    "max_prompt": MAX_PROMPT, "max_new": MAX_NEW},
+        # 프롬프트에 쓸 수 있는 글자 S (페이지가 모델을 받기 전에도 글자를 확인합니다)
+        "prompt_chars": char_ranges(PROMPT_CHARS),
         "vocab": {"count": len(ids), "file": "vocab.json", "embed": "embed.bin", "row_bytes": shape[1] // 32 * 34},
         "packs": {"ko": ["vocab.json", "embed.bin", *blocks]},
         "files": {name: entry(name) for name in files},

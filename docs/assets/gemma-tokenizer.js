@@ -9,7 +9,7 @@
  * 문자열이므로, 글자가 모두 S 에 있는 글에서는 전체 어휘와 같은 토큰이 나옵니다 (까닭: snippets/gemma_browser.py 맨 위,
  * 확인: tests/test_own_prompt_browser.py 가 수천 개의 글로). 그래서 S 밖의 글자는 나누기 전에 알립니다 (check).
  *
- *   var tok = new GemmaTokenizer(vocabJson, maxTokens);
+ *   var tok = new GemmaTokenizer(vocabJson, maxTokens, manifest.prompt_chars);
  *   tok.encode("나는 학교에") → {ids: [원래 id …], rows: [embed.bin 의 행 …], tokens: [조각 …]}
  *                              또는 {error: {kind, message, position, char}}
  *   kind: "empty" | "emoji" | "hanja" | "latin" | "unsupported" | "too_long". 메시지는 독자에게 그대로 보일 한국어입니다.
@@ -50,15 +50,15 @@ PairHeap.prototype.pop = function () {
 
 /* ---- 토크나이저 ---------------------------------------------------------------------------------- */
 
-function GemmaTokenizer(vocab, maxTokens) {
+function GemmaTokenizer(vocab, maxTokens, promptRanges) {
   if (!vocab || vocab.format !== "gemma-vocab/1") throw new Error("vocab.json 의 형식이 다릅니다");
   this.maxTokens = maxTokens;
+  this.promptChars = charSet(promptRanges);
   this.row = new Map();  // 보통 조각·사용자 정의 조각 → 행
   this.score = new Map();  // 보통 조각 → 점수
   this.byteRow = new Array(256);
   this.ids = vocab.ids;
   this.pieces = vocab.pieces;
-  this.promptChars = new Set(Array.from(vocab.prompt_chars));
   var users = [];
   for (var r = 0; r < vocab.count; r++) {
     var p = vocab.pieces[r], k = vocab.kinds[r];
@@ -122,15 +122,25 @@ GemmaTokenizer.prototype.rowsOf = function (text) {
   return rows.concat(this.bpe(text.slice(start)));
 };
 
-/* 프롬프트로 쓸 수 없는 글: 첫 글자의 자리(1부터, 코드 포인트)와 종류를 밝힌 한국어 알림, 괜찮으면 null. */
-GemmaTokenizer.prototype.check = function (text) {
+/* 코드 포인트 구간 [[처음, 끝], …] (manifest.prompt_chars) → 글자 집합 */
+function charSet(ranges) {
+  var set = new Set();
+  ranges.forEach(function (r) { for (var c = r[0]; c <= r[1]; c++) set.add(String.fromCodePoint(c)); });
+  return set;
+}
+
+GemmaTokenizer.prototype.check = function (text) { return checkPrompt(text, this.promptChars); };
+
+/* 프롬프트로 쓸 수 없는 글: 첫 글자의 자리(1부터, 코드 포인트)와 종류를 밝힌 한국어 알림, 괜찮으면 null.
+   페이지는 모델을 받기 전에도 이것으로 글자를 봅니다 (GemmaTokenizer.checkPrompt). */
+function checkPrompt(text, allowed) {
   var chars = Array.from(text);
   if (!chars.some(function (c) { return c !== " " && c !== SPACE_MARK; })) {
     return { kind: "empty", message: "프롬프트를 써 주세요. 빈 글(띄어쓰기뿐인 글)로는 다음 토큰을 고를 수 없습니다." };
   }
   for (var i = 0; i < chars.length; i++) {
     var c = chars[i];
-    if (this.promptChars.has(c)) continue;
+    if (allowed.has(c)) continue;
     var kind = charKind(c), where = (i + 1) + "번째 글자 '" + c + "'";
     var latinOnly = kind === "latin" && !chars.some(function (x) { return /[\uac00-\ud7a3\u3131-\u318e\u1100-\u11ff]/.test(x); });
     var why = {
@@ -143,7 +153,7 @@ GemmaTokenizer.prototype.check = function (text) {
     return { kind: kind, position: i + 1, char: c, message: where + why };
   }
   return null;
-};
+}
 
 /* 글자 하나의 종류: 이모지, 한자(CJK 통합 한자), 영어 글자, 그 밖 */
 function charKind(c) {
@@ -166,4 +176,6 @@ GemmaTokenizer.prototype.encode = function (text) {
   return { rows: rows, ids: rows.map(function (r) { return self.ids[r]; }), tokens: rows.map(function (r) { return self.pieces[r]; }) };
 };
 
+GemmaTokenizer.charSet = charSet;
+GemmaTokenizer.checkPrompt = checkPrompt;
 self.GemmaTokenizer = GemmaTokenizer;

@@ -15,7 +15,8 @@
  * 페이지와 주고받는 말 (postMessage)
  *   → {type: "load", manifest, base, cache[, wasm: false]}
  *        ← {type: "progress", loaded, total} … {type: "phase", phase: "check" | "prepare", name}
- *          … {type: "ready", cached, kernel, saved, held}   saved: false 이면 저장하지 못했습니다 (storeError: "quota" | "error")
+ *          … {type: "ready", cached, kernel, saved, held, vocab: {ids, pieces}}   saved: false 이면 저장하지 못했습니다
+ *            (storeError: "quota" | "error"). vocab: 부분 어휘의 원래 id 와 조각 (행 순서, 로짓의 차례)
  *          또는 {type: "load-error", kind: "network" | "cut" | "corrupt" | "memory" | "error", message}
  *   → {type: "start", id, text}   프롬프트를 새로 읽습니다 (KV 캐시를 비우고)
  *   → {type: "next", id, token}   고른 토큰(원래 id) 하나를 더 읽습니다
@@ -455,7 +456,7 @@ async function load(msg) {
     } catch (err) { store.failed = err && err.name === "QuotaExceededError" ? "quota" : "error"; }
   }
   return { cached: fromCache, kernel: kernel ? "wasm" : "js", saved: !!store.cache && !store.failed, storeError: store.failed,
-           held: model.bytes };
+           held: model.bytes, vocab: { ids: model.tokenizer.ids, pieces: model.tokenizer.pieces } };
 }
 
 /* 받은 파일들 → 모델: 행렬을 모두 한 버퍼(커널이 있으면 그 메모리)에 풀어 둡니다. 받은 파일은 버립니다. */
@@ -463,7 +464,7 @@ function build(manifest, files, kernel) {
   var c = manifest.config, vocab = JSON.parse(new TextDecoder().decode(files["vocab.json"]));
   if (c.kv_heads !== 1) throw new LoadError("corrupt", "이 워커는 키·밸류 헤드가 하나인 모델만 계산합니다 (kv_heads=" + c.kv_heads + ").");
   var room = kernel ? kernel.room : arena(new ArrayBuffer(modelBytes(manifest)));
-  var m = { config: c, layers: [], tokenizer: new GemmaTokenizer(vocab, c.max_prompt), kernel: kernel, rowOf: new Map() };
+  var m = { config: c, layers: [], tokenizer: new GemmaTokenizer(vocab, c.max_prompt, manifest.prompt_chars), kernel: kernel, rowOf: new Map() };
   vocab.ids.forEach(function (id, r) { m.rowOf.set(id, r); });
   var names = {};
   manifest.tensors.forEach(function (t) { names[t.name] = t; });
@@ -542,7 +543,8 @@ if (IN_WORKER) onmessage = function (ev) {
   var msg = ev.data;
   if (msg.type === "load") {
     load(msg).then(function (info) {
-      postMessage({ type: "ready", cached: info.cached, kernel: info.kernel, saved: info.saved, storeError: info.storeError, held: info.held });
+      postMessage({ type: "ready", cached: info.cached, kernel: info.kernel, saved: info.saved, storeError: info.storeError,
+                    held: info.held, vocab: info.vocab });
     }, function (err) {
       var kind = err instanceof LoadError ? err.kind : err instanceof RangeError ? "memory" : "error";
       var message = kind === "memory" ? "이 기기에서 모델을 둘 메모리를 얻지 못했습니다. 다른 탭을 닫고 다시 눌러 주세요." : err.message || String(err);

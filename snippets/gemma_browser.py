@@ -93,6 +93,9 @@ class SubsetTokenizer:
 
     def piece(self, token_id):
         return self.inner.piece(int(np.searchsorted(self.ids, token_id)))
+
+    def decode(self, ids):
+        return self.inner.decode([int(np.searchsorted(self.ids, i)) for i in ids])
 # --8<-- [end:subset]
 
 

@@ -82,7 +82,14 @@ def test_optional_track_follows_the_model_pages():
         "practice/part5_attention_backward.ipynb",
     ]
     assert order[order.index("summary.md") + 1] == "practice/part1_numpy_attention.ipynb"
-    models = ["real_model.md", "korean_model.md", "own_sentence.md", "head_ablation.md", "next_token.md", "own_prompt.md"]
+    models = [
+        "real_model.md",
+        "korean_model.md",
+        "own_sentence.md",
+        "head_ablation.md",
+        "next_token.md",
+        "own_prompt.md",
+    ]
     start = order.index("real_model.md")
     assert order[start : start + len(models) + len(reading_load.OPTIONAL_TRACK)] == models + reading_load.OPTIONAL_TRACK
 

@@ -20,8 +20,23 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "snippets")]
 
 # 뽑는 장: 본문과 실제 모델 장. 이 도구의 페이지와 다음 토큰 고르기(프롬프트를 고른 페이지)는 뺍니다.
-PAGES = ["index", "library_analogy", "four_steps", "why_scale", "heatmap", "self_vs_cross", "multi_head", "summary",
-         "real_model", "korean_model", "own_sentence", "head_ablation", "efficient", "head_roles", "korean_loading"]
+PAGES = [
+    "index",
+    "library_analogy",
+    "four_steps",
+    "why_scale",
+    "heatmap",
+    "self_vs_cross",
+    "multi_head",
+    "summary",
+    "real_model",
+    "korean_model",
+    "own_sentence",
+    "head_ablation",
+    "efficient",
+    "head_roles",
+    "korean_loading",
+]
 STRIDE, COUNT, MIN_SYLLABLES = 5, 120, 12
 SKIP = ("```", "--8<", "|", "!", "<", "#", "$", "[^", "    ", "---", "다음 장:")
 
@@ -53,10 +68,14 @@ def heldout():
 
 def main():
     texts = heldout()
-    lines = ['"""부분 어휘 밖의 몫을 잴 한국어 글: tools/heldout_korean.py 가 이 사이트의 다른 장에서 기계적으로 뽑았습니다.',
-             "",
-             "고르는 규칙과 까닭은 그 도구의 맨 위에 있습니다. 손으로 고르거나 고치지 않습니다 (다시 뽑으려면 그 도구를 돌립니다).",
-             '"""', "", "TEXTS = ["]
+    lines = [
+        '"""부분 어휘 밖의 몫을 잴 한국어 글: tools/heldout_korean.py 가 이 사이트의 다른 장에서 기계적으로 뽑았습니다.',
+        "",
+        "고르는 규칙과 까닭은 그 도구의 맨 위에 있습니다. 손으로 고르거나 고치지 않습니다 (다시 뽑으려면 그 도구를 돌립니다).",
+        '"""',
+        "",
+        "TEXTS = [",
+    ]
     lines += [f"    {t!r}," for t in texts] + ["]", ""]
     (ROOT / "snippets" / "gemma_heldout.py").write_text("\n".join(lines), encoding="utf-8")
     print(f"글 {len(texts)}개를 snippets/gemma_heldout.py 에 썼습니다")

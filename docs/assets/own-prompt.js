@@ -281,7 +281,7 @@
       m.storeError === "quota" ? "저장 공간이 모자라 모델을 저장하지 못했습니다. 지금은 계산할 수 있지만, 다음에 오면 다시 받아야 하고 네트워크 없이는 열 수 없습니다." :
       "이 브라우저에 모델을 저장하지 못했습니다 (사생활 보호 창 등). 지금은 계산할 수 있습니다.";
     if (m.saved || m.cached) keepPageOffline(tool);
-    if (tool.pending !== null) compute(tool);
+    if (tool.pending !== null || tool.input.value.trim()) compute(tool);  // 기다리던 프롬프트(없으면 글 상자의 예)를 바로
   }
 
   /* 모델을 한 번 연 뒤: 이 페이지가 쓴 파일을 저장하고, 네트워크가 없을 때 그것을 주는 서비스 워커를 등록합니다. */

@@ -23,7 +23,11 @@ from . import cache, snippets
 # WAT 글의 경로는 저장소 루트(snippets/ 의 부모)에서 봅니다.
 MODELS = {
     "browser_model": ("models/e5-ko", ("e5_numpy", "FILE_SHA256"), {"linear.wasm": "docs/assets/e5-linear.wat"}),
-    "gemma_browser": ("models/gemma-ko", ("gemma_file", "FILE_SHA256"), {"matmul.wasm": "docs/assets/gemma-matmul.wat"}),
+    "gemma_browser": (
+        "models/gemma-ko",
+        ("gemma_file", "FILE_SHA256"),
+        {"matmul.wasm": "docs/assets/gemma-matmul.wat"},
+    ),
 }
 # 예전 이름 (여러분의 문장으로): 테스트가 씁니다
 MODULE = "browser_model"
@@ -45,7 +49,9 @@ def kernel_files(root, module=MODULE):
 
 
 def _kernel_sources(root, module):
-    return "".join(f"{name}\0{(Path(root) / wat).read_text(encoding='utf-8')}\0" for name, wat in MODELS[module][2].items())
+    return "".join(
+        f"{name}\0{(Path(root) / wat).read_text(encoding='utf-8')}\0" for name, wat in MODELS[module][2].items()
+    )
 
 
 class ModelFilesError(RuntimeError):
@@ -70,7 +76,9 @@ def _build_one(module, snippets_dir, out_dir, environment):
     root = snippets_dir.parent
     try:
         weights_sha = getattr(snippets.import_snippet(snippets_dir, weights_module), weights_name)
-        key = store.key(module, snippets.content_hash({module}, snippets_dir), weights_sha, _kernel_sources(root, module))
+        key = store.key(
+            module, snippets.content_hash({module}, snippets_dir), weights_sha, _kernel_sources(root, module)
+        )
         paths = store.files(module, key)
         if paths is None:
             files = snippets.import_snippet(snippets_dir, module).model_files(kernel_files(root, module))

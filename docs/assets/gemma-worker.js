@@ -20,7 +20,8 @@
  *          또는 {type: "load-error", kind: "network" | "cut" | "corrupt" | "memory" | "error", message}
  *   → {type: "start", id, text}   프롬프트를 새로 읽습니다 (KV 캐시를 비우고)
  *   → {type: "next", id, token}   고른 토큰(원래 id) 하나를 더 읽습니다
- *        ← {type: "step", id, ids, tokens, logits (Float32Array, 부분 어휘의 행 순서), attention (Float32Array, (층, 헤드, 키):
+ *        ← {type: "step", id, ids, tokens, logits (Float32Array, 부분 어휘의 행 순서), order (Int32Array, 로짓이 큰 행부터),
+ *           attention (Float32Array, (층, 헤드, 키):
  *           마지막 자리의 쿼리 한 행), ms, kernel}  또는 {type: "step", id, error: {kind, message}}
  *   → {type: "lens", id}          마지막 자리의 로짓 렌즈 ← {type: "lens", id, probs (Float32Array, (층, 부분 어휘)), ms}
  */
@@ -341,7 +342,16 @@ function step(id, rows, t0) {
   var out = forward(rows);
   rows.forEach(function (r) { run.rows.push(r); run.ids.push(model.tokenizer.ids[r]); });
   return { type: "step", id: id, ids: run.ids.slice(), tokens: run.rows.map(function (r) { return model.tokenizer.pieces[r]; }),
-           logits: out.logits, attention: out.attention, ms: performance.now() - t0, kernel: model.kernel ? "wasm" : "js" };
+           logits: out.logits, order: orderOf(out.logits), attention: out.attention, ms: performance.now() - t0,
+           kernel: model.kernel ? "wasm" : "js" };
+}
+
+/* 행 번호를 로짓이 큰 차례로 (같으면 행 번호, 곧 id 가 작은 것부터). 페이지가 확률을 셀 때 쓰는 차례를 여기서 정렬해
+   보냅니다: 부분 어휘 9,500여 개를 정렬하는 일이 페이지의 주 스레드에 남지 않게. */
+function orderOf(logits) {
+  var order = new Int32Array(logits.length);
+  for (var i = 0; i < order.length; i++) order[i] = i;
+  return order.sort(function (a, b) { return logits[b] - logits[a] || a - b; });
 }
 
 /* 로짓 렌즈: 층마다 마지막 자리의 잔차 흐름에 최종 정규화와 임베딩 표를 써서 부분 어휘의 확률 (T = 1) */
@@ -552,6 +562,6 @@ if (IN_WORKER) onmessage = function (ev) {
     });
   } else if (msg.type === "start" || msg.type === "next" || msg.type === "lens") {
     var out = answer(msg);
-    postMessage(out, out.error ? [] : out.type === "lens" ? [out.probs.buffer] : [out.logits.buffer, out.attention.buffer]);
+    postMessage(out, out.error ? [] : out.type === "lens" ? [out.probs.buffer] : [out.logits.buffer, out.order.buffer, out.attention.buffer]);
   }
 };

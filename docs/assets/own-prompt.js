@@ -22,7 +22,8 @@
 
   /* ---- 확률: snippets/sampling.py 의 probabilities 와 같은 계산 -------------------------------------------- */
 
-  /* 행 번호를 로짓이 큰 차례로 (같으면 행 번호, 곧 id 가 작은 것부터: 부분 어휘의 행은 id 차례입니다) */
+  /* 행 번호를 로짓이 큰 차례로 (같으면 행 번호, 곧 id 가 작은 것부터: 부분 어휘의 행은 id 차례입니다).
+     워커가 정렬해 보낸 차례(order)를 쓰고, 이것은 그것이 없을 때와 테스트를 위한 같은 규칙입니다. */
   function orderOf(logits) {
     var order = new Array(logits.length);
     for (var i = 0; i < order.length; i++) order[i] = i;
@@ -124,7 +125,7 @@
       root: root, manifest: manifest, uid: "op-" + Math.random().toString(36).slice(2, 8),
       base: new URL(root.getAttribute("data-src"), document.baseURI),
       scripts: root.getAttribute("data-scripts").split(" ").map(function (s) { return new URL(s, document.baseURI).href; }),
-      allowed: window.GemmaTokenizer.charSet(manifest.prompt_chars),
+      allowed: null,  // 프롬프트 글자의 집합 (처음 계산할 때 만듭니다: 페이지를 여는 동안 11,000자를 늘어놓지 않게)
       worker: null, ready: false, loading: false, busy: false, running: false,
       pending: null,  // 모델을 받기 전에 계산하려던 프롬프트
       runId: 0,  // 워커에 보낸 마지막 요청의 번호
@@ -317,6 +318,7 @@
   /* ---- 도구 하나: 계산 ------------------------------------------------------------------------------- */
 
   function compute(tool) {
+    tool.allowed = tool.allowed || window.GemmaTokenizer.charSet(tool.manifest.prompt_chars);
     var text = tool.input.value, problem = window.GemmaTokenizer.checkPrompt(text, tool.allowed);
     tool.pending = null;
     stopRunning(tool);
@@ -360,7 +362,7 @@
     }
     clearProblem(tool);
     var first = tool.asked === "start";
-    tool.step = { ids: m.ids, tokens: m.tokens, logits: m.logits, attention: m.attention, order: orderOf(m.logits),
+    tool.step = { ids: m.ids, tokens: m.tokens, logits: m.logits, attention: m.attention, order: m.order || orderOf(m.logits),
                   prompt: first ? m.ids.length : tool.step.prompt, ms: m.ms, lens: null };
     show(tool);
     say(tool, (first ? "프롬프트 토큰 " + m.ids.length + "개를 읽는 데 " : "토큰 하나를 더 읽는 데 ") +
@@ -509,24 +511,25 @@
   function renderCandidates(tool) {
     var s = tool.step, k = tool.knobs, table = tool.parts.table;
     var r = probabilities(s.logits, s.order, k.T, k.k, k.p), raw = probabilities(s.logits, s.order, 1, 0, 1);
+    var top = Array.prototype.slice.call(s.order, 0, SHOWN), rest = 0, restRaw = 0, kept = 0;
+    for (var i = 0; i < s.order.length; i++) {
+      var row = s.order[i];
+      if (r[row] > 0) kept += 1;
+      if (i >= SHOWN) { rest += r[row]; restRaw += raw[row]; }
+    }
     table.textContent = "";
     table.appendChild(el("caption", { "class": "own-prompt__sr" }, "후보 " + SHOWN + "개와 뽑을 확률"));
     var head = table.appendChild(el("thead")).appendChild(el("tr"));
     ["후보", "T = 1", "지금 손잡이"].forEach(function (t) { head.appendChild(el("th", { scope: "col" }, t)); });
-    var body = table.appendChild(el("tbody")), rest = 0, restRaw = 0, kept = 0;
-    s.order.forEach(function (row, i) {
-      if (r[row] > 0) kept += 1;
-      if (i >= SHOWN) { rest += r[row]; restRaw += raw[row]; }
-    });
-    s.order.slice(0, SHOWN).forEach(function (row) { body.appendChild(candidateRow(tool, row, raw[row], r[row])); });
+    var body = table.appendChild(el("tbody"));
+    top.forEach(function (row) { body.appendChild(candidateRow(tool, row, raw[row], r[row])); });
     var more = body.appendChild(el("tr", { "class": "own-prompt__more" }));
     more.appendChild(el("th", { scope: "row" }, "그 밖의 후보 " + (s.order.length - SHOWN).toLocaleString("en-US") + "개"));
     more.appendChild(el("td", { "data-value": "raw-more" }, percent(restRaw)));
     more.appendChild(probCell("p-more", rest, rest === 0));
     table.setAttribute("data-candidates", JSON.stringify({ T: k.T, k: k.k, p: k.p, kept: kept,
-      ids: s.order.slice(0, SHOWN).map(function (row) { return tool.vocab.ids[row]; }),
-      raw: s.order.slice(0, SHOWN).map(function (row) { return raw[row]; }),
-      probs: s.order.slice(0, SHOWN).map(function (row) { return r[row]; }), rest: rest }));
+      ids: top.map(function (row) { return tool.vocab.ids[row]; }), raw: top.map(function (row) { return raw[row]; }),
+      probs: top.map(function (row) { return r[row]; }), rest: rest }));
   }
 
   function candidateRow(tool, row, raw, p) {
@@ -666,6 +669,12 @@
     });
   }
 
+  /* 페이지를 여는 동안의 일(Material 의 시작)과 한 작업에 겹치지 않게, 도구는 브라우저가 한가할 때 그립니다. */
+  function whenIdle(fn) {
+    if (window.requestIdleCallback) requestIdleCallback(fn, { timeout: 2000 });
+    else setTimeout(fn, 0);
+  }
+
   function init() {
     document.querySelectorAll(".own-prompt[data-src]").forEach(function (root) {
       var ready = root.getAttribute("data-ready");
@@ -674,8 +683,10 @@
       root.textContent = "여러분의 프롬프트로 계산할 도구를 준비하고 있습니다…";
       manifestOf(root).then(function (manifest) {
         if (!manifest || manifest.format !== "gemma-browser/1") throw new Error("모델 목록의 형식이 다릅니다");
-        build(root, manifest);
-        root.setAttribute("data-ready", "yes");
+        return new Promise(function (done) { whenIdle(done); }).then(function () {
+          build(root, manifest);
+          root.setAttribute("data-ready", "yes");
+        });
       }).catch(function (err) {
         root.setAttribute("data-ready", "error");
         root.textContent = "모델 목록을 받지 못했습니다 (" + err.message + "). 네트워크에 연결된 뒤 페이지를 다시 열어 주세요.";

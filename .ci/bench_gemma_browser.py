@@ -7,8 +7,8 @@
 3. 그 뒤 토큰 하나씩 (KV 캐시): 목표 ≤ 1 초.
    Chromium 의 CPU 느리게 하기는 워커에 걸리지 않으므로, 같은 코드(gemma-worker.js)를 주 스레드에 붙여 4배 느리게 재고
    (행렬 곱의 두 길: WebAssembly SIMD 와 JavaScript), 페이지의 단추로 잰 시간(페이지 4배, 워커 1배)도 적습니다.
-4. 탭의 최대 메모리: 모델을 받아 풀고, 계산하고, 20토큰을 잇고, 로짓 렌즈를 보는 동안 그 탭의 렌더러 프로세스의 RSS
-   (psutil 로 0.1초마다; 전용 워커는 같은 프로세스에 있습니다). 목표 ≤ 600 MB. 페이지·워커의 V8 힙과 풀어 둔 모델의 바이트도 적습니다.
+4. 탭의 최대 메모리: 모델을 받아 풀고, 계산하고, 토큰을 잇고, 로짓 렌즈를 보는 동안 그 탭의 렌더러 프로세스의 RSS
+   (/proc 에서 0.1초마다; 전용 워커는 같은 프로세스에 있습니다). 목표 ≤ 600 MB. 페이지·워커의 V8 힙과 풀어 둔 모델의 바이트도 적습니다.
 5. 독자가 스크롤하는 동안의 긴 작업: 페이지 4배, "계속 쓰기" 로 워커가 토큰을 잇는 동안 마우스 휠로 내렸다 올렸다 하며
    Long Tasks API 로 잰 가장 긴 작업. 목표: 200 ms 넘는 작업 없음 (무거운 일은 워커에서).
 6. 다른 출처로 간 요청 수. 목표 0.
@@ -100,23 +100,33 @@ SCROLL_STOP_JS = """() => { const root = document.querySelector('.own-prompt');
 
 
 class RendererMemory:
-    """탭의 렌더러 프로세스들(이 브라우저가 띄운 --type=renderer)의 RSS 를 0.1초마다 재어 최댓값을 남깁니다."""
+    """이 브라우저가 띄운 렌더러 프로세스들(--type=renderer)의 RSS 를 0.1초마다 /proc 에서 재어 최댓값을 남깁니다 (리눅스).
+    chromium 은 프로세스 제목을 바꿔 쓰므로 cmdline 은 인자마다 나뉘지 않은 한 줄일 수 있어 글자로 찾습니다.
 
-    def __init__(self, since):
-        import psutil
+    브라우저를 띄우기 전에 만들면, 그때 이미 있던 렌더러(다른 사람의 chromium)는 빼고 잽니다."""
 
-        self.psutil, self.since, self.peak, self.stop_flag = psutil, since, 0, False
+    def __init__(self):
+        self.before, self.peak, self.stop_flag = set(self._renderers()), 0, False
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
 
+    @staticmethod
+    def _renderers():
+        for proc in Path("/proc").iterdir():
+            try:
+                if proc.name.isdigit() and b"--type=renderer" in (proc / "cmdline").read_bytes():
+                    yield proc.name
+            except OSError:
+                pass
+
     def _run(self):
         while not self.stop_flag:
-            for p in self.psutil.process_iter(["cmdline", "create_time", "memory_info"]):
+            for pid in set(self._renderers()) - self.before:
                 try:
-                    cmd = p.info["cmdline"] or []
-                    if p.info["create_time"] >= self.since and any(a == "--type=renderer" for a in cmd):
-                        self.peak = max(self.peak, p.info["memory_info"].rss)
-                except (self.psutil.Error, TypeError):
+                    status = (Path("/proc") / pid / "status").read_text()
+                    rss = next(int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:"))
+                    self.peak = max(self.peak, rss * 1024)
+                except (OSError, StopIteration, ValueError):
                     pass
             time.sleep(0.1)
 
@@ -138,7 +148,7 @@ def measure(site):
     httpd, origin = static.serve(site)
     foreign = []
     load_before = os.getloadavg()
-    started = time.time()
+    memory = RendererMemory()
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         ctx = browser.new_context(viewport={"width": 375, "height": 812})
@@ -151,7 +161,6 @@ def measure(site):
                 r.abort()
 
         ctx.route("**/*", route)
-        memory = RendererMemory(started)
         page = ctx.new_page()
         cdp = ctx.new_cdp_session(page)
         page.goto(origin + PAGE)

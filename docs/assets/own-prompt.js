@@ -669,10 +669,15 @@
     });
   }
 
-  /* 페이지를 여는 동안의 일(Material 의 시작)과 한 작업에 겹치지 않게, 도구는 브라우저가 한가할 때 그립니다. */
+  /* 페이지를 여는 일(글자 그리기, Material 의 시작)과 겹치지 않게: 도구는 페이지의 load 뒤, 브라우저가 한가할 때 목록을
+     받고 그립니다. 그래서 도구가 첫 화면 가까이 있어도 페이지가 처음 그려지는 속도(LCP, TBT)에 끼어들지 않습니다. */
   function whenIdle(fn) {
-    if (window.requestIdleCallback) requestIdleCallback(fn, { timeout: 2000 });
-    else setTimeout(fn, 0);
+    function idle() {
+      if (window.requestIdleCallback) requestIdleCallback(fn, { timeout: 2000 });
+      else setTimeout(fn, 0);
+    }
+    if (document.readyState === "complete") idle();
+    else window.addEventListener("load", idle, { once: true });
   }
 
   function init() {
@@ -681,16 +686,18 @@
       if (ready && ready !== "waiting") return;
       root.setAttribute("data-ready", "loading");
       root.textContent = "여러분의 프롬프트로 계산할 도구를 준비하고 있습니다…";
-      manifestOf(root).then(function (manifest) {
-        if (!manifest || manifest.format !== "gemma-browser/1") throw new Error("모델 목록의 형식이 다릅니다");
-        return new Promise(function (done) { whenIdle(done); }).then(function () {
-          build(root, manifest);
-          root.setAttribute("data-ready", "yes");
-        });
-      }).catch(function (err) {
-        root.setAttribute("data-ready", "error");
-        root.textContent = "모델 목록을 받지 못했습니다 (" + err.message + "). 네트워크에 연결된 뒤 페이지를 다시 열어 주세요.";
-      });
+      whenIdle(function () { openTool(root); });
+    });
+  }
+
+  function openTool(root) {
+    manifestOf(root).then(function (manifest) {
+      if (!manifest || manifest.format !== "gemma-browser/1") throw new Error("모델 목록의 형식이 다릅니다");
+      build(root, manifest);
+      root.setAttribute("data-ready", "yes");
+    }).catch(function (err) {
+      root.setAttribute("data-ready", "error");
+      root.textContent = "모델 목록을 받지 못했습니다 (" + err.message + "). 네트워크에 연결된 뒤 페이지를 다시 열어 주세요.";
     });
   }
 

@@ -328,17 +328,19 @@ def _stored(name, parts, compute):
 def shares_outside(model, h, keep):
     """정규화한 마지막 은닉 상태 h (n, d_model) → 행마다 keep 밖의 토큰이 가진 확률의 합 (T = 1, 어휘 전체의 소프트맥스).
 
-    어휘 전체의 로짓 (n, 262,144) 을 한꺼번에 만들지 않고, 표를 8,192행씩 풀어 로그-합-지수를 이어서 셉니다 (float64)."""
+    몫 = 1 − exp(logsumexp(keep 안의 로짓) − logsumexp(모든 로짓)). 어휘 전체의 로짓 (n, 262,144) 을 한꺼번에 만들지 않고,
+    표를 8,192행씩 풀어 로그-합-지수를 이어서 셉니다 (지수는 float32, 합은 float64)."""
     table, n = model.params["E"], h.shape[0]
-    top, total, inside = np.full(n, -np.inf), np.zeros(n), np.zeros(n)
+    top, total = np.full(n, -np.inf, np.float32), np.zeros(n)
     for start in range(0, table.shape[0], table.chunk):
-        z = (h @ table.rows(slice(start, start + table.chunk)).T).astype(np.float64)
+        z = h @ table.rows(slice(start, start + table.chunk)).T
         new = np.maximum(top, z.max(axis=1))
-        e = np.exp(z - new[:, None])
-        total = total * np.exp(top - new) + e.sum(axis=1)
-        inside = inside * np.exp(top - new) + e[:, keep[start:start + table.chunk]].sum(axis=1)
+        total = total * np.exp((top - new).astype(np.float64)) + np.exp(z - new[:, None]).sum(axis=1, dtype=np.float64)
         top = new
-    return 1 - inside / total
+    z_in = (h @ table.rows(np.flatnonzero(keep)).T).astype(np.float64)
+    m_in = z_in.max(axis=1)
+    lse_in = m_in + np.log(np.exp(z_in - m_in[:, None]).sum(axis=1))
+    return -np.expm1(lse_in - (top.astype(np.float64) + np.log(total)))
 
 
 def measure_outside(texts):

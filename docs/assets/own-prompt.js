@@ -154,8 +154,8 @@
                                        "모델 받기 (약 " + mb(packBytes(m)) + " MB)"));
     tool.root.appendChild(controls);
     var terms = el("p", { "class": "own-prompt__terms" });
-    terms.appendChild(document.createTextNode("받는 파일은 Google 의 Gemma 3 270M 을 이 사이트가 고친 것(어휘를 줄임)이고, " +
-      "Gemma Terms of Use 를 따릅니다. 받으면 그 조건과 사용 제한(3.2절)에 동의하는 것입니다: "));
+    terms.appendChild(document.createTextNode("받는 파일은 Google의 Gemma 3 270M을 이 사이트가 고친 것(어휘를 줄임)이고, " +
+      "Gemma Terms of Use를 따릅니다. 받으면 그 조건과 사용 제한(3.2절)에 동의하는 것입니다: "));
     [["NOTICE.txt", "안내와 바꾼 것"], ["GEMMA_TERMS.txt", "조건의 글"]].forEach(function (f, i) {
       if (i) terms.appendChild(document.createTextNode(", "));
       terms.appendChild(el("a", { href: new URL(f[0], tool.base).href }, f[1]));

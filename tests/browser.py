@@ -59,7 +59,7 @@ def browser():
 # 데이터를 받아 그리는 대화형 도구들 (assets/explorer.js, assets/head-explorer.js, 여러분의 문장으로의 assets/own-sentence.js,
 # 다음 토큰 고르기의 assets/next-token.js, 학습 슬라이더 assets/training-explorer.js, 확인 문제의 assets/predict.js,
 # 2장의 assets/qk-picture.js 와 assets/journey.js). 다 그리면 data-ready="yes".
-EXPLORERS = ".attention-explorer, .head-explorer, .own-sentence, .next-token, .training-explorer, .predict, .qk-picture, .journey"
+EXPLORERS = ".attention-explorer, .head-explorer, .own-sentence, .own-prompt, .next-token, .training-explorer, .predict, .qk-picture, .journey"
 # 독자가 가까이 내려올 때 스크립트를 받는 것들 (site.js): 이제 모두입니다 (어텐션 탐색기도, issue 29 §8)
 LAZY = EXPLORERS
 

@@ -37,6 +37,7 @@ from site_pages import DOCS, nav_pages
 NO_QUIZ = {
     "index.md": "들어가며: 무엇을 배우는지 안내하는 페이지",
     "own_sentence.md": "여러분의 문장으로: 독자가 직접 해 보는 페이지라서 문제가 따로 없습니다",
+    "own_prompt.md": "여러분의 프롬프트로: 독자가 직접 해 보는 페이지라서 문제가 따로 없습니다",
     "korean_loading.md": "부록",
     "core_tour.md": "부록 (코어를 직접 돌려 보는 둘러보기)",
     "glossary.md": "부록 (용어집)",

@@ -74,7 +74,7 @@ def test_main_path_is_intro_seven_chapters_and_three_practice_parts():
 
 
 def test_optional_track_follows_the_model_pages():
-    """선택 트랙(8장, 실습 파트 4, 다음 토큰 고르기, 9장, 실습 파트 5)은 실제 모델 페이지들 바로 뒤에 오고, 7. 정리 다음은
+    """선택 트랙(8장, 실습 파트 4, 다음 토큰 고르기, 여러분의 프롬프트로, 9장, 실습 파트 5)은 실제 모델 페이지들 바로 뒤에 오고, 7. 정리 다음은
     실습 파트 1 입니다. 다음 토큰 고르기는 8장의 MQA·창·RoPE·KV 캐시 위에 쌓이므로 8장 뒤입니다 (issue 39 §5)."""
     from site_pages import nav_pages
 
@@ -83,6 +83,7 @@ def test_optional_track_follows_the_model_pages():
         "efficient.md",
         "practice/part4_online_softmax.ipynb",
         "next_token.md",
+        "own_prompt.md",
         "head_roles.md",
         "practice/part5_attention_backward.ipynb",
     ]

@@ -127,9 +127,11 @@ def test_explorer_script_only_where_needed(built_site):
         own = 'class="own-sentence"' in html
         nxt = 'class="next-token"' in html
         training = 'class="training-explorer"' in html  # 학습 슬라이더 (헤드는 어떻게 역할을 배우나)
-        has_any = has_explorer or 'class="head-explorer"' in html or own or nxt or training
+        prompt = 'class="own-prompt"' in html  # 여러분의 프롬프트로: 공통 도구의 el 을 씁니다
+        has_any = has_explorer or 'class="head-explorer"' in html or own or nxt or training or prompt
         assert ("assets/explorer-common.js" in html) == has_any, doc
         assert ("assets/own-sentence.js" in html) == own, doc
+        assert ("assets/own-prompt.js" in html) == prompt and ("assets/own-prompt.css" in html) == prompt, doc
         assert ("assets/next-token.js" in html) == nxt, doc
         assert ("assets/training-explorer.js" in html) == training, doc
         # 확인 문제, q·k 그림, 따라가기 그림도 그 상자가 있는 페이지에만, 있으면 빠짐없이: overrides/main.html 은 도구마다 elif 로
@@ -143,11 +145,12 @@ def test_explorer_script_only_where_needed(built_site):
         if ablation:
             assert html.find("assets/head-switch.js") < html.find("assets/head-explorer.js"), doc
         if has_any:
-            scripts = ("explorer", "head-explorer", "next-token", "training-explorer")
+            scripts = ("explorer", "head-explorer", "next-token", "training-explorer", "own-prompt")
             last = max(html.rfind(f"assets/{name}.js") for name in scripts)
             assert html.find("assets/explorer-common.js") < last, doc
         # 모델을 계산하는 스크립트는 페이지에 붙지 않습니다: 단추를 누를 때 도구가 받습니다
         assert 'src="../assets/e5-worker.js"' not in html and 'e5-worker.js" defer' not in html
+        assert 'src="../assets/gemma-worker.js"' not in html, doc
     assert 'class="attention-explorer"' in page_html(site, "why_scale.md").read_text(encoding="utf-8")
 
 
@@ -158,8 +161,8 @@ def test_kernel_source_is_not_published(built_site):
     assert (ROOT / "docs" / "assets" / "e5-linear.wat").is_file()
     published = sorted(str(p.relative_to(site)) for p in site.rglob("*.wat"))
     assert not published, f"읽는 사람이 부르지 않는 WAT 글이 사이트에 있습니다: {published}"
-    wasm = site / "models" / "e5-ko" / "linear.wasm"
-    assert wasm.read_bytes()[:4] == b"\0asm", f"{wasm.relative_to(site)} 가 WebAssembly 바이너리가 아닙니다"
+    for wasm in (site / "models" / "e5-ko" / "linear.wasm", site / "models" / "gemma-ko" / "matmul.wasm"):
+        assert wasm.read_bytes()[:4] == b"\0asm", f"{wasm.relative_to(site)} 가 WebAssembly 바이너리가 아닙니다"
 
 
 def test_code_blocks_are_lean_and_outputs_are_samp(built_site):

@@ -49,6 +49,7 @@ TARGETS = {
     "korean_model.md": 5_500,
     "head_ablation.md": 5_500,  # 실제 모델 장들 뒤의 페이지: 모델 장과 같은 목표 (issue 34)
     "next_token.md": 5_500,  # 디코더 장도 모델 장과 같은 목표 (issue 31)
+    "own_prompt.md": 5_500,  # 여러분의 프롬프트로: 다음 토큰 고르기와 같은 목표 (issue 42)
     "efficient.md": 4_000,
     "head_roles.md": 4_000,  # 선택 트랙의 "헤드는 어떻게 역할을 배우나" (issue 32: 8장과 같은 목표)
 }

@@ -54,7 +54,7 @@
 - lines          실행 결과와 접은 상자 속 코드의 긴 줄을 줄마다 span 으로: 좁은 화면에서 내어쓰기로 접히게
 - tables         <div class="table-cards"> 안의 표에 열 이름과 역할을 붙이기: 좁은 화면에서 줄마다 카드 (트리 처리기)
 - datafiles      data_* 함수 → JSON, datafiles_* 함수 → 조각마다 JSON (모듈마다 새 프로세스에서 만듭니다)
-- modelfiles     브라우저용 모델 파일 (snippets/browser_model.py) → models/e5-ko/
+- modelfiles     브라우저용 모델 파일 (snippets/browser_model.py → models/e5-ko/, gemma_browser.py → models/gemma-ko/)
 - notices        모델 패키지가 싣고 온 이용 조건과 안내 글 (snippets/gemma_file.py) → licenses/gemma/
 - notebooks      노트북 원본(.md) → .ipynb
 - notebook_pages mkdocs-jupyter 의 노트북 페이지 HTML → 가벼운 본문

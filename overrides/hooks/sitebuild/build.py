@@ -94,10 +94,8 @@ class SiteBuild:
 
         for path in data:
             add(f"data/{path.name}", path)
-        try:  # 브라우저용 모델 파일 (여러분의 문장으로): 읽는 사람이 단추를 누를 때만 받습니다
-            models = modelfiles.build_model_files(
-                self.snippets_dir, self.cache_dir / "models" / "e5-ko", self.environment
-            )
+        try:  # 브라우저용 모델 파일 (여러분의 문장으로, 여러분의 프롬프트로): 읽는 사람이 단추를 누를 때만 받습니다
+            models = modelfiles.build_model_files(self.snippets_dir, self.cache_dir / "models", self.environment)
         except modelfiles.ModelFilesError as exc:
             self.figures.close()
             raise PluginError(str(exc)) from exc

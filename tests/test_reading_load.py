@@ -54,6 +54,7 @@ def test_main_path_and_targets_name_real_pages():
         "korean_model.md",
         "head_ablation.md",
         "next_token.md",
+        "own_prompt.md",
         "efficient.md",
         "head_roles.md",
     }

@@ -311,7 +311,7 @@ def test_without_javascript_the_figures_stay_and_the_slider_hides(browser, serve
     try:
         page = tab.open(PAGE)
         assert page.locator(ROOT).inner_text() == "" and not page.locator(ROOT).is_visible()
-        # 그림 다섯 개가 판(넓은/좁은) × 팔레트마다 한 장씩
-        assert page.locator("article a.figure-link img").count() == 5 * 4
+        # 그림 여섯 개(손실, 헤드, 점수, 유도의 세 걸음, 함정, √d_k)가 판(넓은/좁은) × 팔레트마다 한 장씩
+        assert page.locator("article a.figure-link img").count() == 6 * 4
     finally:
         tab.close()

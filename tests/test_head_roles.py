@@ -179,6 +179,27 @@ def test_induction_jumps_when_the_loss_falls_and_layer1_shares_then_settles(hr, 
     assert 0.25 < prev[:, 1].max() < 0.5 and prev[-1, 1] < 0.2
 
 
+def test_the_induction_walk_through_is_the_printed_sequence(hr):
+    """ "두 헤드가 함께 하는 일" 은 추상적인 "A B" 대신 페이지가 찍은 수열로 걷습니다: 둘째 토막의 첫 자리(Q), 앞 토막에서
+    Q 의 다음 자리(U). 글의 자리·토큰, 그림의 대체 텍스트의 숫자가 학습한 모델에서 잰 값(walk_through)과 같고, 세 걸음이 모두
+    글이 말하는 쪽으로 뚜렷합니다 (가중치·확률 0.5 넘음)."""
+    walk, text = hr.walk, hr.text
+    t, source = walk["t"], walk["source"]
+    assert (t, source) == (hr.second, hr.first + 1) and text[t] == text[source - 1] and text[t + 1] == text[source]
+    prose = (DOCS / "head_roles.md").read_text(encoding="utf-8")
+    section = prose.split("## 두 헤드가 함께 하는 일", 1)[1].split("헤드들이 정말", 1)[0]
+    assert f"자리 {t}의 {text[t]}는 둘째 토막의 첫 토큰이고, 맞혀야 할 다음 토큰은 {text[t + 1]}입니다" in section
+    assert f"자리 {source}의 {text[source]}에서 바로 앞 자리 {source - 1}의 {text[source - 1]}를 봅니다" in section
+    assert f'"앞 토큰은 {text[t]}"가 적힌 자리 {source}이 가장 잘 맞습니다' in section
+    assert walk["previous"] > 0.5 and walk["induction"][0] > 0.5 and walk["p_next"] > 0.5
+    alt = figure_alt("induction")
+    shown = [*range(hr.first - 1, hr.first + 3), *range(hr.second - 1, hr.second + 3)]
+    assert f"자리 {shown[0]}–{shown[3]}의 {' '.join(text[i] for i in shown[:4])}" in alt
+    assert f"자리 {shown[4]}–{shown[7]}의 {' '.join(text[i] for i in shown[4:])}" in alt
+    numbers = [float(x) for x in re.findall(r"\d\.\d\d", alt)]
+    assert numbers == [round(walk["previous"], 2), round(walk["induction"][0], 2), round(walk["p_next"], 2)]
+
+
 def test_switching_heads_off(hr):
     """이전 토큰 헤드를 끄면 손실이 찍기 가까이, 유도 점수가 무너짐. 1-2 는 거의 상관없음. 유도 헤드 하나를 끄면
     남은 헤드의 가중치(점수)는 그대로인데 손실이 크게 오릅니다."""

@@ -114,7 +114,8 @@ for label, i in moments.items():
 from tiny_training import evaluate, held_out, params_from
 from tiny_transformer import forward
 
-trained_params = params_from(main, CONFIG)  # 학습이 끝난 파라미터
+# 학습이 끝난 파라미터
+trained_params = params_from(main, CONFIG)
 
 
 def walk_through(params, tokens, first, second):
@@ -125,7 +126,8 @@ def walk_through(params, tokens, first, second):
     """
     t, source = int(second), int(first) + 1
     logits, cache = forward(params, tokens[:, :-1], CONFIG)
-    layer1, layer2 = (s[4][0] for s in cache["layers"])  # 층마다 (헤드, n, n)
+    # 층마다 (헤드, n, n)
+    layer1, layer2 = (s[4][0] for s in cache["layers"])
     p = np.exp(logits[0, t] - logits[0, t].max())
     return {"t": t, "source": source, "previous": float(layer1[0, source, source - 1]),
             "induction": layer2[:, t, source].tolist(), "p_next": float(p[tokens[0, t + 1]] / p.sum())}
@@ -181,7 +183,8 @@ def variant(embed_std, scaled, seed):
 
 # 처음 점수의 크기가 같은 짝 둘. 점수 q·k 는 임베딩 크기의 제곱에 비례하므로, 나눈 모델의 임베딩을 두 배로
 # 키우면 점수가 4배(= √d_k)가 되어 나누지 않은 모델과 처음 점수가 같아집니다.
-PAIRS = [(1.0, True), (0.5, False), (2.0, True), (1.0, False)]  # (임베딩 표준편차, √d_k 로 나누는가)
+# (임베딩 표준편차, √d_k 로 나누는가)
+PAIRS = [(1.0, True), (0.5, False), (2.0, True), (1.0, False)]
 SCALE_RUNS = {
     # 이 장의 설정(임베딩 1.0)을 오래: 나눌 때와 나누지 않을 때, 5,000 스텝
     "scale_long": {"runs": [variant(1.0, True, 0), variant(1.0, False, 0)], "steps": 5000, "every": 50},

@@ -210,18 +210,18 @@ def test_many_models_at_once_have_the_gradients_of_each_model_alone():
 
 def test_training_many_at_once_follows_each_training_alone():
     """train_many 의 모델 하나 = tiny_training.train 으로 따로 학습한 것: 같은 처음 파라미터, 같은 수열, 같은 Adam.
-    float32 반올림이 다른 순서로 쌓일 뿐이라, 이 장의 설정(임베딩 0.3)에서 200 스텝 동안 손실이 1e-4 안에서 같습니다."""
+    float32 반올림이 다른 순서로 쌓일 뿐이라, 이 장의 설정(임베딩 0.3)에서 100 스텝 동안 손실이 1e-4 안에서 같습니다."""
     import tiny_batch as tb
 
     runs = [{"config": tm.CONFIG, "seed": 0}, {"config": {**tm.CONFIG, "scaled": False}, "seed": 3}]
-    many = tb.train_many(runs, steps=200, every=50)
+    many = tb.train_many(runs, steps=100, every=50)
     for m, run in enumerate(runs):
-        alone = tt.train(run["config"], run["seed"], 200, every=50)
+        alone = tt.train(run["config"], run["seed"], 100, every=50)
         np.testing.assert_allclose(many["train_loss"][m], alone["train_loss"], atol=1e-4)
         np.testing.assert_allclose(many["grad_norm"][m], alone["grad_norm"], rtol=1e-3)
         np.testing.assert_allclose(many["repeat_loss"][m], alone["repeat_loss"], atol=1e-4)
         np.testing.assert_allclose(many["max_weight"][m], alone["max_weight"], atol=1e-4)
-        assert many["step"].tolist() == alone["step"].tolist() == [0, 50, 100, 150, 200]
+        assert many["step"].tolist() == alone["step"].tolist() == [0, 50, 100]
         params = tb.params_of(many, m, run["config"])
         for name, p in tm.named(tt.params_from(alone, run["config"])):
             np.testing.assert_allclose(dict(tm.named(params))[name], p, atol=2e-3, err_msg=name)

@@ -1,7 +1,8 @@
 # 두 명령으로 모든 준비를 끝냅니다 (README 참고).
 #   make serve   # 가상환경을 만들고 의존성을 설치한 뒤 http://127.0.0.1:8000 에서 사이트를 띄웁니다
 #   make test    # 같은 준비를 한 뒤 모든 테스트(스니펫, 코드 블록, 엄격 빌드, 브라우저)를 돌립니다
-# 기여자용: make quick (고친 것이 닿는 테스트만), make check (빌드 없이 모두), make build, make reading, make bench, make bench-browser, make lighthouse, make lock
+# 기여자용: make quick (고친 것이 닿는 테스트만), make check (빌드 없이 모두), make build, make reading, make bench, make bench-browser, make lighthouse, make lock,
+#          make cpu-matrix (다른 CPU 의 커널로 숫자 테스트)
 
 VENV := .venv
 BIN := $(VENV)/bin
@@ -26,7 +27,7 @@ export PYDEVD_DISABLE_FILE_VALIDATION := 1
 # 다른 컴퓨터는 같은 휠을 받아(설치하지 않고) 파일만 꺼내 가상환경에 둡니다 (tools/fetch_e5_weights.py).
 E5_STAMP := $(VENV)/.e5-weights
 
-.PHONY: serve test check quick lint build reading bench bench-browser lighthouse lock clean snapshots
+.PHONY: serve test check quick lint build reading bench bench-browser lighthouse lock clean snapshots cpu-matrix
 
 serve: $(STAMP) $(E5_STAMP)
 	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000 --livereload
@@ -59,6 +60,12 @@ quick: lint $(E5_STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check --quiet .
 	$(BIN)/ruff format --check --quiet .
+
+# 다른 CPU 에서도 숫자가 같은지: 숫자를 고정하는 테스트를 다른 OpenBLAS 커널(과 numpy 의 SIMD 길)과 BLAS 스레드 둘로,
+# 칸마다 빈 캐시의 복사본에서 돌립니다 (.ci/cpu_matrix.py, README "다른 CPU 에서도 같은 숫자"). CI(.ci/run)가 make test 와 함께 돌립니다.
+# 칸 하나만: make cpu-matrix CELLS=haswell
+cpu-matrix: $(STAMP) $(E5_STAMP)
+	$(BIN)/python .ci/cpu_matrix.py $(if $(CELLS),--cells $(CELLS))
 
 # 페이지 출력의 스냅숏(tests/__snapshots__/)을 지금 출력으로 새로 씁니다. 바뀐 것은 git diff 로 검토하고 커밋합니다.
 snapshots: $(STAMP) $(E5_STAMP)

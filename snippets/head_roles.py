@@ -55,21 +55,19 @@ def gradient_check(config, seed=0, h=1e-5):
     return worst
 
 
-print(f"행렬 12개에서 상대 차이 최대 {gradient_check(CONFIG):.1e}")
+# 행렬마다 한 번: W_E, W_pos, 층마다 W_Q·W_K·W_V·W_O, W_U
+print(f"행렬 {len(list(named(params)))}개에서 상대 차이 최대 {gradient_check(CONFIG):.1e}")
 # --8<-- [end:gradient_check]
 
 # --8<-- [start:runs]
 from run_cache import trained
 
-# 이 장의 학습 네 가지. 같은 과제에서 한 가지씩만 바꿉니다.
+# 이 장의 학습 두 가지 (√d_k 실험은 아래 따로). 같은 과제에서 한 가지씩만 바꿉니다.
 # (스텝마다 수열 32개, Adam 학습률 0.01: tiny_training.train)
 RUNS = {
     "main": {"config": CONFIG, "seed": 0, "steps": 800},
     # 함정: 층이 하나이고, 두 토막 사이의 거리가 늘 16
     "trap": {"config": {**CONFIG, "layers": 1}, "seed": 0, "steps": 300, "gap": 16},
-    # √d_k: 임베딩을 표준편차 1.0 으로 크게 시작해, 나눌 때와 나누지 않을 때
-    "large_scaled": {"config": {**CONFIG, "embed_std": 1.0}, "seed": 0, "steps": 800},
-    "large_unscaled": {"config": {**CONFIG, "embed_std": 1.0, "scaled": False}, "seed": 0, "steps": 800},
 }
 # 처음 한 번만 학습하고, 다음부터는 남겨 둔 기록을 읽습니다
 runs = trained(RUNS)
@@ -112,8 +110,39 @@ for label, i in moments.items():
         print(f"  헤드 {name}: 이전 토큰 {prev:.2f}, 유도 {ind:.2f}")
 # --8<-- [end:heads]
 
-# --8<-- [start:knockout]
+# --8<-- [start:induction]
 from tiny_training import evaluate, held_out, params_from
+from tiny_transformer import forward
+
+# 학습이 끝난 파라미터
+trained_params = params_from(main, CONFIG)
+
+
+def walk_through(params, tokens, first, second):
+    """둘째 토막의 첫 자리 t 에서 다음 토큰을 맞히는 세 걸음의 숫자.
+
+    source = 앞 토막에서 t 와 같은 토큰의 바로 다음 자리. ① 1층 헤드 1-1 이 source 에서 바로 앞 자리에 준 가중치,
+    ② 2층 두 헤드가 t 에서 source 에 준 가중치, ③ 모델이 t 의 다음 토큰에 준 확률.
+    """
+    t, source = int(second), int(first) + 1
+    logits, cache = forward(params, tokens[:, :-1], CONFIG)
+    # 층마다 (헤드, n, n)
+    layer1, layer2 = (s[4][0] for s in cache["layers"])
+    p = np.exp(logits[0, t] - logits[0, t].max())
+    return {"t": t, "source": source, "previous": float(layer1[0, source, source - 1]),
+            "induction": layer2[:, t, source].tolist(), "p_next": float(p[tokens[0, t + 1]] / p.sum())}
+
+
+walk = walk_through(trained_params, tokens, first, second)
+t, source = walk["t"], walk["source"]
+print(f"자리 {t}의 {text[t]} 다음 토큰은 {text[t + 1]}")
+print(f"① 1층 헤드 1-1: 자리 {source}({text[source]}) → 자리 {source - 1}({text[source - 1]}) 가중치 {walk['previous']:.2f}")
+print(f"② 2층 자리 {t}({text[t]}) → 자리 {source}({text[source]}) 가중치: "
+      + ", ".join(f"헤드 2-{h + 1} {w:.2f}" for h, w in enumerate(walk["induction"])))
+print(f"③ 다음 토큰 {text[t + 1]}의 확률 {walk['p_next']:.2f} (찍기 1/{CONFIG['vocab']})")
+# --8<-- [end:induction]
+
+# --8<-- [start:knockout]
 
 
 def switched_off(params, layer, head):
@@ -125,7 +154,6 @@ def switched_off(params, layer, head):
     return off
 
 
-trained_params = params_from(main, CONFIG)
 # 학습에 쓰지 않은 수열 64개
 unseen = held_out(CONFIG)
 base = evaluate(trained_params, *unseen, CONFIG)
@@ -147,20 +175,74 @@ for label, model, config in (("1층 모델 (거리 16에서 학습)", trap_param
         print(f"{where} → 유도 점수 {m['scores'][-1, :, 1].max():.2f}, 손실 {m['repeat_loss']:.2f}")
 # --8<-- [end:trap]
 
+# --8<-- [start:scale_runs]
+def variant(embed_std, scaled, seed):
+    """√d_k 실험의 모델 하나: 이 장의 모델에서 임베딩의 처음 크기와 √d_k 로 나누는지만 바꿉니다."""
+    return {"config": {**CONFIG, "embed_std": embed_std, "scaled": scaled}, "seed": seed}
+
+
+# 처음 점수의 크기가 같은 짝 둘. 점수 q·k 는 임베딩 크기의 제곱에 비례하므로, 나눈 모델의 임베딩을 두 배로
+# 키우면 점수가 4배(= √d_k)가 되어 나누지 않은 모델과 처음 점수가 같아집니다.
+# (임베딩 표준편차, √d_k 로 나누는가)
+PAIRS = [(1.0, True), (0.5, False), (2.0, True), (1.0, False)]
+SCALE_RUNS = {
+    # 이 장의 설정(임베딩 1.0)을 오래: 나눌 때와 나누지 않을 때, 5,000 스텝
+    "scale_long": {"runs": [variant(1.0, True, 0), variant(1.0, False, 0)], "steps": 5000, "every": 50},
+    # 짝마다 시드 둘, 800 스텝 (임베딩 1.0 의 시드 0 은 위 긴 학습의 처음 800 스텝을 씁니다)
+    "scale_pairs": {"runs": [variant(std, scaled, seed) for std, scaled in PAIRS for seed in (0, 1)
+                             if (std, seed) != (1.0, 0)], "steps": 800, "every": 50},
+}
+# 모델 여럿을 배열 하나로 함께 학습합니다 (tiny_batch.py). 처음 한 번만 학습하고 기록을 남깁니다
+scale_runs = trained(SCALE_RUNS)
+# --8<-- [end:scale_runs]
+
 # --8<-- [start:scale]
-for name, label in (("large_scaled", "÷ √d_k"), ("large_unscaled", "나누지 않음")):
-    r = runs[name]
-    w0, w1 = r["max_weight"][0].mean(), r["max_weight"][-1].mean()
-    print(f"{label} (임베딩 표준편차 1.0)")
-    print(f"행의 가장 큰 가중치: 처음 {w0:.2f} → 끝 {w1:.2f}")
-    print(f"손실 (스텝 500 → 800): {r['repeat_loss'][at_step(500)]:.2f} → {r['repeat_loss'][-1]:.2f}")
-    print(f"기울기 노름 최대 {r['grad_norm'].max():.1f}, NaN·inf 없음: {bool(np.isfinite(r['train_loss']).all())}")
+from tiny_transformer import score_scale
+
+
+def first_scores(run):
+    """처음 파라미터로 잰 1층 점수(② 뒤)의 표준편차와, 한 키에 99% 넘게 몰린 행의 비율 (학습에 쓰지 않은 수열).
+
+    행 0–3 은 볼 수 있는 키가 네 개 이하라서 빼고 셉니다.
+    """
+    config = run["config"]
+    held, _ = held_out(config)
+    _, cache = forward(init_params(config, run["seed"]), held[:, :-1], config)
+    _, q, k, _, weights, _ = cache["layers"][0]
+    scores = q @ k.swapaxes(-1, -2) * score_scale(config, q.dtype)
+    seen = np.tril(np.ones(scores.shape[-2:], dtype=bool))
+    return scores[..., seen].std(), (weights[..., 4:, :].max(-1) > 0.99).mean()
+
+
+def learned(record, m, by=None):
+    """모델 m 이 (스텝 by 까지) 배웠는가: 둘째 토막의 손실(학습에 쓰지 않은 수열)이 ln V 의 절반 아래로 내려갔는가."""
+    upto = record["step"] <= (by if by is not None else record["step"][-1])
+    return bool((record["repeat_loss"][m][upto] < np.log(CONFIG["vocab"]) / 2).any())
+
+
+def models(embed_std, scaled):
+    """한 (임베딩, 나누는가) 의 모델들: [(기록, 모델 번호, 설정)], 두 기록에서."""
+    return [(scale_runs[name], m, run) for name, group in SCALE_RUNS.items() for m, run in enumerate(group["runs"])
+            if run["config"]["embed_std"] == embed_std and run["config"]["scaled"] == scaled]
+
+
+for std, scaled in PAIRS:
+    found = models(std, scaled)
+    spread, stuck = np.mean([first_scores(run) for _, _, run in found], axis=0)
+    print(f"{'÷ √d_k' if scaled else '나누지 않음'}, 임베딩 {std}: 처음 점수의 표준편차 {spread:.1f}, 한 키에 몰린 행 "
+          f"{stuck:.0%} → 800 스텝 안에 배운 시드 {sum(learned(r, m, by=800) for r, m, _ in found)}/{len(found)}")
+
+long = scale_runs["scale_long"]
+print(f"임베딩 1.0, 시드 0, {long['step'][-1]:,} 스텝")
+for m, label in enumerate(("÷ √d_k", "나누지 않음")):
+    yes = {True: "예", False: "아니요"}
+    print(f"{label}: 배웠나 {yes[learned(long, m)]} · 기울기 노름이 10을 넘었나 {yes[bool(long['grad_norm'][m].max() > 10)]}"
+          f" · NaN·inf {'없음' if np.isfinite(long['train_loss'][m]).all() else '있음'}")
 # --8<-- [end:scale]
 
 
 # --8<-- [start:probe_weights]
 from repeat_task import probe_sequence
-from tiny_transformer import forward
 
 
 def probe_attention(params, config, gap=16):
@@ -211,6 +293,51 @@ def _heat(ax, w, title, segment=(4, 20), left=True, bottom=True):
     ax.set_yticks(segment, labels=[str(s) for s in segment] if left else [])
     ax.set_title(title)
     return im
+
+
+# --8<-- [start:figure_induction]
+def figure_induction(narrow=False):
+    """위 수열에서 유도가 일어나는 세 걸음: 토큰 줄 위에 ① 1층(아래 호), ② 2층(위 호), ③ 다음 토큰."""
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import FancyArrowPatch
+
+    from plotting import current_theme, width
+
+    t = current_theme()
+    shown = [*range(first - 1, first + 3), None, *range(second - 1, second + 3)]  # None: 사이를 줄인 자리 (…)
+    x = {pos: k for k, pos in enumerate(shown) if pos is not None}
+    fig, ax = plt.subplots(figsize=(width(narrow), 3.4 if narrow else 2.9), layout="constrained")
+    ax.set_xlim(-0.7, len(shown) - 0.3)
+    ax.set_ylim(-1.9, 1.9)
+    ax.axis("off")
+    for k, pos in enumerate(shown):
+        if pos is None:
+            ax.text(k, 0, "…", ha="center", va="center", color=t["muted"])
+            continue
+        key = pos in (walk["t"], walk["t"] + 1, walk["source"], walk["source"] - 1)
+        ax.text(k, 0, text[pos], ha="center", va="center", fontweight="bold" if key else "normal",
+                color=t["text"], bbox={"boxstyle": "round,pad=0.35", "fc": "none",
+                                       "ec": t["accent"] if key else t["muted"], "lw": 1.6 if key else 0.8})
+        ax.text(k, -0.6, str(pos), ha="center", va="center", color=t["muted"])
+
+    def arc(a, b, rad, color):
+        """자리 a 에서 b 로 (왼쪽으로) 가는 호. rad > 0 이면 토큰 줄 위로, 아니면 아래로 (자리 번호를 피해 안쪽에서)."""
+        y, inset = (0.35, 0) if rad > 0 else (-0.3, 0.22)
+        ax.add_patch(FancyArrowPatch((x[a] - inset, y), (x[b] + inset, y),
+                                     connectionstyle=f"arc3,rad={rad}", arrowstyle="-|>", mutation_scale=12,
+                                     color=color, lw=1.6))
+
+    src, now = walk["source"], walk["t"]
+    arc(src, src - 1, -0.9, t["accent2"])  # ① 아래: 1층이 바로 앞을 봅니다
+    ax.text(x[src] - 0.5, -1.45, f"① 1층 헤드 1-1 ({walk['previous']:.2f}):\n{src}번에 '앞 토큰 {text[src - 1]}'를 적음",
+            ha="left", va="center", color=t["accent2"])
+    arc(now, src, 0.3, t["accent"])  # ② 위: 2층이 앞 토막의 다음 자리를 봅니다
+    ax.text((x[now] + x[src]) / 2, 1.55, f"② 2층 헤드 2-1 ({walk['induction'][0]:.2f}): {text[now]}를 들고 '앞 토큰 {text[now]}'인 자리를 찾음",
+            ha="center", va="center", color=t["accent"], wrap=True)
+    ax.text(x[now + 1], -1.45, f"③ 다음 토큰\n{text[now + 1]} ({walk['p_next']:.2f})", ha="center", va="center",
+            color=t["text"])
+    return fig
+# --8<-- [end:figure_induction]
 
 
 # --8<-- [start:figure_heads]
@@ -289,29 +416,29 @@ def figure_trap(narrow=False):
 
 # --8<-- [start:figure_scale]
 def figure_scale(narrow=False):
-    """임베딩을 크게 시작하면: 나누지 않은 모델은 가중치가 한 곳에 몰린 채 멈추고, 나눈 모델은 배웁니다."""
+    """임베딩 1.0 을 4,000 스텝: 둘째 토막의 손실과 기울기 노름. 나누지 않은 모델은 멈춰 있다가 기울기가 튑니다."""
     import matplotlib.pyplot as plt
 
     from plotting import current_theme, width
 
     t = current_theme()
-    fig, axes = plt.subplots(2 if narrow else 1, 1 if narrow else 2, figsize=(width(narrow), 5.6 if narrow else 3.0),
-                             sharex=True, layout="constrained")
-    lines = (("large_scaled", "÷ √d_k", t["accent"], "-"), ("large_unscaled", "나누지 않음", t["accent2"], "--"))
-    for name, label, color, style in lines:
-        r = runs[name]
-        axes[0].plot(r["step"], r["repeat_loss"], color=color, linestyle=style, linewidth=2, label=label)
-        axes[1].plot(r["step"], r["max_weight"].mean(-1), color=color, linestyle=style, linewidth=2, label=label)
-    axes[0].set_title("둘째 토막의 손실")
+    fig, axes = plt.subplots(2, 1, figsize=(width(narrow), 5.8 if narrow else 4.6), sharex=True, layout="constrained")
+    steps = np.arange(1, long["grad_norm"].shape[1] + 1)
+    chance = np.log(CONFIG["vocab"])
+    axes[0].axhline(chance, color=t["muted"], linestyle=":", linewidth=1.2, label=f"찍기 ln {CONFIG['vocab']} ≈ {chance:.2f}")
+    for m, (label, color, style) in enumerate((("÷ √d_k", t["accent"], "-"), ("나누지 않음", t["accent2"], "--"))):
+        axes[0].plot(long["step"], long["repeat_loss"][m], color=color, linestyle=style, linewidth=2, label=label)
+        axes[1].plot(steps, long["grad_norm"][m], color=color, linewidth=0.8, label=label)
+    axes[0].set_title("둘째 토막의 손실 (학습에 쓰지 않은 수열)")
     axes[0].set_ylabel("nat")
-    axes[0].set_ylim(0, max(runs[name]["repeat_loss"].max() for name, *_ in lines) + 0.3)
-    axes[1].set_title("행의 가장 큰 가중치 (평균)")
-    axes[1].set_ylim(0, 1)
-    for ax in axes[1:] if narrow else axes:  # 좁은 판은 위아래로 쌓아 가로축을 함께 씁니다
-        ax.set_xlabel("학습 스텝")
+    axes[0].set_ylim(0, long["repeat_loss"].max() + 0.3)
+    axes[1].set_title("기울기 노름 (스텝마다, 로그 눈금)")
+    axes[1].set_yscale("log")
+    axes[1].axhline(10, color=t["muted"], linestyle=":", linewidth=1)
+    axes[1].set_xlabel("학습 스텝")
     for ax in axes:
         ax.grid(True, alpha=0.5)
-    axes[0].legend(loc="lower left")
+    axes[0].legend(loc="center right", ncols=1 if narrow else 3)
     return fig
 # --8<-- [end:figure_scale]
 
@@ -374,9 +501,9 @@ print("2층의 파라미터는 같은가?", all(np.array_equal(off["layers"][1][
 # --8<-- [end:quiz_2]
 
 # --8<-- [start:quiz_3]
-# W_Q, W_K 의 기울기 크기를 스텝 100–800 에서 평균합니다 (처음 100 스텝은 출력의 크기를 맞추느라 모두 큽니다)
-later = {name: runs[name]["qk_grad_norm"][100:].mean() for name in ("large_scaled", "large_unscaled")}
-print(f"W_Q·W_K 의 기울기 크기 평균: ÷ √d_k {later['large_scaled']:.3f}, 나누지 않음 {later['large_unscaled']:.3f}")
-print(f"나누지 않은 쪽 / 나눈 쪽 = {later['large_unscaled'] / later['large_scaled']:.1f}")
-# --8<-- [end:quiz_3]
+# 임베딩 1.0 의 두 모델(시드 둘씩): W_Q, W_K 의 기울기 크기, 스텝 100–800
+# (처음 100 스텝은 출력의 크기를 맞추느라 모두 큽니다)
+qk = {scaled: np.array([r["qk_grad_norm"][m, 100:800] for r, m, _ in models(1.0, scaled)]) for scaled in (True, False)}
+print(f"평균 기울기 크기: 나누지 않음 / ÷ √d_k = {qk[False].mean() / qk[True].mean():.1f}")
+print(f"나누지 않은 모델에서 가장 작았던 값도 0.01 보다 큼: {bool(qk[False].min() > 0.01)}")
 # --8<-- [end:quiz_3]

@@ -13,6 +13,8 @@ CPU 는 해시에 넣지 않습니다: 다른 CPU 에서 학습하면 마지막 
 한꺼번에 찾을 때는 아무도 학습하지 않는 기록부터 맡으므로, 두 프로세스가 기록을 나눠서 학습합니다.
 """
 
+import contextlib
+import ctypes
 import fcntl
 import hashlib
 import json
@@ -22,9 +24,9 @@ from pathlib import Path
 
 import numpy as np
 
-# 학습 결과를 정하는 스니펫: tiny_training 과 그것이 (간접으로라도) import 하는 스니펫 모두
+# 학습 결과를 정하는 스니펫: 두 학습기(tiny_training, tiny_batch)와 그것들이 (간접으로라도) import 하는 스니펫 모두
 # (tests/test_run_cache.py 가 빌드의 import 닫힘과 같은지 확인합니다)
-TRAINING_CODE = ("attention", "repeat_task", "tiny_training", "tiny_transformer")
+TRAINING_CODE = ("attention", "repeat_task", "tiny_batch", "tiny_training", "tiny_transformer")
 HERE = Path(__file__).resolve().parent
 FOLDER = HERE.parent / ".cache" / "runs"
 
@@ -38,9 +40,71 @@ def run_key(kwargs):
     return h.hexdigest()[:16]
 
 
+def _train(kwargs):
+    """인자에 "runs" 가 있으면 여러 모델을 한꺼번에(tiny_batch.train_many), 없으면 하나를(tiny_training.train) 학습합니다.
+
+    학습하는 동안 OpenBLAS 는 스레드 하나로 셈합니다 (one_blas_thread).
+    """
+    with one_blas_thread():
+        if "runs" in kwargs:
+            from tiny_batch import train_many
+
+            return train_many(**kwargs)
+        from tiny_training import train
+
+        return train(**kwargs)
+
+
+@contextlib.contextmanager
+def one_blas_thread():
+    """그 안에서 numpy 의 OpenBLAS 가 스레드 하나만 쓰게 합니다 (끝나면 되돌립니다).
+
+    왜: 이 학습의 행렬 곱은 작아서(32×32 …) OpenBLAS 가 스레드 둘로 나누면 서로 기다리느라 CPU 를 열 배쯤 더 쓰고
+    (2코어에서 잰 값: 모델 여섯을 200 스텝, 스레드 하나 CPU 3.5초, 둘 36초), 스레드 수에 따라 곱을 나누는 자리가 달라 마지막 비트도
+    달라집니다. Makefile 과 tests/conftest.py 는 OPENBLAS_NUM_THREADS=1 로 정해 두지만, mkdocs 나 파이썬을 바로 부르는 독자는
+    그러지 않을 수 있습니다. 그래서 학습만은 환경과 상관없이 스레드 하나로 셉니다. 환경 변수는 OpenBLAS 가 처음 읽힐 때만
+    읽히므로, threadpoolctl 처럼 OpenBLAS 가 내보내는 set_num_threads 를 ctypes 로 부릅니다. 찾지 못하면(다른 BLAS) 그대로 둡니다.
+    """
+    lib = _openblas()
+    if lib is None:
+        yield
+        return
+    get, set_ = lib
+    before = get()
+    set_(1)
+    try:
+        yield
+    finally:
+        set_(before)
+
+
+def _openblas():
+    """numpy 의 휠에 든 OpenBLAS 의 (get_num_threads, set_num_threads), 없으면 None."""
+    import glob
+
+    here = Path(np.__file__).parent
+    names = ("*openblas*.so*", "*openblas*.dylib", "*openblas*.dll")
+    for folder in (here.parent / "numpy.libs", here / ".dylibs"):
+        for path in sorted(p for name in names for p in glob.glob(str(folder / name))):
+            try:
+                lib = ctypes.CDLL(path)
+            except OSError:
+                continue
+            for prefix in ("scipy_openblas", "openblas"):
+                for suffix in ("64_", "_64_", ""):
+                    get = getattr(lib, f"{prefix}_get_num_threads{suffix}", None)
+                    set_ = getattr(lib, f"{prefix}_set_num_threads{suffix}", None)
+                    if get is not None and set_ is not None:
+                        get.restype, set_.argtypes = ctypes.c_int, [ctypes.c_int]
+                        return get, set_
+    return None
+
+
 def trained(runs, folder=FOLDER):
-    """{이름: tiny_training.train 의 인자} → {이름: 학습 기록 (dict of arrays)}. 저장한 기록이 있으면 읽기만 합니다."""
-    from tiny_training import train
+    """{이름: tiny_training.train 이나 tiny_batch.train_many 의 인자} → {이름: 학습 기록 (dict of arrays)}.
+
+    저장한 기록이 있으면 읽기만 합니다.
+    """
 
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
@@ -55,7 +119,7 @@ def trained(runs, folder=FOLDER):
                 except BlockingIOError:
                     continue  # 다른 프로세스가 이 기록을 학습하는 중: 다른 기록부터
                 if not path.exists():
-                    _save(path, train(**kwargs))
+                    _save(path, _train(kwargs))
                 with np.load(path) as saved:
                     out[name] = dict(saved)
             del waiting[name]

@@ -139,8 +139,8 @@ def at(page, c):
 
 
 def test_keyboard_alone_reaches_every_control(desktop, run):
-    """Tab 으로 슬라이더, + 단추, 미리 정한 단추 셋에 차례로 닿고(− 단추는 스텝 0 에서 꺼져 있어 건너뜁니다), 화살표·Home·End
-    로 스텝을 옮기며, 초점이 보입니다."""
+    """Tab 으로 − 단추, 슬라이더, + 단추, 미리 정한 단추 셋에 차례로 닿고(스텝 0 의 − 는 막혀 있어도(aria-disabled) 초점은
+    받습니다), 화살표·Home·End 로 스텝을 옮기며, 초점이 보입니다."""
     main, _ = run
     last = len(main["step"]) - 1
     page = desktop.open(PAGE)
@@ -148,7 +148,7 @@ def test_keyboard_alone_reaches_every_control(desktop, run):
     page.evaluate(f"() => document.querySelector('{ROOT}').previousElementSibling.setAttribute('tabindex', '-1')")
     page.evaluate(f"() => document.querySelector('{ROOT}').previousElementSibling.focus()")
     order = []
-    for _ in range(5):
+    for _ in range(6):
         page.keyboard.press("Tab")
         order.append(
             page.evaluate(
@@ -157,7 +157,7 @@ def test_keyboard_alone_reaches_every_control(desktop, run):
             )
         )
     assert all(o[4] for o in order), order
-    assert [o[2] for o in order] == ["range", "button", "button", "button", "button"], order
+    assert [o[2] for o in order] == ["button", "range", "button", "button", "button", "button"], order
     assert all(o[3] != "none" for o in order), order
     page.locator(f"{ROOT} input").focus()
     page.keyboard.press("End")
@@ -177,6 +177,44 @@ def test_keyboard_alone_reaches_every_control(desktop, run):
     page.keyboard.press("Enter")
     assert at(page, 3)
     expect_step(shown(page), run, 3)
+    desktop.assert_clean()
+
+
+def focused(page):
+    """초점이 있는 요소: [태그, aria-label, aria-disabled]."""
+    return page.evaluate(
+        "() => { const e = document.activeElement; return [e.tagName, e.getAttribute('aria-label'), "
+        "e.getAttribute('aria-disabled')]; }"
+    )
+
+
+def test_focus_stays_on_the_nudge_buttons_at_either_end(desktop, run):
+    """− / + 를 키보드로 눌러 끝에 닿아도 초점은 그 단추에 남습니다 (disabled 를 걸면 Chromium 이 초점을 <body> 로 떨어뜨려
+    독자가 자리를 잃습니다). 막힌 단추를 다시 눌러도 스텝은 그대로이고, 반대쪽 단추는 다시 쓸 수 있습니다."""
+    main, _ = run
+    last = len(main["step"]) - 1
+    page = desktop.open(PAGE)
+    ready(desktop)
+    plus = page.locator(f"{ROOT} .training-explorer__nudge").nth(1)
+    minus = page.locator(f"{ROOT} .training-explorer__nudge").nth(0)
+    go(page, last - 1)
+    plus.focus()
+    page.keyboard.press("Enter")
+    assert at(page, last)
+    assert focused(page) == ["BUTTON", "스텝 20 늘리기", "true"]
+    page.keyboard.press("Enter")
+    page.keyboard.press("Space")
+    page.wait_for_timeout(100)
+    assert index(page) == last and focused(page)[:2] == ["BUTTON", "스텝 20 늘리기"]
+    assert minus.get_attribute("aria-disabled") is None
+    go(page, 1)
+    minus.focus()
+    page.keyboard.press("Enter")
+    assert at(page, 0)
+    assert focused(page) == ["BUTTON", "스텝 20 줄이기", "true"]
+    assert plus.get_attribute("aria-disabled") is None
+    page.keyboard.press("Tab")  # 초점이 남아 있으므로 Tab 은 바로 다음 조작 요소(슬라이더)로 갑니다
+    assert page.evaluate("() => document.activeElement.type") == "range"
     desktop.assert_clean()
 
 
@@ -206,14 +244,14 @@ def touched(touch, run, scheme):
     for b in page.locator(f"{ROOT} .training-explorer__presets button").all():
         box = b.bounding_box()
         assert box["width"] >= 24 and box["height"] >= 24
-    assert minus.is_disabled()
+    assert minus.get_attribute("aria-disabled") == "true"
     plus.tap()
     plus.tap()
     assert at(page, 2)
     minus.tap()
     assert at(page, 1)
     page.locator(f"{ROOT} .training-explorer__presets button").nth(2).tap()
-    assert at(page, last) and plus.is_disabled()
+    assert at(page, last) and plus.get_attribute("aria-disabled") == "true"
     # 슬라이더 트랙의 가운데를 누르면 가운데 스텝 가까이로 갑니다
     slider = page.locator(f"{ROOT} input")
     box = slider.bounding_box()
@@ -273,7 +311,7 @@ def test_without_javascript_the_figures_stay_and_the_slider_hides(browser, serve
     try:
         page = tab.open(PAGE)
         assert page.locator(ROOT).inner_text() == "" and not page.locator(ROOT).is_visible()
-        # 그림 다섯 개가 판(넓은/좁은) × 팔레트마다 한 장씩
-        assert page.locator("article a.figure-link img").count() == 5 * 4
+        # 그림 여섯 개(손실, 헤드, 점수, 유도의 세 걸음, 함정, √d_k)가 판(넓은/좁은) × 팔레트마다 한 장씩
+        assert page.locator("article a.figure-link img").count() == 6 * 4
     finally:
         tab.close()

@@ -1,6 +1,7 @@
 """학습은 한 번만 (snippets/run_cache.py): 같은 인자·같은 학습 코드면 남겨 둔 기록을 읽고, 무엇 하나라도 바뀌면 다시 학습하며,
 여러 프로세스(여기서는 스레드)가 동시에 찾아도 같은 기록을 두 번 학습하지 않고, 여러 기록은 나눠서 학습합니다."""
 
+import json
 import threading
 import time
 
@@ -16,8 +17,8 @@ TINY = {"vocab": 32, "n_ctx": 32, "d_model": 4, "heads": 2, "layers": 1, "embed_
 
 
 def test_training_code_is_the_import_closure_of_the_training():
-    """해시에 넣는 스니펫 = tiny_training 이 (간접으로라도) import 하는 스니펫 전부 (빌드의 import 닫힘과 같은 규칙)."""
-    assert set(run_cache.TRAINING_CODE) == snippets.closure({"tiny_training"}, SNIPPETS)
+    """해시에 넣는 스니펫 = 두 학습기(tiny_training, tiny_batch)가 (간접으로라도) import 하는 스니펫 전부 (빌드의 import 닫힘과 같은 규칙)."""
+    assert set(run_cache.TRAINING_CODE) == snippets.closure({"tiny_training", "tiny_batch"}, SNIPPETS)
 
 
 @pytest.fixture
@@ -96,3 +97,37 @@ def test_two_processes_asking_for_two_records_share_the_work(tmp_path, counted):
         t.join()
     assert sorted(seed for _, seed in counted) == [2, 3]  # 기록마다 한 번
     assert {who for who, _ in counted} == {"x", "y"}  # 둘이 하나씩 맡았습니다
+
+
+def test_training_uses_one_blas_thread_whatever_the_environment(tmp_path):
+    """학습은 OPENBLAS_NUM_THREADS=2 인 프로세스에서도 스레드 하나로 셉니다 (run_cache.one_blas_thread): 그 안에서 OpenBLAS 의
+    스레드 수는 1 이고 끝나면 되돌아오며, 이 장의 모델(행렬 곱이 OpenBLAS 가 스레드를 나누는 크기)을 20 스텝 학습한 기록이
+    스레드 하나로 학습한 것과 비트까지 같습니다. 커널은 Haswell 로 정합니다: 이슈 38 에서 스레드 둘이 결과를 바꾼 커널입니다."""
+    import subprocess
+    import sys
+
+    code = (
+        "import json, sys, numpy as np, run_cache\n"
+        "from tiny_transformer import CONFIG\n"
+        "get, _ = run_cache._openblas()\n"
+        "before = get()\n"
+        "with run_cache.one_blas_thread():\n"
+        "    inside = get()\n"
+        "rec = run_cache.trained({'r': {'config': CONFIG, 'seed': 0, 'steps': 20, 'every': 10}}, sys.argv[1])['r']\n"
+        "print(json.dumps([before, inside, get(), rec['train_loss'].tobytes().hex(), rec['param:W_U'].tobytes().hex()]))\n"
+    )
+    out = {}
+    for threads in ("1", "2"):
+        env = {
+            "PATH": "/usr/bin:/bin",
+            "PYTHONPATH": str(SNIPPETS),
+            "OPENBLAS_NUM_THREADS": threads,
+            "OPENBLAS_CORETYPE": "Haswell",
+        }
+        proc = subprocess.run(
+            [sys.executable, "-c", code, str(tmp_path / threads)], env=env, capture_output=True, text=True, timeout=300
+        )
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        out[threads] = json.loads(proc.stdout.splitlines()[-1])
+    assert out["2"][:3] == [2, 1, 2] and out["1"][:3] == [1, 1, 1]
+    assert out["2"][3:] == out["1"][3:]

@@ -174,3 +174,63 @@ def test_bad_input_names_the_argument(call, error, words):
         call(params)
     for word in words:
         assert word in str(info.value), (word, str(info.value))
+
+
+# --- 여러 모델을 한꺼번에 (snippets/tiny_batch.py) ---------------------------------------------------------------
+
+
+def test_many_models_at_once_have_the_gradients_of_each_model_alone():
+    """모델 축으로 쌓은 세 모델(나눔/나누지 않음, 임베딩 크기, 시드가 다름)의 손실과 기울기 = 모델마다 tiny_transformer
+    (float64 에서 1e-12 안). 모델마다 다른 수열을 넣어, 모델 축이 섞이지 않는지도 봅니다."""
+    import tiny_batch as tb
+
+    runs = [
+        {"config": {**tm.CONFIG, "embed_std": std, "scaled": scaled}, "seed": seed}
+        for std, scaled, seed in ((0.3, True, 0), (1.0, False, 1), (2.0, True, 2))
+    ]
+    params = tb.stacked(runs, np.float64)
+    rng = np.random.default_rng(5)
+    tokens = np.stack([rt.repeat_batch(rng, 4, tm.CONFIG)[0] for _ in runs])
+    scale = np.array([0.25, 1.0, 0.25]).reshape(-1, 1, 1, 1, 1)
+    hidden = np.where(causal_mask(tm.CONFIG["n_ctx"]), 0, -np.inf)
+    loss, nll, grads, weights = tb.loss_and_grads(params, tokens[..., :-1], tokens[..., 1:], 2, scale, hidden)
+    for m, run in enumerate(runs):
+        alone = tm.init_params(run["config"], run["seed"], np.float64)
+        assert all(np.array_equal(p, params[name][m]) for name, p in tm.named(alone))  # 같은 처음 파라미터
+        want, want_nll, want_grads, want_weights = tm.loss_and_grads(
+            alone, tokens[m, :, :-1], tokens[m, :, 1:], run["config"]
+        )
+        assert loss[m] == pytest.approx(want, rel=1e-13)
+        np.testing.assert_allclose(nll[m], want_nll, rtol=1e-12)
+        for name, g in tm.named(want_grads):
+            np.testing.assert_allclose(grads[name][m], g, rtol=1e-10, atol=1e-13 * np.abs(g).max(), err_msg=name)
+        for w, want_w in zip(weights, want_weights):
+            np.testing.assert_allclose(w[m], want_w, atol=1e-13)
+
+
+def test_training_many_at_once_follows_each_training_alone():
+    """train_many 의 모델 하나 = tiny_training.train 으로 따로 학습한 것: 같은 처음 파라미터, 같은 수열, 같은 Adam.
+    float32 반올림이 다른 순서로 쌓일 뿐이라, 이 장의 설정(임베딩 0.3)에서 100 스텝 동안 손실이 1e-4 안에서 같습니다."""
+    import tiny_batch as tb
+
+    runs = [{"config": tm.CONFIG, "seed": 0}, {"config": {**tm.CONFIG, "scaled": False}, "seed": 3}]
+    many = tb.train_many(runs, steps=100, every=50)
+    for m, run in enumerate(runs):
+        alone = tt.train(run["config"], run["seed"], 100, every=50)
+        np.testing.assert_allclose(many["train_loss"][m], alone["train_loss"], atol=1e-4)
+        np.testing.assert_allclose(many["grad_norm"][m], alone["grad_norm"], rtol=1e-3)
+        np.testing.assert_allclose(many["repeat_loss"][m], alone["repeat_loss"], atol=1e-4)
+        np.testing.assert_allclose(many["max_weight"][m], alone["max_weight"], atol=1e-4)
+        assert many["step"].tolist() == alone["step"].tolist() == [0, 50, 100]
+        params = tb.params_of(many, m, run["config"])
+        for name, p in tm.named(tt.params_from(alone, run["config"])):
+            np.testing.assert_allclose(dict(tm.named(params))[name], p, atol=2e-3, err_msg=name)
+
+
+def test_models_trained_together_must_have_one_shape():
+    import tiny_batch as tb
+
+    with pytest.raises(ValueError, match="d_model"):
+        tb.train_many([{"config": tm.CONFIG, "seed": 0}, {"config": {**tm.CONFIG, "d_model": 16}, "seed": 0}], 1)
+    with pytest.raises(ValueError, match="runs"):
+        tb.train_many([], 1)

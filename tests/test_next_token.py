@@ -220,7 +220,9 @@ def test_a_batch_is_the_same_as_one_prompt_at_a_time(tiny):
     for p, z, w in zip(prompts, logits, weights):
         (alone,), (alone_w,) = gd.forward(tiny, [p], [gd.new_cache(tiny, len(p))])
         np.testing.assert_allclose(z, alone, atol=1e-5, rtol=0)
-        np.testing.assert_allclose(np.stack(w), np.stack(alone_w), atol=1e-7)
+        # float32: a batch's matmul has more rows, so BLAS may pick another block order; the weights' last bits differ
+        # by kernel (1.7e-7 under OpenBLAS's Katmai kernel), as with the single-step test above
+        np.testing.assert_allclose(np.stack(w), np.stack(alone_w), atol=1e-6)
 
 
 def test_generate_picks_the_argmax_and_feeds_it_back(tiny):

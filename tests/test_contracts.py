@@ -429,3 +429,27 @@ def test_mkdocs_jupyter_checks_ignore_before_opening_a_page(monkeypatch, tmp_pat
     plugin.config["ignore"] = []  # 대조: ignore 가 없으면 정말 엽니다
     plugin.should_include(types.SimpleNamespace(abs_src_path=str(page)))
     assert opened == [str(page)]
+
+
+def test_mkdocs_jupyter_ends_the_kernel_at_once_with_the_site_config(monkeypatch):
+    """빌드가 노트북을 실행하는 커널은 shutdown 요청 없이 바로 끝납니다 (sitebuild/notebooks.use_kernel_config).
+
+    mkdocs-jupyter 는 NbConvertApp.load_config_file() 로 사용자 설정을 읽은 뒤 ExecutePreprocessor 절을 통째로
+    바꿉니다. 그래서 설정은 부모 클래스 NotebookClient 절에 있어야 살아남습니다. 이 두 가정이 바뀌면 여기서 깨집니다
+    (깨지면 빌드 로그에 ipykernel 의 종료 경쟁 traceback 이 가끔 다시 나타납니다: test_build_has_no_warnings).
+    """
+    from mkdocs_jupyter.nbconvert2 import get_nbconvert_app
+    from nbconvert.preprocessors import ExecutePreprocessor
+
+    from sitebuild import notebooks
+
+    def shutdown():
+        app = get_nbconvert_app(execute=True, kernel_name="python3", allow_errors=False)
+        return ExecutePreprocessor(config=app.config).shutdown_kernel
+
+    monkeypatch.setenv("JUPYTER_CONFIG_PATH", "")  # monkeypatch 가 테스트 뒤에 원래 값으로 돌려놓습니다
+    assert shutdown() == "graceful"  # 대조: 설정 없이는 nbclient 의 기본값
+    notebooks.use_kernel_config()
+    notebooks.use_kernel_config()  # 두 번 불러도 경로는 한 번만
+    assert os.environ["JUPYTER_CONFIG_PATH"] == str(notebooks.JUPYTER_CONFIG)
+    assert shutdown() == "immediate"

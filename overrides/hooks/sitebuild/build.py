@@ -66,6 +66,7 @@ class SiteBuild:
 
     # on_config: Markdown 확장과 펜스, 코드 색칠을 설정에 더합니다.
     def configure(self, config):
+        notebooks.use_kernel_config()
         fences.register(config["mdx_configs"])
         codestyle.register(config["mdx_configs"])
         config["markdown_extensions"].append(figure_markup.FigureExtension(lambda: self.figures))

@@ -16,6 +16,7 @@ python 코드 블록은 코드 셀, 그 사이의 글은 마크다운 셀이 됩
 저장소 모듈을 import 하지 않고 필요한 절(어텐션 코어 포함)을 직접 담습니다.
 """
 
+import os
 from pathlib import Path
 
 import jupytext
@@ -23,6 +24,21 @@ import nbformat
 import yaml
 
 SITE_KEY = "attention_site"  # 이 사이트가 노트북·셀 메타데이터에 쓰는 열쇠
+# mkdocs-jupyter 가 노트북을 실행할 때 읽는 nbconvert 설정 (NbConvertApp.load_config_file 이 JUPYTER_CONFIG_PATH 를 봅니다)
+JUPYTER_CONFIG = Path(__file__).resolve().parents[2] / "jupyter"
+
+
+def use_kernel_config():
+    """노트북을 다 돌린 커널을 shutdown 요청 대신 바로 끝내게 합니다 (overrides/jupyter 의 설정).
+
+    까닭: shutdown 요청을 받은 ipykernel 7.4 는 "idle" 상태를 보내는 동안 자기 소켓을 닫는 경쟁이 있어, 가끔
+    "ERROR:tornado.general:Uncaught exception in ZMQStream callback" 과 traceback 을 빌드 로그에 남깁니다
+    (ipython/ipykernel#1518 이 고친 길과 다른 schedule() 길). 셀은 모두 끝났고 출력도 받은 뒤이므로, 바로 끝내도
+    노트북 결과는 같습니다. 설정은 이 폴더를 JUPYTER_CONFIG_PATH 맨 앞에 두어 읽힙니다 (사용자 설정은 그 뒤에).
+    """
+    paths = [p for p in os.environ.get("JUPYTER_CONFIG_PATH", "").split(os.pathsep) if p]
+    if str(JUPYTER_CONFIG) not in paths:
+        os.environ["JUPYTER_CONFIG_PATH"] = os.pathsep.join([str(JUPYTER_CONFIG), *paths])
 
 
 def notebook_from_source(text, expand):

@@ -290,7 +290,12 @@ def test_logit_lens_is_the_forward_pass_of_the_first_layers(gemma):
         cut = Gemma(gemma.cfg, {**gemma.params, "layers": gemma.params["layers"][:layers]})
         (z,), _ = forward(cut, [ids], [new_cache(gemma, len(ids))])
         p = np.exp(z[-1].astype(np.float64) - z[-1].max())
-        assert np.abs(lens[layers - 1] - p / p.sum()).max() < 1e-6, layers
+        p /= p.sum()
+        # 두 길 모두 float32 이고 행렬 모양이 달라(18행 한꺼번에 대 1행) BLAS 가 다른 순서로 더합니다. 로짓이 ~1e-5
+        # 만큼 움직이면 확률은 p × 1e-5 만큼 움직입니다. 잰 값: 가장 큰 차이 7.2e-7 (Haswell), 3.1e-6 (Prescott),
+        # 세 프롬프트 × 18층. 허용은 그 여섯 배쯤이고, 1등 토큰은 같아야 합니다.
+        assert np.abs(lens[layers - 1] - p).max() < 2e-5, layers
+        assert np.argmax(lens[layers - 1]) == np.argmax(p), layers
 
 
 # ---------------------------------------------------------------- 페이지가 말하는 것 (model) ----

@@ -51,16 +51,21 @@ LONG = (
 )
 
 
+def prefix_with_tokens(long, n, count):
+    """long 의 앞에서부터 글자를 늘려, count(글) 가 정확히 n 인 가장 짧은 앞부분 (두 벤치마크가 함께 씁니다)."""
+    for end in range(1, len(long) + 1):
+        text = long[:end].rstrip()
+        if count(text) == n:
+            return text
+    raise ValueError(f"토큰 {n}개인 글을 찾지 못했습니다")
+
+
 def text_with_tokens(n):
-    """토큰이 정확히 n 개(<s>, 접두어 조각 셋, </s> 포함)인 글: LONG 의 앞에서부터 글자를 늘려 찾습니다."""
+    """토큰이 정확히 n 개(<s>, 접두어 조각 셋, </s> 포함)인 글."""
     from e5_numpy import PREFIX, load_e5
 
     tok = load_e5().tokenizer
-    for end in range(1, len(LONG) + 1):
-        text = LONG[:end].rstrip()
-        if len(tok.encode(PREFIX + text).ids) == n:
-            return text
-    raise ValueError(f"토큰 {n}개인 글을 찾지 못했습니다")
+    return prefix_with_tokens(LONG, n, lambda text: len(tok.encode(PREFIX + text).ids))
 
 
 class WorkerChannel:
@@ -219,20 +224,12 @@ def measure(site):
     }
     t16, t64 = text_with_tokens(16), text_with_tokens(64)
     httpd, origin = static.serve(site)
-    rows, foreign = [], []
+    rows = []
     load_before = os.getloadavg()
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         ctx = browser.new_context(viewport={"width": 375, "height": 812})
-
-        def route(r):
-            if r.request.url.startswith(origin):
-                r.continue_()
-            else:
-                foreign.append(r.request.url)
-                r.abort()
-
-        ctx.route("**/*", route)
+        foreign = static.same_origin_only(ctx, origin)
         page = ctx.new_page()
         cdp = ctx.new_cdp_session(page)
         page.goto(origin + "own_sentence/")

@@ -38,15 +38,13 @@ LONG = (
 
 
 def text_with_tokens(n):
-    """토큰이 정확히 n 개(<bos> 포함)인 글: LONG 의 앞에서부터 글자를 늘려 찾습니다."""
+    """토큰이 정확히 n 개(<bos> 포함)인 글."""
+    from bench_browser_model import prefix_with_tokens
+
     from gemma_decoder import load_gemma
 
     tok = load_gemma().tokenizer
-    for end in range(1, len(LONG) + 1):
-        text = LONG[:end].rstrip()
-        if len(tok.encode(text)) == n:
-            return text
-    raise ValueError(f"토큰 {n}개인 글을 찾지 못했습니다")
+    return prefix_with_tokens(LONG, n, lambda text: len(tok.encode(text)))
 
 
 MAIN_LOAD_JS = """async (wasm) => {
@@ -146,21 +144,12 @@ def measure(site):
     manifest = json.loads((site / "models" / "gemma-ko" / "manifest.json").read_text(encoding="utf-8"))
     t16 = text_with_tokens(16)
     httpd, origin = static.serve(site)
-    foreign = []
     load_before = os.getloadavg()
     memory = RendererMemory()
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         ctx = browser.new_context(viewport={"width": 375, "height": 812})
-
-        def route(r):
-            if r.request.url.startswith(origin):
-                r.continue_()
-            else:
-                foreign.append(r.request.url)
-                r.abort()
-
-        ctx.route("**/*", route)
+        foreign = static.same_origin_only(ctx, origin)
         page = ctx.new_page()
         cdp = ctx.new_cdp_session(page)
         page.goto(origin + PAGE)

@@ -75,16 +75,8 @@ class Tab:
         self.context = browser.new_context(viewport=viewport, **context_options)
         # 팔레트 전환 단추는 선택을 localStorage 에 남깁니다. 테스트마다 처음 상태에서 시작하게 지웁니다.
         self.context.add_init_script("try { localStorage.clear() } catch (e) {}")
-        self.errors, self.foreign = [], []
-
-        def route(r):
-            if r.request.url.startswith(origin) or r.request.url.startswith("data:"):
-                r.continue_()
-            else:
-                self.foreign.append(r.request.url)
-                r.abort()
-
-        self.context.route("**/*", route)
+        self.errors = []
+        self.foreign = static.same_origin_only(self.context, origin, allow_data=True)
         self.page = self.context.new_page()
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))

@@ -348,6 +348,23 @@ def test_mkdocs_jupyter_html_has_the_cells_notebook_pages_reads(tmp_path):
     assert outputs[1][0].find("img")["src"].startswith("data:image/png;base64,"), hint
 
 
+def _one_cell_page(tmp_path, nb, outputs):
+    """셀 하나(id cell-00)짜리 노트북을 x.ipynb 로 쓰고, mkdocs-jupyter 모양의 HTML 에 outputs 를 담아 돌려줍니다."""
+    nb.cells[0].id = "cell-00"
+    path = tmp_path / "x.ipynb"
+    nbformat.write(nb, str(path))
+    page = (
+        '<div class="jp-Notebook"><div class="jp-Cell jp-CodeCell"><div id="cell-id=cell-00">'
+        + "".join(f'<div class="jp-OutputArea-output">{o}</div>' for o in outputs)
+        + "</div></div></div>"
+    )
+    return path, page
+
+
+def _slim(page, path):
+    return notebook_pages.slim_notebook_html(page, path, "x.ipynb", OneFigure(narrow=False), "practice/x/")
+
+
 def test_notebook_page_is_rebuilt_from_the_contract(tmp_path):
     """위의 구조를 가진 HTML 에서 노트북 페이지를 지으면 코드·출력·그림이 사이트의 모양으로 나옵니다."""
     nb = nbformat.v4.new_notebook(
@@ -357,15 +374,8 @@ def test_notebook_page_is_rebuilt_from_the_contract(tmp_path):
             )
         ]
     )
-    nb.cells[0].id = "cell-00"
-    path = tmp_path / "x.ipynb"
-    nbformat.write(nb, str(path))
-    page = (
-        '<div class="jp-Notebook"><div class="jp-Cell jp-CodeCell"><div id="cell-id=cell-00">'
-        '<div class="jp-OutputArea-output"><pre>합\n</pre></div>'
-        f'<div class="jp-OutputArea-output"><img src="data:image/png;base64,{_png()}"></div></div></div></div>'
-    )
-    out = notebook_pages.slim_notebook_html(page, path, "x.ipynb", OneFigure(narrow=False), "practice/x/")
+    path, page = _one_cell_page(tmp_path, nb, ["<pre>합\n</pre>", f'<img src="data:image/png;base64,{_png()}">'])
+    out = _slim(page, path)
     assert '<div class="highlight" data-search-exclude="">' in out and '<span class="nb">print</span>' in out
     assert '<div class="cell-output" data-search-exclude=""><span class="filename">실행 결과</span>' in out
     assert "<samp>합\n</samp>" in out  # 가장 좁은 상자에 들어가는 줄은 감싸지 않습니다 (sitebuild/lines.py)
@@ -375,7 +385,7 @@ def test_notebook_page_is_rebuilt_from_the_contract(tmp_path):
     nb.cells[0].metadata = {}
     nbformat.write(nb, str(path))
     with pytest.raises(notebook_pages.NotebookPageError, match="figure="):
-        notebook_pages.slim_notebook_html(page, path, "x.ipynb", OneFigure(narrow=False), "practice/x/")
+        _slim(page, path)
 
 
 def test_mkdocs_jupyter_escapes_markdown_cells_as_unescape_expects(tmp_path):
@@ -396,15 +406,8 @@ def test_mkdocs_jupyter_escapes_markdown_cells_as_unescape_expects(tmp_path):
 def test_notebook_text_outputs_of_one_cell_become_one_block(tmp_path):
     """커널이 print 한 줄을 여러 stream 조각으로 보내도 페이지에는 "실행 결과" 블록 하나로 보입니다."""
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print('같은가?', True)")])
-    nb.cells[0].id = "cell-00"
-    path = tmp_path / "x.ipynb"
-    nbformat.write(nb, str(path))
-    page = (
-        '<div class="jp-Notebook"><div class="jp-Cell jp-CodeCell"><div id="cell-id=cell-00">'
-        '<div class="jp-OutputArea-output"><pre>같은가?</pre></div>'
-        '<div class="jp-OutputArea-output"><pre> True\n</pre></div></div></div></div>'
-    )
-    out = notebook_pages.slim_notebook_html(page, path, "x.ipynb", OneFigure(narrow=False), "practice/x/")
+    path, page = _one_cell_page(tmp_path, nb, ["<pre>같은가?</pre>", "<pre> True\n</pre>"])
+    out = _slim(page, path)
     assert out.count('class="cell-output"') == 1 and "<samp>같은가? True\n</samp>" in out
 
 

@@ -739,20 +739,32 @@ def test_the_break_detector_sees_a_broken_word(phone, korean_font):
     assert {b["kind"] for b in page.evaluate(MIDWORD_JS)} == {"word"}
 
 
-# 묶지 않은 글: 폭을 바꿔 가며 "[CLS]가", "<code>f(x)</code>를", "7-11" 이 갈라지는 폭을 찾습니다. (인라인 수식 뒤는
-# 지금의 Chromium 이 갈라 놓지 않아 대조군이 될 수 없지만, 빌드는 다른 브라우저를 위해 그것도 묶습니다.)
-UNGLUED_JS = """([html, kind]) => {
-  const p = document.createElement('p');
-  p.innerHTML = html;
-  document.querySelector('article').prepend(p);
-  for (let w = 40; w <= 320; w += 2) {
-    p.style.width = w + 'px';
-    const found = (__MIDWORD_JS__)(p).filter(b => b.kind === kind);  // 이 문단만: 폭마다 페이지 전체를 재지 않게
-    if (found.length) { p.remove(); return {width: w, at: found[0].at}; }
+# 글 조각 하나를 article 맨 앞에 넣고 폭을 바꿔 가며, 그 조각 안의 줄바꿈 가운데 kind 인 것이 처음 나온 폭과 자리.
+# target 은 폭을 바꿀 요소(조각 자신이면 null), [from, to, step] 은 잴 폭 (px).
+FIRST_BREAK_JS = """([html, kind, target, [from, to, step]]) => {
+  const box = document.createElement('div');
+  box.innerHTML = html;
+  document.querySelector('article').prepend(box);
+  const sized = target ? box.querySelector(target) : box;
+  for (let w = from; w <= to; w += step) {
+    sized.style.width = w + 'px';
+    const found = (__MIDWORD_JS__)(box).filter(b => b.kind === kind);  // 이 조각만: 폭마다 페이지 전체를 재지 않게
+    if (found.length) { box.remove(); return {width: w, at: found[0].at}; }
   }
-  p.remove();
+  box.remove();
   return null;
 }""".replace("__MIDWORD_JS__", MIDWORD_JS)
+
+
+def unglued(page, html, kind):
+    """묶지 않은 글: 폭을 바꿔 가며 "[CLS]가", "<code>f(x)</code>를", "7-11" 이 갈라지는 폭을 찾습니다. (인라인 수식
+    뒤는 지금의 Chromium 이 갈라 놓지 않아 대조군이 될 수 없지만, 빌드는 다른 브라우저를 위해 그것도 묶습니다.)"""
+    return page.evaluate(FIRST_BREAK_JS, [f"<p>{html}</p>", kind, None, [40, 320, 2]])
+
+
+def output_break(page, html, kind):
+    """실행 결과 상자 하나: 가장 좁은 실행 결과 상자(접은 상자 속, 375 px 화면)보다 조금 좁은 폭부터 잽니다."""
+    return page.evaluate(FIRST_BREAK_JS, [html, kind, "pre", [200, 400, 3]])
 
 
 @pytest.mark.parametrize(
@@ -767,7 +779,7 @@ def test_the_break_detector_sees_a_particle_alone_and_a_split_range(phone, korea
     """대조군: 묶지 않은 글은 어떤 폭에서 정말 갈라지고, 검출기가 그것을 찾아냅니다. 같은 글을 사이트의 묶음
     (.glue, sitebuild/glue.py 가 만드는 모양)으로 감싸면 어느 폭에서도 갈라지지 않습니다."""
     page = phone.open("")
-    found = page.evaluate(UNGLUED_JS, [html, kind])
+    found = unglued(page, html, kind)
     assert found, f"묶지 않은 글 {html!r} 이 어느 폭에서도 갈라지지 않았습니다 (검출기가 헛돕니다)"
     if kind == "range":
         fixed = html.replace("7-11은", '<span class="glue">7-11은</span>')
@@ -776,23 +788,7 @@ def test_the_break_detector_sees_a_particle_alone_and_a_split_range(phone, korea
             "<code>f(x)</code>를", '<span class="glue"><code>f(x)</code>를</span>'
         )
     assert fixed != html
-    assert page.evaluate(UNGLUED_JS, [fixed, kind]) is None
-
-
-# 실행 결과 상자 하나를 폭을 바꿔 가며: 그 상자 안의 줄바꿈 가운데 kind 인 것이 처음 나온 폭.
-OUTPUT_JS = """([html, kind]) => {
-  const box = document.createElement('div');
-  box.innerHTML = html;
-  document.querySelector('article').prepend(box);
-  const pre = box.querySelector('pre');
-  for (let w = 200; w <= 400; w += 3) {  // 가장 좁은 실행 결과 상자(접은 상자 속, 375 px 화면)보다 조금 좁은 폭부터
-    pre.style.width = w + 'px';
-    const found = (__MIDWORD_JS__)(box).filter(b => b.kind === kind);
-    if (found.length) { box.remove(); return {width: w, at: found[0].at}; }
-  }
-  box.remove();
-  return null;
-}""".replace("__MIDWORD_JS__", MIDWORD_JS)
+    assert unglued(page, fixed, kind) is None
 
 
 @pytest.mark.parametrize(
@@ -813,9 +809,9 @@ def test_the_break_detector_sees_a_token_split_in_an_output(phone, korean_font, 
 
     page = phone.open("")
     plain = f'<div class="cell-output"><pre><samp>{lines.wrap_lines(escape(text))}</samp></pre></div>'
-    found = page.evaluate(OUTPUT_JS, [plain, kind])
+    found = output_break(page, plain, kind)
     assert found, f"묶지 않은 출력 {text!r} 이 어느 폭에서도 갈라지지 않았습니다 (검출기가 헛돕니다)"
-    assert page.evaluate(OUTPUT_JS, [fences.output_html(text), kind]) is None
+    assert output_break(page, fences.output_html(text), kind) is None
 
 
 # 접은 상자(풀이, 더 알아보기) 속 코드의 줄: 한글 두 글자 사이에서 줄이 바뀐 곳과, 잰 한글 글자 쌍의 수.

@@ -47,6 +47,26 @@ def serve(directory, gzip=False):
     return httpd, f"http://127.0.0.1:{httpd.server_address[1]}/"
 
 
+def same_origin_only(context, origin, allow_data=False):
+    """Playwright 문맥이 origin 밖으로 나가는 요청을 모두 막고, 막은 주소를 적을 목록을 돌려줍니다.
+
+    사이트는 네트워크 없이 돌아가야 하므로 (글꼴·스크립트·모델 파일 모두 사이트 안), 바깥 요청은 막고 적어 두었다가
+    테스트와 벤치마크가 그 목록이 비었는지 봅니다.
+    """
+    foreign = []
+
+    def route(r):
+        url = r.request.url
+        if url.startswith(origin) or (allow_data and url.startswith("data:")):
+            r.continue_()
+        else:
+            foreign.append(url)
+            r.abort()
+
+    context.route("**/*", route)
+    return foreign
+
+
 def stop(httpd):
     httpd.shutdown()
     httpd.server_close()

@@ -299,42 +299,19 @@ READING_CASES = [
     ),
     ("summary.md", 1, "FLOP 16, 16", "unsure", -1, [16, 16], "16, 16으로 읽었지만, 어느 수가 무엇의 값인지"),
     ("summary.md", 1, "16의 제곱", "unsure", -1, None, "읽지 못한 부분이 있습니다: ‘의 제곱’."),
-    # why_scale 문제 1: 나누기 전(과 나눈 뒤)의 표준편차 (예전에는 √100 을 100, "10 1" 을 101 로 읽고 "분산을 적었습니다")
-    ("why_scale.md", 1, "10", "right", -1, [10], ""),
-    ("why_scale.md", 1, "√100", "right", -1, [10], "나누기 전 √100 = 10으로 읽었습니다. q·k는"),
-    ("why_scale.md", 1, "루트 100", "right", -1, [10], "나누기 전 루트 100 = 10으로 읽었습니다."),
-    ("why_scale.md", 1, "sqrt(100)", "right", -1, [10], "나누기 전 sqrt(100) = 10으로 읽었습니다."),
-    ("why_scale.md", 1, "10 1", "right", -1, [10, 1], "나누기 전 10, 나눈 뒤 1로 읽었습니다. q·k는"),
-    ("why_scale.md", 1, "약 10, 1 정도", "right", -1, [10, 1], "나누기 전 10, 나눈 뒤 1로 읽었습니다."),
-    ("why_scale.md", 1, "나눈 뒤 1", "right", -1, [1], "나눈 뒤 1로 읽었습니다."),
-    ("why_scale.md", 1, "100", "wrong", 0, [100], "분산을 적었습니다."),
-    (
-        "why_scale.md",
-        1,
-        "100 1",
-        "partly",
-        -1,
-        [100, 1],
-        "나누기 전 100, 나눈 뒤 1로 읽었습니다. 나누기 전: 분산을 적었습니다.",
-    ),
-    (
-        "why_scale.md",
-        1,
-        "10 10",
-        "partly",
-        -1,
-        [10, 10],
-        "나누기 전 10, 나눈 뒤 10으로 읽었습니다. 나누기 전: 맞습니다. 나눈 뒤: 나누기 전의 값 그대로",
-    ),
-    (
-        "why_scale.md",
-        1,
-        "10, 1, 1",
-        "unsure",
-        -1,
-        [10, 1, 1],
-        "수 세 개(10, 1, 1)로 읽었습니다. 이 칸에는 나누기 전, 나눈 뒤의 값을",
-    ),
+    # why_scale 문제 1: 퍼짐이 4배가 되는 d_k (1024). 256 은 퍼짐이 d_k 에 비례한다고 본 오답, 32 는 목표 표준편차
+    ("why_scale.md", 1, "1024", "right", -1, [1024], ""),
+    ("why_scale.md", 1, "1,024", "right", -1, [1024], ""),
+    ("why_scale.md", 1, "2^10", "right", -1, [1024], "2^10 = 1,024로 읽었습니다. 표준편차는"),
+    ("why_scale.md", 1, "32²", "right", -1, [1024], "32² = 1,024로 읽었습니다."),
+    ("why_scale.md", 1, "√1048576", "right", -1, [1024], "√1048576 = 1,024로 읽었습니다."),
+    ("why_scale.md", 1, "루트 1048576", "right", -1, [1024], "루트 1048576 = 1,024로 읽었습니다."),
+    ("why_scale.md", 1, "sqrt(1048576)", "right", -1, [1024], "sqrt(1048576) = 1,024로 읽었습니다."),
+    ("why_scale.md", 1, "약 1000", "right", -1, [1000], ""),
+    ("why_scale.md", 1, "256", "wrong", 0, [256], "d_k를 4배로 늘리면 퍼짐도 4배라고"),
+    ("why_scale.md", 1, "32", "wrong", 1, [32], "표준편차의 목표값을"),
+    ("why_scale.md", 1, "128", "wrong", 2, [128], "√4배, 곧 두 배로"),
+    ("why_scale.md", 1, "1024 256", "unsure", -1, [1024, 256], "수 두 개(1,024, 256)로 읽었습니다."),
     # library_analogy 문제 4: 한 권의 가중치 (수 하나)
     ("library_analogy.md", 4, "1/3", "right", -1, [1 / 3], "1/3 = 0.3333으로 읽었습니다. 점수가"),
     ("library_analogy.md", 4, " 1 / 3 ", "right", -1, [1 / 3], "1 / 3 = 0.3333으로 읽었습니다."),
@@ -420,15 +397,12 @@ def test_the_reading_table_covers_every_verdict_and_syntax():
 
 
 def test_issue_39_misreads():
-    """issue 39: summary 의 "16, 16" 과 "16 16" 을 16.16·1616 으로 읽어 틀렸다고 했고, why_scale 의 "√100" 과 "10 1" 에
-    "분산을 적었습니다" 라고 했습니다."""
+    """issue 39: summary 의 "16, 16" 과 "16 16" 을 16.16·1616 으로 읽어 틀렸다고 했습니다
+    (why_scale 문제 1 의 "√100"·"10 1" 은 issue 41 에서 문제가 바뀌어 READING_CASES 의 √·루트·sqrt 줄이 봅니다)."""
     from predict import respond
 
-    summary, why = reading_question("summary.md", 1), reading_question("why_scale.md", 1)
+    summary = reading_question("summary.md", 1)
     assert respond(summary, "16, 16")[0] == respond(summary, "16 16")[0] == "right"
-    for text in ("√100", "10 1"):
-        verdict, _, said = respond(why, text)
-        assert verdict == "right" and "분산을 적었습니다" not in said, (text, said)
 
 
 @pytest.mark.parametrize(
@@ -522,10 +496,16 @@ def test_reading_messages_have_no_typed_numbers():
 # ---------------------------------------------------------------- 돌려줄 말이 말하는 것 (issue 39 §5)
 
 
-def test_why_scale_fallback_does_not_give_each_product_the_sums_mean():
-    """why_scale 문제 1 의 그 밖의 답: 곱 하나의 평균은 0 이고, 0.06 은 q·k(곱 100개의 합)의 표본 평균입니다."""
+def test_why_scale_question_1_foresees_the_linear_reading():
+    """issue 41 §4: why_scale 문제 1 은 외운 값(√100 = 10)이 아니라 퍼짐이 √d_k 를 따른다는 이해를 묻습니다. 가장 흔한 오해
+    (퍼짐이 d_k 에 비례, 곧 256)를 내다보고, 그 말은 실제로 잰 두 배의 퍼짐을 보여 줍니다."""
+    from predict import respond
+
     q = predict_data("why_scale.md", 1)
-    assert "{mean}" not in q["other"] and "{comp_var}" in q["other"]
+    assert q["answer"] == 1024 and q["values"]["target"] == "1024"
+    verdict, index, said = respond(q, "256")
+    assert (verdict, index) == ("wrong", 0) and "2.00배" in said
+    assert "{times}" in q["other"] and "{target}" not in q["other"]
 
 
 def test_multi_head_feedback_matches_the_misconception_behind_each_number():

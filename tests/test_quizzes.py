@@ -329,11 +329,12 @@ READING_CASES = [
     ("library_analogy.md", 4, "√-4", "unsure", -1, None, "계산할 수 없는 식입니다: ‘√-4’."),
     ("library_analogy.md", 4, "", "invalid", -1, None, "숫자를 적어 주세요."),
     ("library_analogy.md", 4, "모르겠어요", "invalid", -1, None, "숫자를 적어 주세요."),
-    # efficient 문제 2: 단위 GiB (다른 단위는 짐작하지 않습니다)
-    ("efficient.md", 2, "1 GiB", "right", -1, [1], ""),
-    ("efficient.md", 2, "1GiB", "right", -1, [1], ""),
-    ("efficient.md", 2, "1 MiB", "unsure", -1, None, "읽지 못한 부분이 있습니다: ‘MiB’."),
-    ("efficient.md", 2, "4 GiB", "wrong", 0, [4], "쿼리 헤드"),
+    # efficient 문제 2: 단위 GiB (다른 단위는 짐작하지 않습니다). 답은 MHA 와 같은 4 GiB
+    ("efficient.md", 2, "4 GiB", "right", -1, [4], ""),
+    ("efficient.md", 2, "4GiB", "right", -1, [4], ""),
+    ("efficient.md", 2, "4 MiB", "unsure", -1, None, "읽지 못한 부분이 있습니다: ‘MiB’."),
+    ("efficient.md", 2, "16 GiB", "wrong", 0, [16], "토큰만 4배로"),
+    ("efficient.md", 2, "1 GiB", "wrong", 1, [1], "KV 헤드를 줄인 효과만"),
     # multi_head 문제 1: 몇 배 (12 와 1/12 은 서로 다른 오해)
     ("multi_head.md", 1, "1배", "right", -1, [1], ""),
     ("multi_head.md", 1, "12", "wrong", 0, [12], "좁아지니"),

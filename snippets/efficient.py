@@ -458,45 +458,49 @@ for block in (1, 3, 8):
 # --8<-- [end:quiz_1]
 
 # --8<-- [start:quiz_2]
-# GQA-8, 헤드 폭 128, float16 에서 층 32개, 토큰 8,192개
-n_layers, n_tokens = 32, 8192
+# 헤드 폭 128, float16, 층 32개. 캐시는 (KV 헤드 수) × (토큰 수) 에 비례합니다
+n_layers, n_tokens, longer = 32, 8192, 4
 kv_heads_gqa, query_heads = 8, 32
-per_token = kv_bytes_per_token(kv_heads_gqa)
-total = per_token * n_layers * n_tokens
-print(f"KV 헤드 {kv_heads_gqa}개, 쿼리 헤드 {query_heads}개")
-print(f"{per_token:,} B × {n_layers}층 × {n_tokens:,} = {total / 2**30:.0f} GiB")
-print(f"층 하나에는 {per_token * n_tokens / 2**20:.0f} MiB")
-total_mha = kv_bytes_per_token(query_heads) * n_layers * n_tokens
-print(f"MHA({query_heads}) 라면 {total_mha / 2**30:.0f} GiB")
+
+
+def cache_gib(kv_heads, tokens):
+    return kv_bytes_per_token(kv_heads) * n_layers * tokens / 2**30
+
+
+total_mha = cache_gib(query_heads, n_tokens)
+gqa_short = cache_gib(kv_heads_gqa, n_tokens)
+gqa_long = cache_gib(kv_heads_gqa, n_tokens * longer)
+print(f"MHA({query_heads}), {n_tokens:,} 토큰: {total_mha:.0f} GiB")
+print(f"GQA-{kv_heads_gqa}, {n_tokens:,} 토큰: {gqa_short:.0f} GiB")
+print(f"GQA-{kv_heads_gqa}, {n_tokens * longer:,} 토큰: {gqa_long:.0f} GiB")
+print(f"MHA({query_heads}), {n_tokens * longer:,} 토큰: {cache_gib(query_heads, n_tokens * longer):.0f} GiB")
 # --8<-- [end:quiz_2]
 
 
 # 확인 문제를 먼저 예상하고 확인하기 (snippets/predict.py, docs/assets/predict.js): 숫자는 모두 위의 계산에서
 def data_quiz_2():
-    """문제 2: GQA-8 모델이 토큰 8,192개를 캐시에 둘 때의 크기 (GiB)."""
+    """문제 2: MHA(4 GiB) 를 GQA-8 로 바꾸고 문맥을 4배로 늘리면 캐시가 몇 GiB 인지."""
     from predict import number, wrong
 
-    gib = total / 2**30
-    values = {"per_token": f"{per_token:,}", "layers": str(n_layers), "tokens": f"{n_tokens:,}", "total": f"{gib:.0f}",
-              "layer_mib": f"{per_token * n_tokens / 2**20:.0f}", "mha": f"{total_mha / 2**30:.0f}",
-              "kv": str(kv_heads_gqa), "q": str(query_heads)}
+    values = {"mha": f"{total_mha:.0f}", "short": f"{gqa_short:.0f}", "long": f"{gqa_long:.0f}",
+              "kv": str(kv_heads_gqa), "q": str(query_heads), "longer": str(longer),
+              "only_tokens": f"{cache_gib(query_heads, n_tokens * longer):.0f}"}
     return number(
         label="캐시의 크기",
         unit="GiB",
-        answer=gib,
+        answer=gqa_long,
         tolerance=0.01,
-        right="토큰 하나, 층 하나에 {per_token} B이고, 여기에 층 {layers}개와 토큰 {tokens}개를 곱하면 {total} GiB입니다. "
-        "MHA였다면 {mha} GiB입니다.",
+        right="캐시는 KV 헤드 수와 토큰 수의 곱에 비례합니다. KV 헤드가 {q}개에서 {kv}개로 줄어 {mha} GiB가 {short} GiB가 되고, "
+        "토큰이 {longer}배가 되어 다시 {long} GiB입니다. 같은 메모리로 {longer}배 긴 문맥을 두는 것이 GQA의 쓸모입니다.",
         wrong=[
-            wrong(total_mha / 2**30, 0.01, "쿼리 헤드 {q}개마다 키와 밸류를 둔다고 셌나요? 그것은 MHA일 때({mha} GiB)"
-                  "입니다. GQA-{kv}에서는 KV 헤드 {kv}개의 키와 밸류만 캐시에 둡니다."),
-            wrong(gib / 2, 0.01, "키와 밸류 가운데 하나만 셌나요? 캐시에는 둘 다 있어서 토큰 하나, 층 하나에 "
-                  "{per_token} B입니다."),
-            wrong(gib / n_layers, 0.001, "층 하나만 셌나요? 층마다 캐시가 따로 있어서, 층 하나의 {layer_mib} MiB에 "
-                  "층 {layers}개를 곱해야 합니다."),
+            wrong(total_mha * longer, 0.01, "토큰만 {longer}배로 세어 {only_tokens} GiB가 되었나요? 쿼리 헤드는 {q}개 그대로지만 캐시에 두는 것은 "
+                  "KV 헤드 {kv}개의 키와 밸류뿐이라, 헤드 쪽에서 {longer}분의 일로 줄어듭니다."),
+            wrong(gqa_short, 0.01, "KV 헤드를 줄인 효과만 셌나요? 그것은 문맥이 그대로일 때({short} GiB)이고, 토큰이 "
+                  "{longer}배면 캐시도 {longer}배입니다."),
+            wrong(gqa_short / longer, 0.01, "토큰이 늘어도 캐시가 준다고 봤나요? 토큰마다 키와 밸류가 하나씩 쌓이므로 "
+                  "문맥이 길어지면 캐시는 커집니다."),
         ],
-        other="토큰 하나, 층 하나에 캐시가 담는 바이트(K와 V, KV 헤드 수, 헤드 폭, 값 하나의 바이트)를 곱한 뒤, 층 "
-        "수와 토큰 수를 곱해 보세요.",
+        other="캐시는 (KV 헤드 수) × (토큰 수)에 비례합니다. 두 수가 각각 몇 배가 되었는지 곱해 보세요.",
         values=values,
     )
 

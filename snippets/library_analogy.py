@@ -131,13 +131,17 @@ print("키를 바꾼 뒤 가중치:", weights_k)
 # --8<-- [end:quiz_2]
 
 # --8<-- [start:quiz_3]
-# "입문" 이면서 "요리"
+# "입문" 이면서 "요리", 그리고 같은 요청을 10배로 크게
 query_cooking = np.array([0.0, 1.0, 1.0])
 scores_cooking = keys @ query_cooking
 weights_cooking = softmax(scores_cooking)
-print("점수:", scores_cooking)
-print("한 권만 고르기 →", books[int(np.argmax(scores_cooking))])
-print("어텐션 가중치:", weights_cooking)
+scores_loud = keys @ (10 * query_cooking)
+weights_loud = softmax(scores_loud)
+print("점수:", scores_cooking, "→ ×10:", scores_loud)
+print("한 권만 고르기:", books[int(np.argmax(scores_cooking))],
+      "→", books[int(np.argmax(scores_loud))])
+print("가중치:", " ".join(f"{w:.3f}" for w in weights_cooking))
+print("×10  :", " ".join(f"{w:.5f}" for w in weights_loud))
 # --8<-- [end:quiz_3]
 
 # --8<-- [start:quiz_4]
@@ -154,23 +158,26 @@ print("밸류의 평균:", values.mean(axis=0))
 
 # 확인 문제를 먼저 예상하고 확인하기 (snippets/predict.py, docs/assets/predict.js): 숫자는 모두 위의 계산에서
 def data_quiz_3():
-    """문제 3: 요청 [0, 1, 1] 에서 어텐션 가중치가 가장 큰 책 고르기."""
+    """문제 3: 요청을 10배로 키우면 한 권만 고르기와 어텐션 가중치가 바뀌는지 (온도를 낮춘 것과 같은 일)."""
     from predict import choice, option
 
-    s, w = scores_cooking, weights_cooking
+    w, loud = weights_cooking, weights_loud
     top = int(np.argmax(w))
-    assert top == int(np.argmax(s)) == books.index("요리 입문서")
-    values = {"s_intro": f"{s[0]:g}", "s_adv": f"{s[1]:g}", "s_cook": f"{s[2]:g}",
-              "w_intro": f"{w[0]:.3f}", "w_adv": f"{w[1]:.3f}", "w_cook": f"{w[2]:.3f}"}
+    assert top == int(np.argmax(loud)) == books.index("요리 입문서") and loud[top] > w[top]
+    values = {"w_cook": f"{w[top]:.3f}", "loud_cook": f"{loud[top]:.5f}", "book": books[top]}
     return choice(
-        legend="어텐션 가중치가 가장 큰 책",
+        legend="요청을 열 배로 키우면",
         options=[
-            option(books[0], "파이썬 입문서는 라벨의 '입문' 한 칸만 요청과 겹쳐 점수가 {s_intro}입니다. "
-                   "'입문'과 '요리'가 모두 겹치는 요리 입문서의 점수 {s_cook}가 더 높습니다."),
-            option(books[1], "파이썬 심화서의 라벨은 '파이썬' 하나라서 새 요청과 겹치는 칸이 없습니다(점수 {s_adv}). "
-                   "그래서 가중치가 가장 작지만, 그래도 {w_adv}만큼은 받습니다."),
-            option(books[2], "라벨이 요청과 두 칸 겹쳐 점수가 {s_cook}로 가장 높고, 가중치도 {w_cook}로 "
-                   "가장 큽니다. 다만 파이썬 입문서({w_intro})와 파이썬 심화서({w_adv})도 몫을 받습니다.", right=True),
+            option("둘 다 그대로입니다", "한 권만 고르기는 그대로지만, 가중치는 바뀝니다. 점수가 모두 열 배가 되면 점수 "
+                   "사이의 간격도 열 배가 되고, 소프트맥스는 그 간격에 반응해 {book}의 몫이 {w_cook}에서 {loud_cook}로 "
+                   "커집니다."),
+            option("고르는 책은 그대로이고, 가중치는 그 책에 더 몰립니다", "맞습니다. 모든 점수에 같은 양수를 곱하면 "
+                   "순서는 그대로라 {book}를 고르고, 간격이 벌어져 가중치는 {w_cook}에서 {loud_cook}로 몰립니다. "
+                   "점수를 키우는 것은 소프트맥스를 날카롭게 하는 일입니다.", right=True),
+            option("고르는 책은 그대로이고, 가중치는 더 고르게 퍼집니다", "방향이 반대입니다. 점수를 키우면 간격이 벌어져 "
+                   "가장 큰 몫이 커집니다({w_cook} → {loud_cook}). 고르게 퍼지는 것은 점수를 줄일 때입니다."),
+            option("다른 책을 고르게 됩니다", "모든 점수에 같은 양수를 곱하면 순서는 바뀌지 않습니다. 여전히 {book}를 "
+                   "고르고, 가중치만 {loud_cook}로 그 책에 몰립니다."),
         ],
         values=values,
     )

@@ -129,9 +129,15 @@ print(f"바뀐 토큰 {int((change_q1 > 0).sum())}개 / {len(target)}개")
 # --8<-- [end:quiz_1]
 
 # --8<-- [start:quiz_2]
-print("행마다 0이 아닌 가중치의 수:", (w_causal > 0).sum(axis=-1))
-print("첫 행 (I):", w_causal[0])
-print("행의 합:", w_causal.sum(axis=-1))
+# 이번에는 첫 토큰 "I" 를 전혀 다른 벡터로 (마스크는 그대로)
+dec_first = dec.copy()
+dec_first[0] = np.random.default_rng(2).standard_normal(d_model) * 5
+out_first = decoder_self_attention(dec_first, mask)
+change_q2 = np.abs(out_first - out).max(axis=-1)
+print("토큰마다 출력의 최대 변화:")
+for token, c in zip(target, change_q2):
+    print(f"  {token}: {c:.3f}")
+print(f"바뀐 토큰 {int((change_q2 > 0).sum())}개 / {len(target)}개")
 # --8<-- [end:quiz_2]
 
 # --8<-- [start:quiz_4]
@@ -176,28 +182,31 @@ def data_quiz_1():
 
 
 def data_quiz_2():
-    """문제 2: 인과 마스크를 쓴 가중치의 첫 행 첫 칸 (I → I)."""
-    from predict import between, number, wrong
+    """문제 2: 인과 마스크 아래에서 첫 토큰을 바꾸면 출력이 바뀌는 토큰의 수."""
+    from predict import number, wrong
 
-    first = float(w_causal[0, 0])
-    values = {"first": f"{first:g}"}
+    changed = int((change_q2 > 0).sum())
+    assert changed == len(target)
+    values = {"n": str(len(target)), "smallest": f"{change_q2.min():.3f}", "first": target[0]}
     return number(
-        label="첫 행 첫 칸(I가 I에게 주는 가중치)",
-        answer=first,
-        tolerance=0.001,
-        right="I는 볼 수 있는 키가 자기 자신 하나뿐이라 가중치 {first}을 모두 받습니다. 가린 칸의 몫은 사라지지 "
-        "않고 볼 수 있는 칸으로 다시 나뉩니다.",
+        label="출력이 바뀌는 토큰의 수",
+        unit="개",
+        answer=float(changed),
+        tolerance=0.01,
+        right="{n}개 모두입니다. 인과 마스크는 앞쪽을 보게 두고 뒤쪽만 가리므로, 맨 앞의 {first}는 모든 토큰이 봅니다. "
+        "가장 작은 변화도 {smallest}입니다.",
         wrong=[
-            wrong(1 / len(target), 0.01, "네 칸에 고르게 나눈다고 봤나요? 가린 칸은 소프트맥스에서 빠지므로, I는 "
-                  "하나뿐인 키인 자기 자신에게 가중치 {first}을 모두 줍니다."),
-            wrong(0.0, 0.001, "자기 자신도 가린다고 봤나요? 인과 마스크는 대각선, 곧 자기 자신은 볼 수 있게 둡니다."),
-            between(0.0, first, "가린 칸의 몫이 그냥 사라진다고 봤나요? 소프트맥스를 먼저 하고 가린 칸을 나중에 "
-                    "지우면 행의 합이 {first}보다 작아집니다. 마스크는 소프트맥스 앞에서 가린 칸을 빼므로, 남은 "
-                    "칸끼리 합이 {first}이 되게 다시 나뉩니다."),
+            wrong(1.0, 0.01, "마스크가 다른 토큰을 모두 가린다고 봤나요? 가리는 것은 자기보다 뒤(미래)의 토큰뿐입니다. "
+                  "{first}는 맨 앞이라 모든 토큰이 볼 수 있습니다."),
+            wrong(float(len(target) - 1), 0.01, "{first} 자신의 출력은 그대로라고 봤나요? 토큰은 자기 자신도 봅니다. "
+                  "{first}는 볼 수 있는 키가 자기 하나뿐이라, 출력이 곧 바뀐 자기 밸류입니다."),
+            wrong(0.0, 0.01, "마스크가 있으면 아무도 영향을 받지 않는다고 봤나요? 마스크는 미래만 가립니다. 앞의 "
+                  "토큰을 바꾸면 그 토큰을 보는 모든 출력이 바뀝니다."),
         ],
-        other="첫 토큰 I가 인과 마스크 아래에서 볼 수 있는 키가 몇 개인지 세어 보세요.",
+        other="인과 마스크 아래에서 {first}를 볼 수 있는 토큰이 몇 개인지 세어 보세요 (자기 자신도 셉니다).",
         values=values,
     )
+
 
 # --8<-- [start:figure]
 def figure_cross_and_causal(narrow=False):

@@ -90,42 +90,61 @@ print("인코더 헤드 하나의 가중치 원소:",
 
 
 # --8<-- [start:quiz_1]
-f1024, m1024 = attention_core_cost(1024)
-f4096, m4096 = attention_core_cost(4096)
+def projection_cost(n, d_model=512, d_head=64):
+    """헤드 하나의 Q, K, V 투영: (n × d_model) @ (d_model × d_head) 세 번의 FLOP."""
+    return 3 * 2 * n * d_model * d_head
+
+
+p1024, p4096 = projection_cost(1024), projection_cost(4096)
+f1024, _ = attention_core_cost(1024)
+f4096, _ = attention_core_cost(4096)
 print(f"토큰 1024 → 4096 ({4096 // 1024}배)")
-print(f"  FLOP {f4096 / f1024:.0f}배")
-print(f"  가중치 메모리 {m1024:.0f} MiB → {m4096:.0f} MiB")
+print(f"  투영 FLOP {p4096 / p1024:.0f}배")
+print(f"  점수·가중합 FLOP {f4096 / f1024:.0f}배")
+# 투영은 토큰마다 같은 일(n 에 비례),
+# 점수는 토큰 쌍마다 하나(n² 에 비례)
+even = next(n for n in range(1, 4097)
+            if attention_core_cost(n)[0] >= projection_cost(n))
+print(f"둘이 같아지는 n (d_model 512): {even}")
 # --8<-- [end:quiz_1]
 
 
 # 확인 문제를 먼저 예상하고 확인하기 (snippets/predict.py, docs/assets/predict.js): 숫자는 모두 위의 계산에서
 def data_quiz_1():
-    """문제 1: 토큰이 4배가 되면 점수 계산(FLOP)과 가중치 메모리가 각각 몇 배가 되는지 (두 값을 함께 적어도 됩니다)."""
+    """문제 1: 토큰이 4배가 되면 Q·K·V 투영과 점수·가중합의 FLOP 이 각각 몇 배가 되는지 (두 값을 함께 적어도 됩니다)."""
     from predict import also, number, wrong
 
-    ratio, mem_ratio, longer = f4096 / f1024, m4096 / m1024, 4096 // 1024
-    assert ratio == mem_ratio == longer**2
-    values = {"longer": str(longer), "ratio": f"{ratio:.0f}", "mem_small": f"{m1024:.0f}", "mem_big": f"{m4096:.0f}"}
-    mistakes = [
-        wrong(longer, 0.1, "비용이 길이에 비례한다고 봤나요? 모든 쿼리가 모든 키와 점수를 하나씩 만들므로 비용은 "
-              "n²에 비례합니다. 길이가 {longer}배면 {ratio}배입니다."),
-        wrong(longer**3, 1.0, "n³으로 셌나요? 점수 하나를 만드는 곱셈 수(d_k)는 길이와 상관없이 그대로이고, "
-              "늘어나는 것은 점수의 개수 n²뿐입니다. 그래서 {ratio}배입니다."),
-    ]
-    other = "토큰이 n개일 때 점수가 몇 개 생기는지(모든 쿼리 × 모든 키) 세어 보세요."
+    longer = 4096 // 1024
+    proj, core = p4096 / p1024, f4096 / f1024
+    assert proj == longer and core == longer**2
+    values = {"longer": str(longer), "proj": f"{proj:.0f}", "core": f"{core:.0f}", "even": str(even)}
+    other = "투영은 토큰 하나마다 하는 일이고, 점수는 토큰 둘(쿼리와 키)마다 하는 일입니다. 토큰이 늘 때 각각 몇 번 하게 되는지 세어 보세요."
     return number(
-        label="FLOP과 가중치 메모리는 각각 몇 배",
+        label="투영과 점수의 FLOP은 각각 몇 배",
         unit="배",
-        name="FLOP",
-        answer=ratio,
+        name="투영",
+        answer=proj,
         tolerance=0.1,
-        right="점수는 토큰 쌍마다 하나라서 비용이 n²에 비례합니다. 길이가 {longer}배면 FLOP도 메모리도 {ratio}배이고, "
-        "가중치 메모리는 {mem_small} MiB에서 {mem_big} MiB가 됩니다.",
-        wrong=mistakes,
+        right="투영은 토큰마다 같은 행렬을 한 번씩 곱하므로 n에 비례해 {proj}배이고, 점수는 토큰 쌍마다 하나라서 n²에 "
+        "비례해 {core}배입니다. 더 빨리 커지는 쪽은 점수이고, 토큰이 {even}개를 넘으면 점수 쪽이 더 큽니다.",
+        wrong=[
+            wrong(core, 0.1, "투영도 n²으로 셌나요? 투영은 토큰 하나하나에 (d_model × d_head) 행렬을 곱할 뿐, 다른 "
+                  "토큰과 짝을 짓지 않습니다. 그래서 {proj}배입니다."),
+            wrong(1.0, 0.05, "투영 행렬의 크기가 그대로라서 일도 그대로라고 봤나요? 파라미터 수는 그대로지만, 그 행렬을 "
+                  "곱하는 횟수는 토큰 수만큼이라 {proj}배가 됩니다."),
+        ],
         other=other,
-        more=[also("가중치 메모리", answer=mem_ratio, tolerance=0.1, wrong=mistakes, other=other)],
+        more=[
+            also("점수", answer=core, tolerance=0.1, other=other, wrong=[
+                wrong(float(longer), 0.1, "점수도 토큰 수에 비례한다고 봤나요? 모든 쿼리가 모든 키와 점수를 하나씩 "
+                      "만들므로 점수의 개수가 n²이고, 길이가 {longer}배면 {core}배입니다."),
+                wrong(float(longer**3), 1.0, "n³으로 셌나요? 점수 하나를 만드는 곱셈 수(d_head)는 길이와 상관없이 "
+                      "그대로이고, 늘어나는 것은 점수의 개수 n²뿐입니다. 그래서 {core}배입니다."),
+            ]),
+        ],
         values=values,
     )
+
 
 # --8<-- [start:quiz_2]
 patches_384 = (384 // 16) ** 2

@@ -191,15 +191,17 @@ def data_explorer():
 
 
 # --8<-- [start:quiz_1]
+# 나누지 않은 q·k 의 표준편차: d_k = 64 에서 8쯤. 몇 차원에서 4배(32쯤)가 될까요?
 r = np.random.default_rng(1)
-q100, k100 = r.standard_normal((10_000, 100)), r.standard_normal((10_000, 100))
-dots100 = np.sum(q100 * k100, axis=-1)
-print(f"성분의 분산 {q100.var():.2f}")
-print("d_k = 100: q·k 의")
-print(f"  평균 {dots100.mean():.2f}")
-print(f"  분산 {dots100.var():.0f}")
-print(f"  표준편차 {dots100.std():.2f}")
-print(f"√d_k 로 나눈 뒤 {(dots100 / 10).std():.2f}")
+base, times = 64, 4
+spread_dk = {}
+for d in (base, base * times, base * times**2):
+    q, k = r.standard_normal((4_000, d)), r.standard_normal((4_000, d))
+    spread_dk[d] = np.sum(q * k, axis=-1).std()
+for d, s in spread_dk.items():
+    print(f"d_k = {d:4d}: 표준편차 {s:5.2f}, d_k = {base} 의 {s / spread_dk[base]:.2f}배")
+target = base * times**2  # 표준편차는 √d_k 에 비례하므로, 4배가 되려면 d_k 는 4² 배
+print(f"4배가 되는 d_k: {target}")
 # --8<-- [end:quiz_1]
 
 # --8<-- [start:quiz_2]
@@ -238,34 +240,29 @@ for factor, label in [(1 / 8, "÷√d_k (×0.125)"), (1.0, "나누지 않음 (×
 
 # 확인 문제를 먼저 예상하고 확인하기 (snippets/predict.py, docs/assets/predict.js): 숫자는 모두 위의 계산에서
 def data_quiz_1():
-    """문제 1: d_k = 100 에서 q·k 의 표준편차, 나누기 전과 (함께 적으면) √d_k 로 나눈 뒤."""
-    from predict import also, number, wrong
+    """문제 1: 나누지 않은 q·k 의 퍼짐이 d_k = 64 일 때의 4배가 되는 d_k."""
+    from predict import number, wrong
 
-    values = {"d": str(q100.shape[-1]), "comp_var": f"{q100.var():.2f}", "mean": f"{dots100.mean():.2f}",
-              "var": f"{dots100.var():.0f}", "std": f"{dots100.std():.2f}", "scaled": f"{(dots100 / 10).std():.2f}"}
+    d1, d2, d3 = spread_dk
+    values = {"base": str(base), "times": str(times), "target": str(target), "linear": str(d2),
+              "s1": f"{spread_dk[d1]:.2f}", "s2": f"{spread_dk[d2]:.2f}", "s3": f"{spread_dk[d3]:.2f}",
+              "r2": f"{spread_dk[d2] / spread_dk[d1]:.2f}", "r3": f"{spread_dk[d3] / spread_dk[d1]:.2f}"}
     return number(
-        label="q·k의 표준편차: 나누기 전, 나눈 뒤",
-        name="나누기 전",
-        answer=float(dots100.std()),
-        tolerance=1.5,
-        right="q·k는 곱 {d}개의 합이라 분산이 {var}쯤이고, 표준편차는 그 제곱근인 {std}입니다. √d_k로 나누면 "
-        "{scaled} 근처로 돌아옵니다.",
+        label="퍼짐이 네 배가 되는 d_k",
+        answer=float(target),
+        tolerance=40.0,
+        right="표준편차는 d_k가 아니라 √d_k에 비례합니다. d_k = {base}에서 √d_k가 {times}배가 되려면 d_k는 {times}의 제곱 배인 {target}"
+        "입니다. 재 보면 표준편차가 {s1}에서 {s3}로, {r3}배입니다.",
         wrong=[
-            wrong(float(dots100.var()), 15.0, "분산을 적었습니다. q·k의 분산은 {var}쯤이고, 표준편차는 그 제곱근인 "
-                  "{std}입니다."),
-            wrong(float(q100.var()), 0.3, "성분 하나의 분산({comp_var})을 그대로 옮겼나요? q·k는 곱 {d}개를 더한 "
-                  "값이라 분산도 {d}배로 커집니다. 표준편차가 {scaled} 근처로 돌아오는 것은 √d_k로 나눈 뒤입니다."),
-            wrong(float(dots100.mean()), 0.3, "평균을 적었나요? q·k의 평균은 {mean}이지만, 값들은 그 둘레로 "
-                  "표준편차 {std}만큼 퍼집니다."),
+            wrong(float(d2), 20.0, "d_k를 {times}배로 늘리면 퍼짐도 {times}배라고 봤나요? 표준편차는 √d_k에 비례해서, "
+                  "d_k = {linear}이면 {s1}에서 {s2}로 {r2}배가 될 뿐입니다."),
+            wrong(float(times * np.sqrt(base)), 3.0, "표준편차의 목표값을 적었나요? 묻는 것은 그만큼 퍼지게 하는 d_k입니다. "
+                  "표준편차가 √d_k이므로 그 값을 제곱해 보세요."),
+            wrong(float(base * 2), 10.0, "√{times}배, 곧 두 배로 늘린다고 봤나요? 제곱근이 붙은 쪽은 표준편차입니다. "
+                  "d_k를 두 배로 하면 표준편차는 그 제곱근만큼만 커집니다."),
         ],
-        other="q·k는 곱 {d}개를 더한 값이고, 곱 하나의 분산은 성분의 분산끼리 곱한 만큼({comp_var}쯤)입니다. 독립인 "
-        "값을 더하면 분산이 어떻게 되는지 떠올려 보세요.",
-        more=[
-            also("나눈 뒤", answer=float((dots100 / 10).std()), tolerance=0.15,
-                 wrong=[wrong(float(dots100.std()), 1.5, "나누기 전의 값 그대로입니다. √d_k로 나누면 표준편차도 "
-                              "√d_k로 나뉘어 {scaled} 근처가 됩니다.")],
-                 other="√d_k로 나누면 표준편차도 √d_k로 나뉩니다. 나누기 전의 표준편차({std})를 √d_k로 나눠 보세요."),
-        ],
+        other="내적의 분산은 d_k이고 표준편차는 √d_k입니다. √d_k가 {times}배가 되려면 d_k는 몇 배가 되어야 할지 "
+        "생각해 보세요.",
         values=values,
     )
 

@@ -388,8 +388,9 @@ def test_gqa_paper_table(ef):
 
 
 def test_quiz_2_cache_size(ef):
-    assert ef.total == 2**30 and ef.kv_bytes_per_token(32) * 32 * 8192 == 4 * 2**30
-    assert "4,096 B × 32층 × 8,192 = 1 GiB" in out() and "MHA(32) 라면 4 GiB" in out()
+    # 문제 2 (issue 41): 캐시 ∝ KV 헤드 수 × 토큰 수 — 헤드 4분의 1, 토큰 4배면 MHA 와 같은 4 GiB
+    assert ef.kv_bytes_per_token(8) == 4096 and ef.total_mha == 4.0 and ef.gqa_short == 1.0 and ef.gqa_long == 4.0
+    assert "MHA(32), 8,192 토큰: 4 GiB" in out() and "GQA-8, 32,768 토큰: 4 GiB" in out()
 
 
 # ---------------------------------------------------------------- 창과 쉬는 자리

@@ -47,6 +47,10 @@ def test_quiz_answers(la):
     # 문제 3: 요리 입문서가 1등이지만, 한 칸도 겹치지 않는 책도 0 이 아닌 가중치를 받습니다.
     assert la.books[int(np.argmax(la.scores_cooking))] == "요리 입문서" == la.books[int(la.weights_cooking.argmax())]
     assert la.scores_cooking[1] == 0 and la.weights_cooking[1] > 0
+    # 문제 3 (issue 41): 요청을 열 배로 키워도 고르는 책은 그대로이고, 가중치는 그 책에 몰립니다
+    assert np.array_equal(la.scores_loud, 10 * la.scores_cooking)
+    assert la.weights_loud.argmax() == la.weights_cooking.argmax()
+    assert la.weights_cooking.max() == pytest.approx(0.665, abs=5e-4) and la.weights_loud.max() > 0.9999
     # 문제 4: 점수가 모두 같으면 고르게, 섞인 내용은 밸류의 평균
     np.testing.assert_allclose(la.weights_empty, 1 / 3)
     np.testing.assert_allclose(la.weights_empty @ la.values, la.values.mean(axis=0))

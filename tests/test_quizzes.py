@@ -254,87 +254,49 @@ def test_predict_data_refuses_typed_numbers_and_missing_values():
 # 말의 첫머리(읽은 것을 보일 때) 또는 말에 든 글.
 
 READING_CASES = [
-    # summary 문제 1: "FLOP과 가중치 메모리는 각각 몇 배" — 두 값을 함께 적어도 됩니다 (예전에는 16.16, 1616 으로 읽었습니다)
-    ("summary.md", 1, "16", "right", -1, [16], ""),
-    ("summary.md", 1, "16, 16", "right", -1, [16, 16], "FLOP 16, 가중치 메모리 16으로 읽었습니다. 점수는"),
-    ("summary.md", 1, "16 16", "right", -1, [16, 16], "FLOP 16, 가중치 메모리 16으로 읽었습니다."),
-    ("summary.md", 1, "16과 16", "right", -1, [16, 16], "FLOP 16, 가중치 메모리 16으로 읽었습니다."),
-    ("summary.md", 1, "16배, 16배", "right", -1, [16, 16], "FLOP 16, 가중치 메모리 16으로"),
-    ("summary.md", 1, "둘 다 16배", "right", -1, [16], ""),
-    ("summary.md", 1, "FLOPs는 16배, 메모리는 16배입니다.", "right", -1, [16, 16], "FLOP 16, 가중치 메모리 16으로"),
+    # summary 문제 1: "투영과 점수의 FLOP 은 각각 몇 배" (4, 16) — 두 값을 함께 적어도 됩니다 (issue 39: 예전 문제에서
+    # "16, 16" 을 16.16, 1616 으로 읽었습니다)
+    ("summary.md", 1, "4", "right", -1, [4], ""),
+    ("summary.md", 1, "4, 16", "right", -1, [4, 16], "투영 4, 점수 16으로 읽었습니다. 투영은"),
+    ("summary.md", 1, "4 16", "right", -1, [4, 16], "투영 4, 점수 16으로 읽었습니다."),
+    ("summary.md", 1, "4와 16", "right", -1, [4, 16], "투영 4, 점수 16으로 읽었습니다."),
+    ("summary.md", 1, "4배, 16배", "right", -1, [4, 16], "투영 4, 점수 16으로"),
+    ("summary.md", 1, "투영은 4배, 점수는 16배입니다.", "right", -1, [4, 16], "투영 4, 점수 16으로"),
+    ("summary.md", 1, "점수 16배, 투영 4배", "right", -1, [16, 4], "점수 16, 투영 4로 읽었습니다."),
+    ("summary.md", 1, "16, 16", "partly", -1, [16, 16], "투영 16, 점수 16으로 읽었습니다. 투영: 투영도 n²으로"),
+    ("summary.md", 1, "4, 4", "partly", -1, [4, 4], "투영 4, 점수 4로 읽었습니다. 투영: 맞습니다. 점수: 점수도"),
+    ("summary.md", 1, "1과 16", "partly", -1, [1, 16], "투영 1, 점수 16으로 읽었습니다. 투영: 투영 행렬의 크기가"),
+    ("summary.md", 1, "16, 4", "wrong", -1, [16, 4], "투영 16, 점수 4로 읽었습니다. 투영: 투영도 n²으로"),
+    ("summary.md", 1, "2^2, 4²", "right", -1, [4, 16], "투영 2^2 = 4, 점수 4² = 16으로 읽었습니다."),
+    ("summary.md", 1, "4 x 1, 4**2배", "right", -1, [4, 16], "투영 4 x 1 = 4, 점수 4**2 = 16으로 읽었습니다."),
+    ("summary.md", 1, "4x, 16x", "right", -1, [4, 16], ""),
+    ("summary.md", 1, "400%, 1600%", "right", -1, [4, 16], "투영 400% = 4, 점수 1600% = 16으로 읽었습니다."),
+    ("summary.md", 1, "16", "wrong", 0, [16], "투영도 n²으로 셌나요?"),
+    ("summary.md", 1, "1", "wrong", 1, [1], "투영 행렬의 크기가 그대로라서"),
     (
         "summary.md",
         1,
-        "메모리 4배, FLOP 16배",
-        "partly",
-        -1,
-        [4, 16],
-        "가중치 메모리 4, FLOP 16으로 읽었습니다. 가중치 메모리: 비용이",
-    ),
-    (
-        "summary.md",
-        1,
-        "16, 4",
-        "partly",
-        -1,
-        [16, 4],
-        "FLOP 16, 가중치 메모리 4로 읽었습니다. FLOP: 맞습니다. 가중치 메모리: 비용이",
-    ),
-    ("summary.md", 1, "4, 4", "wrong", -1, [4, 4], "FLOP 4, 가중치 메모리 4로 읽었습니다. 비용이 길이에 비례한다고"),
-    ("summary.md", 1, "4²", "right", -1, [16], "FLOP 4² = 16으로 읽었습니다."),
-    ("summary.md", 1, "2^4", "right", -1, [16], "FLOP 2^4 = 16으로 읽었습니다."),
-    ("summary.md", 1, "4**2배", "right", -1, [16], "FLOP 4**2 = 16으로 읽었습니다."),
-    ("summary.md", 1, "4 x 4", "right", -1, [16], "FLOP 4 x 4 = 16으로 읽었습니다."),
-    ("summary.md", 1, "16x", "right", -1, [16], ""),
-    ("summary.md", 1, "1600%", "right", -1, [16], "FLOP 1600% = 16으로 읽었습니다."),
-    ("summary.md", 1, "4", "wrong", 0, [4], "비용이 길이에 비례한다고"),
-    (
-        "summary.md",
-        1,
-        "16, 16, 16",
+        "4, 16, 16",
         "unsure",
         -1,
-        [16, 16, 16],
-        "수 세 개(16, 16, 16)로 읽었습니다. 이 칸에는 FLOP, 가중치 메모리의 값을",
+        [4, 16, 16],
+        "수 세 개(4, 16, 16)로 읽었습니다. 이 칸에는 투영, 점수의 값을",
     ),
-    ("summary.md", 1, "FLOP 16, 16", "unsure", -1, [16, 16], "16, 16으로 읽었지만, 어느 수가 무엇의 값인지"),
+    ("summary.md", 1, "투영 4, 16", "unsure", -1, [4, 16], "4, 16으로 읽었지만, 어느 수가 무엇의 값인지"),
     ("summary.md", 1, "16의 제곱", "unsure", -1, None, "읽지 못한 부분이 있습니다: ‘의 제곱’."),
-    # why_scale 문제 1: 나누기 전(과 나눈 뒤)의 표준편차 (예전에는 √100 을 100, "10 1" 을 101 로 읽고 "분산을 적었습니다")
-    ("why_scale.md", 1, "10", "right", -1, [10], ""),
-    ("why_scale.md", 1, "√100", "right", -1, [10], "나누기 전 √100 = 10으로 읽었습니다. q·k는"),
-    ("why_scale.md", 1, "루트 100", "right", -1, [10], "나누기 전 루트 100 = 10으로 읽었습니다."),
-    ("why_scale.md", 1, "sqrt(100)", "right", -1, [10], "나누기 전 sqrt(100) = 10으로 읽었습니다."),
-    ("why_scale.md", 1, "10 1", "right", -1, [10, 1], "나누기 전 10, 나눈 뒤 1로 읽었습니다. q·k는"),
-    ("why_scale.md", 1, "약 10, 1 정도", "right", -1, [10, 1], "나누기 전 10, 나눈 뒤 1로 읽었습니다."),
-    ("why_scale.md", 1, "나눈 뒤 1", "right", -1, [1], "나눈 뒤 1로 읽었습니다."),
-    ("why_scale.md", 1, "100", "wrong", 0, [100], "분산을 적었습니다."),
-    (
-        "why_scale.md",
-        1,
-        "100 1",
-        "partly",
-        -1,
-        [100, 1],
-        "나누기 전 100, 나눈 뒤 1로 읽었습니다. 나누기 전: 분산을 적었습니다.",
-    ),
-    (
-        "why_scale.md",
-        1,
-        "10 10",
-        "partly",
-        -1,
-        [10, 10],
-        "나누기 전 10, 나눈 뒤 10으로 읽었습니다. 나누기 전: 맞습니다. 나눈 뒤: 나누기 전의 값 그대로",
-    ),
-    (
-        "why_scale.md",
-        1,
-        "10, 1, 1",
-        "unsure",
-        -1,
-        [10, 1, 1],
-        "수 세 개(10, 1, 1)로 읽었습니다. 이 칸에는 나누기 전, 나눈 뒤의 값을",
-    ),
+    # why_scale 문제 1: 퍼짐이 4배가 되는 d_k (1024). 256 은 퍼짐이 d_k 에 비례한다고 본 오답, 32 는 목표 표준편차
+    ("why_scale.md", 1, "1024", "right", -1, [1024], ""),
+    ("why_scale.md", 1, "1,024", "right", -1, [1024], ""),
+    ("why_scale.md", 1, "2^10", "right", -1, [1024], "2^10 = 1,024로 읽었습니다. 표준편차는"),
+    ("why_scale.md", 1, "32²", "right", -1, [1024], "32² = 1,024로 읽었습니다."),
+    ("why_scale.md", 1, "√1048576", "right", -1, [1024], "√1048576 = 1,024로 읽었습니다."),
+    ("why_scale.md", 1, "루트 1048576", "right", -1, [1024], "루트 1048576 = 1,024로 읽었습니다."),
+    ("why_scale.md", 1, "sqrt(1048576)", "right", -1, [1024], "sqrt(1048576) = 1,024로 읽었습니다."),
+    ("why_scale.md", 1, "약 1000", "right", -1, [1000], ""),
+    ("why_scale.md", 1, "256", "wrong", 0, [256], "d_k를 4배로 늘리면 퍼짐도 4배라고"),
+    ("why_scale.md", 1, "32", "wrong", 1, [32], "표준편차의 목표값을"),
+    ("why_scale.md", 1, "128", "wrong", 2, [128], "√4배, 곧 두 배로"),
+    ("why_scale.md", 1, "1024 256", "unsure", -1, [1024, 256], "수 두 개(1,024, 256)로 읽었습니다."),
     # library_analogy 문제 4: 한 권의 가중치 (수 하나)
     ("library_analogy.md", 4, "1/3", "right", -1, [1 / 3], "1/3 = 0.3333으로 읽었습니다. 점수가"),
     ("library_analogy.md", 4, " 1 / 3 ", "right", -1, [1 / 3], "1 / 3 = 0.3333으로 읽었습니다."),
@@ -367,11 +329,12 @@ READING_CASES = [
     ("library_analogy.md", 4, "√-4", "unsure", -1, None, "계산할 수 없는 식입니다: ‘√-4’."),
     ("library_analogy.md", 4, "", "invalid", -1, None, "숫자를 적어 주세요."),
     ("library_analogy.md", 4, "모르겠어요", "invalid", -1, None, "숫자를 적어 주세요."),
-    # efficient 문제 2: 단위 GiB (다른 단위는 짐작하지 않습니다)
-    ("efficient.md", 2, "1 GiB", "right", -1, [1], ""),
-    ("efficient.md", 2, "1GiB", "right", -1, [1], ""),
-    ("efficient.md", 2, "1 MiB", "unsure", -1, None, "읽지 못한 부분이 있습니다: ‘MiB’."),
-    ("efficient.md", 2, "4 GiB", "wrong", 0, [4], "쿼리 헤드"),
+    # efficient 문제 2: 단위 GiB (다른 단위는 짐작하지 않습니다). 답은 MHA 와 같은 4 GiB
+    ("efficient.md", 2, "4 GiB", "right", -1, [4], ""),
+    ("efficient.md", 2, "4GiB", "right", -1, [4], ""),
+    ("efficient.md", 2, "4 MiB", "unsure", -1, None, "읽지 못한 부분이 있습니다: ‘MiB’."),
+    ("efficient.md", 2, "16 GiB", "wrong", 0, [16], "토큰만 4배로"),
+    ("efficient.md", 2, "1 GiB", "wrong", 1, [1], "KV 헤드를 줄인 효과만"),
     # multi_head 문제 1: 몇 배 (12 와 1/12 은 서로 다른 오해)
     ("multi_head.md", 1, "1배", "right", -1, [1], ""),
     ("multi_head.md", 1, "12", "wrong", 0, [12], "좁아지니"),
@@ -420,15 +383,12 @@ def test_the_reading_table_covers_every_verdict_and_syntax():
 
 
 def test_issue_39_misreads():
-    """issue 39: summary 의 "16, 16" 과 "16 16" 을 16.16·1616 으로 읽어 틀렸다고 했고, why_scale 의 "√100" 과 "10 1" 에
-    "분산을 적었습니다" 라고 했습니다."""
+    """issue 39: summary 의 "16, 16" 과 "16 16" 을 16.16·1616 으로 읽어 틀렸다고 했습니다
+    (why_scale 문제 1 의 "√100"·"10 1" 은 issue 41 에서 문제가 바뀌어 READING_CASES 의 √·루트·sqrt 줄이 봅니다)."""
     from predict import respond
 
-    summary, why = reading_question("summary.md", 1), reading_question("why_scale.md", 1)
-    assert respond(summary, "16, 16")[0] == respond(summary, "16 16")[0] == "right"
-    for text in ("√100", "10 1"):
-        verdict, _, said = respond(why, text)
-        assert verdict == "right" and "분산을 적었습니다" not in said, (text, said)
+    summary = reading_question("summary.md", 1)
+    assert respond(summary, "4, 16")[0] == respond(summary, "4 16")[0] == "right"
 
 
 @pytest.mark.parametrize(
@@ -522,10 +482,16 @@ def test_reading_messages_have_no_typed_numbers():
 # ---------------------------------------------------------------- 돌려줄 말이 말하는 것 (issue 39 §5)
 
 
-def test_why_scale_fallback_does_not_give_each_product_the_sums_mean():
-    """why_scale 문제 1 의 그 밖의 답: 곱 하나의 평균은 0 이고, 0.06 은 q·k(곱 100개의 합)의 표본 평균입니다."""
+def test_why_scale_question_1_foresees_the_linear_reading():
+    """issue 41 §4: why_scale 문제 1 은 외운 값(√100 = 10)이 아니라 퍼짐이 √d_k 를 따른다는 이해를 묻습니다. 가장 흔한 오해
+    (퍼짐이 d_k 에 비례, 곧 256)를 내다보고, 그 말은 실제로 잰 두 배의 퍼짐을 보여 줍니다."""
+    from predict import respond
+
     q = predict_data("why_scale.md", 1)
-    assert "{mean}" not in q["other"] and "{comp_var}" in q["other"]
+    assert q["answer"] == 1024 and q["values"]["target"] == "1024"
+    verdict, index, said = respond(q, "256")
+    assert (verdict, index) == ("wrong", 0) and "2.00배" in said
+    assert "{times}" in q["other"] and "{target}" not in q["other"]
 
 
 def test_multi_head_feedback_matches_the_misconception_behind_each_number():

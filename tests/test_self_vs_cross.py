@@ -50,6 +50,8 @@ def test_quiz_answers(sc):
     assert list((sc.w_causal > 0).sum(axis=-1)) == [1, 2, 3, 4]
     np.testing.assert_array_equal(sc.w_causal[0], [1.0, 0.0, 0.0, 0.0])
     np.testing.assert_allclose(sc.w_causal.sum(axis=-1), 1.0)
+    # 문제 2 (issue 41): 인과 마스크 아래에서 첫 토큰을 바꾸면 모든 출력이 바뀝니다 (모두가 앞을 봅니다)
+    assert sc.change_q2.shape == (4,) and sc.change_q2.min() > 0.1
     # 문제 4: 가린 패딩 키는 정확히 0 을 받고, 나머지 가중치와 출력은 패딩이 없을 때와 같습니다 (패딩 벡터와 상관없이)
     assert np.all(sc.w_pad[:, -1] == 0.0)
     np.testing.assert_allclose(sc.w_pad[:, :-1], sc.w_cross, rtol=1e-12)

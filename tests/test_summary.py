@@ -40,7 +40,8 @@ def test_beyond_nlp_token_counts(sm):
 
 
 def test_quiz_answers(sm):
-    assert sm.f4096 / sm.f1024 == 16 and sm.m1024 == 4.0 and sm.m4096 == 64.0
+    # 문제 1: 투영은 n 에, 점수·가중합은 n² 에 비례합니다. 둘이 같아지는 n = 1.5 × d_model = 768
+    assert sm.p4096 / sm.p1024 == 4 and sm.f4096 / sm.f1024 == 16 and sm.even == 768
     assert sm.patches_384 + 1 == 577 and (sm.patches_384 + 1) ** 2 == 332_929
     assert round((sm.patches_384 + 1) / (sm.vit_patches + 1), 1) == 2.9
     assert round(((sm.patches_384 + 1) / (sm.vit_patches + 1)) ** 2, 1) == 8.6

@@ -85,8 +85,11 @@ def test_naive_softmax_overflows_and_the_stable_one_does_not(ws):
 
 
 def test_quiz_answers(ws):
-    assert ws.dots100.std() == pytest.approx(10.0, rel=0.03)
-    assert (ws.dots100 / 10).std() == pytest.approx(1.0, rel=0.03)
+    # 문제 1: 퍼짐은 √d_k 에 비례하므로 d_k 를 4배로 하면 2배, 16배(1024)로 해야 4배입니다
+    assert ws.target == 1024 and list(ws.spread_dk) == [64, 256, 1024]
+    assert ws.spread_dk[64] == pytest.approx(8.0, rel=0.03)
+    assert ws.spread_dk[256] / ws.spread_dk[64] == pytest.approx(2.0, rel=0.04)
+    assert ws.spread_dk[1024] / ws.spread_dk[64] == pytest.approx(4.0, rel=0.04)
     # 성분을 두 배로 키우면 나눈 점수의 표준편차는 4배: √d_k 는 차원만 보고 나눕니다
     assert ws.before == pytest.approx(1.0, rel=0.03) and ws.after / ws.before == pytest.approx(4.0, rel=1e-12)
     assert ws.p1[ws.slope.argmax()] == pytest.approx(0.5) and ws.slope.max() == pytest.approx(0.25)

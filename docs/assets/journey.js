@@ -179,15 +179,34 @@
     if (node.journeyText === key) return;
     node.journeyText = key;
     node.textContent = "";
+    var text = "";  // 이어진 글 조각들 (값의 글자 “에” 와 뒤의 "이고" 를 한 덩어리로 보고 묶습니다)
     template.split(/(\{[a-z_]+\})/).forEach(function (part) {
       var name = /^\{([a-z_]+)\}$/.exec(part);
-      if (!name) { if (part) node.appendChild(document.createTextNode(part)); return; }
+      if (!name) { text += part; return; }
       var v = vals[name[1]];
       if (v === undefined) throw new Error("글의 자리 {" + name[1] + "} 에 값이 없습니다");
-      if (typeof v === "string") { node.appendChild(document.createTextNode(v)); return; }
+      if (typeof v === "string") { text += v; return; }
+      glue(node, text);
+      text = "";
       node.appendChild(el("span", { "class": "journey__num", "data-name": name[1], "data-value": v[0].toPrecision(17) },
                           fixed(v[0], v[1])));
     });
+    glue(node, text);
+  }
+
+  /* 닫는 따옴표·괄호 바로 뒤에 붙은 한글(조사)을 그 앞 글자와 함께 <span class="glue"> 로 묶어 node 에 붙입니다.
+     브라우저는 keep-all 에서도 닫는 글자 뒤를 줄바꿈 자리로 봐서 "“에”⏎이고" 처럼 조사가 혼자 줄 맨 앞에 떨어집니다.
+     빌드가 본문에 하는 일(overrides/hooks/sitebuild/glue.py 의 _ATTACHED)과 같은 규칙, 같은 클래스(site.css 의 .glue)입니다. */
+  var ATTACHED = /[^\s)\]}〉》」』】”’"'%][)\]}〉》」』】”’"'%]+[가-힣]+/g;
+  function glue(node, text) {
+    var last = 0, m;
+    ATTACHED.lastIndex = 0;
+    while ((m = ATTACHED.exec(text)) !== null) {
+      if (m.index > last) node.appendChild(document.createTextNode(text.slice(last, m.index)));
+      node.appendChild(el("span", { "class": "glue" }, m[0]));
+      last = m.index + m[0].length;
+    }
+    if (last < text.length) node.appendChild(document.createTextNode(text.slice(last)));
   }
 
   /* 머리: 제목과 쓰는 법 */

@@ -291,38 +291,12 @@ def site_model(files):
 
 # --8<-- [start:outside]
 def _stored(name, parts, compute):
-    """compute() 의 결과(JSON)를 .cache/measurements/<name>-<재료의 해시>.json 에 남기고 다시 씁니다 (ablation.stored_worth 와
-    같은 생각: 빌드의 모델 파일과 페이지의 코드가 같은 측정을 한 번만). 캐시 폴더를 쓸 수 없으면 그냥 계산합니다."""
-    import fcntl
-    import os
-    import sys
-    from pathlib import Path
+    """compute() 의 결과(JSON)를 .cache/measurements/<name>-<재료와 환경의 해시>.json 에 남기고 다시 씁니다
+    (disk_cache.stored: 빌드의 모델 파일과 페이지의 코드가 같은 측정을 한 번만). 캐시 폴더를 쓸 수 없으면 그냥 계산합니다."""
+    import disk_cache
 
-    root = Path(__file__).resolve().parent.parent
-    h = hashlib.sha256()
-    lock_file = root / "requirements.txt"
-    for part in [*parts, sys.version, lock_file.read_text() if lock_file.exists() else "",
-                 os.environ.get("OPENBLAS_NUM_THREADS", "")]:
-        h.update(str(part).encode() + b"\0")
-    cache = root / ".cache" / "measurements"
-    path = cache / f"{name}-{h.hexdigest()[:20]}.json"
-    try:
-        cache.mkdir(parents=True, exist_ok=True)
-        lock = open(cache / f"{name}.lock", "w")
-    except OSError:
-        return compute()
-    with lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if path.exists():
-            return json.loads(path.read_text(encoding="utf-8"))
-        result = compute()
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(result, ensure_ascii=False), encoding="utf-8")
-        tmp.replace(path)
-        for old in cache.glob(f"{name}-*.json"):
-            if old != path:
-                old.unlink(missing_ok=True)
-        return result
+    key = disk_cache.digest(*parts, disk_cache.environment(), length=20)
+    return disk_cache.stored(disk_cache.ROOT / ".cache" / "measurements", name, key, compute, kind="json")
 
 
 def shares_outside(model, h, keep):

@@ -12,8 +12,9 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
+import disk_cache
+
 from . import (
-    cache,
     codeblocks,
     codestyle,
     comments,
@@ -56,7 +57,7 @@ class SiteBuild:
         base = snip.get("base_path")
         self.snippets_dir = Path(base[0] if isinstance(base, list) else base).resolve()
         self.cache_dir = self.root / ".cache" / "site"  # docs/ 밖: serve 가 자기 출력 때문에 다시 빌드하지 않게
-        self.environment = cache.environment(self.root)
+        self.environment = disk_cache.environment(self.root)
         self.expand = codeblocks.SnippetExpander(snip)
         self.outputs = PageOutputs(self.cache_dir / "outputs", self.snippets_dir, self.environment)
         self.figures = None  # on_files 에서 만듭니다 (빌드마다 새로)

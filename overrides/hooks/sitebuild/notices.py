@@ -9,7 +9,9 @@
 import sys
 from pathlib import Path
 
-from . import cache, snippets
+import disk_cache
+
+from . import snippets
 
 MODULE = "gemma_file"
 SITE_DIR = "licenses/gemma"
@@ -24,7 +26,7 @@ def build_notices(snippets_dir, out_dir, environment):
     snippets_dir, out_dir = Path(snippets_dir), Path(out_dir)
     if not (snippets_dir / f"{MODULE}.py").exists():
         return []
-    store = cache.Cache.for_code(out_dir, environment, sys.modules[__name__], snippets, cache)
+    store = disk_cache.Cache.for_code(out_dir, environment, sys.modules[__name__], snippets, disk_cache)
     try:
         key = store.key(MODULE, snippets.content_hash({MODULE}, snippets_dir))
         paths = store.files(MODULE, key)

@@ -139,6 +139,24 @@ class Cache:
         """이 폴더 안의 파일들을 이름과 열쇠로 남깁니다. extra 는 함께 남길 JSON 값 (예: 그림의 측정값)."""
         self.put(name, key, {"files": [Path(p).relative_to(self.folder).as_posix() for p in paths], **extra})
 
+    def write_files(self, name, key, files):
+        """files ({이 폴더 기준 이름: bytes 나 str}) 를 이 폴더에 쓰고 이름과 열쇠로 남깁니다. 지난번에 이 이름으로 남긴
+        파일 가운데 이번에 없는 것은 지웁니다. 쓴 경로들을 돌려줍니다."""
+        _, old = self.previous(name)
+        for stale in old.get("files", ()) if isinstance(old, dict) else ():
+            if stale not in files:
+                (self.folder / stale).unlink(missing_ok=True)
+        paths = []
+        for file, data in files.items():
+            path = self.folder / file
+            if isinstance(data, str):
+                path.write_text(data, encoding="utf-8")
+            else:
+                path.write_bytes(data)
+            paths.append(path)
+        self.put_files(name, key, paths)
+        return paths
+
     def names(self):
         """도장이 있는 이름들."""
         return sorted(p.name.removesuffix(".stamp.json").replace("__", "/") for p in self.folder.glob("*.stamp.json"))

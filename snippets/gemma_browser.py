@@ -30,14 +30,13 @@
 """
 
 # --8<-- [start:subset]
-import gzip
-import hashlib
 import json
 import string
 from functools import lru_cache
 
 import numpy as np
 
+from model_package import add_kernels, dump, entries
 import gemma_file
 from gemma_decoder import Gemma
 from gemma_tokenizer import BYTE, NORMAL, USER_DEFINED, GemmaTokenizer
@@ -167,10 +166,6 @@ def modified_notice():
     )
 
 
-def _dump(data):
-    return json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8")
-
-
 @lru_cache(maxsize=2)
 def model_files(kernels=()):
     """{파일 이름: 바이트} — models/gemma-ko/ 에 쓸 파일 모두 (manifest.json 포함).
@@ -186,18 +181,10 @@ def model_files(kernels=()):
     if qtype.name != "Q8_0":
         raise ValueError(f"임베딩 표가 {qtype.name} 입니다 (Q8_0 을 기대했습니다)")
     files["embed.bin"] = np.ascontiguousarray(np.asarray(raw)[ids]).tobytes()
-    files["vocab.json"] = _dump(vocab_json(meta, ids))
+    files["vocab.json"] = dump(vocab_json(meta, ids))
     files["NOTICE.txt"] = modified_notice().encode("utf-8")
     files["GEMMA_TERMS.txt"] = gemma_file.notice_files()["GEMMA_TERMS.txt"].encode("utf-8")
-    for name, data in kernels:
-        if not (name.endswith(".wasm") and bytes(data[:4]) == b"\0asm"):
-            raise ValueError(f"kernels 의 {name!r}: WebAssembly 파일(.wasm, b'\\0asm' 으로 시작)이어야 합니다")
-        files[name] = bytes(data)
-
-    def entry(name):
-        data = files[name]
-        return {"bytes": len(data), "gzip_bytes": len(gzip.compress(data, 6, mtime=0)),
-                "sha256": hashlib.sha256(data).hexdigest()}
+    kernel_names = add_kernels(files, kernels)
 
     blocks = sorted(n for n in files if n.startswith("blocks-"))
     manifest = {
@@ -211,13 +198,13 @@ def model_files(kernels=()):
         "prompt_chars": char_ranges(PROMPT_CHARS),
         "vocab": {"count": len(ids), "file": "vocab.json", "embed": "embed.bin", "row_bytes": shape[1] // 32 * 34},
         "packs": {"ko": ["vocab.json", "embed.bin", *blocks]},
-        "files": {name: entry(name) for name in files},
+        "files": entries(files),
         "tensors": table,
-        "kernels": {name.removesuffix(".wasm"): name for name, _ in kernels},
+        "kernels": kernel_names,
         "licenses": ["NOTICE.txt", "GEMMA_TERMS.txt"],
         "outside": outside_share(),
     }
-    files["manifest.json"] = _dump(manifest)
+    files["manifest.json"] = dump(manifest)
     return files
 
 

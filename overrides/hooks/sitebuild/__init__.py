@@ -64,11 +64,10 @@
 overrides/partials/search.html (검색 창 이름).
 
 캐시는 빌드·테스트·스니펫이 함께 쓰는 모듈 하나(snippets/disk_cache.py: 열쇠 = 재료 + 환경 + 만드는 코드의 소스)입니다.
-스니펫도 쓰므로 스니펫 폴더에 두고, 빌드와 그 자식 프로세스(fresh, 그림 작업)가 import 할 수 있게 여기서 경로에 넣습니다.
+스니펫도 쓰므로 스니펫 폴더에 두고, 빌드와 그 자식 프로세스(fresh, 그림 작업)가 import 할 수 있게 여기서 경로에 넣습니다
+(snippets.LIBRARY; MkDocs 는 훅을 읽은 뒤 import 경로를 되돌리므로 훅도 빌드마다 다시 넣습니다).
 """
-
-from pathlib import Path as _Path
 
 from sitebuild import snippets as _snippets
 
-_snippets.add_to_path(_Path(__file__).resolve().parents[3] / "snippets")
+_snippets.add_to_path(_snippets.LIBRARY)

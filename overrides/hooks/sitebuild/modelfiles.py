@@ -84,15 +84,7 @@ def _build_one(module, snippets_dir, out_dir, environment):
         paths = store.files(module, key)
         if paths is None:
             files = snippets.import_snippet(snippets_dir, module).model_files(kernel_files(root, module))
-            _, old = store.previous(module)
-            for stale in (old or {}).get("files", ()) if isinstance(old, dict) else ():
-                if stale not in files:  # 지난 빌드의 파일 가운데 이번에 없는 것은 지웁니다
-                    (out_dir / stale).unlink(missing_ok=True)
-            paths = []
-            for name, data in files.items():
-                (out_dir / name).write_bytes(data)
-                paths.append(out_dir / name)
-            store.put_files(module, key, paths)
+            paths = store.write_files(module, key, files)  # 지난 빌드의 파일 가운데 이번에 없는 것은 지웁니다
     except Exception as exc:
         raise ModelFilesError(
             f"브라우저용 모델 파일({module}.model_files)을 만들지 못했습니다: {type(exc).__name__}: {exc}"

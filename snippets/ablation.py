@@ -106,11 +106,9 @@ def head_worth(model, texts, budget=1024):
 
 # --8<-- [start:store]
 import ast
-import fcntl
-import hashlib
-import os
-import sys
 from pathlib import Path
+
+import disk_cache
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -135,19 +133,6 @@ CACHE = ROOT / ".cache" / "measurements"
 SOURCES = ("ablation", "attention", "bert_numpy", "e5_numpy", "head_stats")
 
 
-def _environment():
-    """float32 계산의 마지막 자리를 정하는 것: 파이썬, 잠금 파일, BLAS 스레드 수, CPU (빌드의 캐시와 같은 재료)."""
-    lock = ROOT / "requirements.txt"
-    parts = [sys.version, lock.read_text() if lock.exists() else "",
-             os.environ.get("OPENBLAS_NUM_THREADS") or os.environ.get("OMP_NUM_THREADS") or str(os.cpu_count())]
-    try:
-        cpu = Path("/proc/cpuinfo").read_text(errors="replace").splitlines()
-        parts += sorted({line for line in cpu if line.startswith(("model name", "flags", "Features"))})
-    except OSError:
-        parts.append(sys.platform)
-    return parts
-
-
 def _source(module):
     """캐시의 재료로 넣을 스니펫의 글. 이 파일은 재는 절(measure)만: 캐시·문장 읽기를 고쳐도 다시 재지 않게."""
     text = (ROOT / "snippets" / f"{module}.py").read_text(encoding="utf-8")
@@ -159,31 +144,9 @@ def _source(module):
 def stored_worth(name, model, texts):
     """head_worth(model, texts) 를 .cache/measurements/<name>-<재료의 해시>.npz 에서 읽거나, 없으면 계산해 남깁니다.
 
-    같은 것을 여러 프로세스가 함께 찾으면 (빌드의 그림 작업 프로세스와 데이터) 먼저 온 쪽이 계산하는 동안 나머지는
-    잠금 파일에서 기다렸다가 읽습니다. 캐시 폴더를 만들 수 없으면 (읽기 전용 폴더) 그냥 계산합니다.
+    재료: 문장들, 재는 코드(SOURCES), 환경(disk_cache.environment). 저장과 잠금은 disk_cache.stored 가 합니다: 빌드의
+    그림 작업 프로세스와 데이터가 함께 찾으면 한쪽이 계산하는 동안 다른 쪽은 기다렸다가 읽습니다.
     """
-    h = hashlib.sha256()
-    for part in [name, *texts, *_environment(), *map(_source, SOURCES)]:
-        h.update(part.encode() + b"\0")
-    path = CACHE / f"{name}-{h.hexdigest()[:20]}.npz"
-    try:
-        CACHE.mkdir(parents=True, exist_ok=True)
-        lock = open(CACHE / f"{name}.lock", "w")
-    except OSError:
-        return head_worth(model, texts)
-    with lock:
-        # 닫을 때 풀립니다
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if path.exists():
-            with np.load(path) as saved:
-                return {k: saved[k] for k in saved.files}
-        result = head_worth(model, texts)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
-        np.savez(tmp, **result)
-        tmp.replace(path)
-        # 재료가 바뀌어 쓰지 않게 된 지난 결과
-        for old in CACHE.glob(f"{name}-*.npz"):
-            if old != path:
-                old.unlink(missing_ok=True)
-        return result
+    key = disk_cache.digest(name, *texts, disk_cache.environment(), *map(_source, SOURCES), length=20)
+    return disk_cache.stored(CACHE, name, key, lambda: head_worth(model, texts))
 # --8<-- [end:store]

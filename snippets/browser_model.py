@@ -20,14 +20,12 @@
 """
 
 # --8<-- [start:subset]
-import gzip
-import hashlib
-import json
 import string
 from functools import lru_cache
 
 import numpy as np
 
+from model_package import add_kernels, dump, entries
 from e5_numpy import BLOCK, FILE_NAME, FILE_SHA256, PREFIX, Q4_0, VERSION, load_e5, read_e5_file, weights_path
 
 FORMAT = "e5-browser/1"
@@ -162,10 +160,6 @@ DEALINGS IN THE SOFTWARE.
 """
 
 
-def _dump(data):
-    return json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8")
-
-
 @lru_cache(maxsize=2)
 def model_files(kernels=()):
     """{파일 이름: 바이트} — models/e5-ko/ 에 쓸 파일 모두 (manifest.json 포함).
@@ -177,25 +171,17 @@ def model_files(kernels=()):
     config, pieces, scores, table, tensors = read_e5_file(weights_path())
     H = config["hidden_size"]
     files = {}
-    files["tokenizer.json"] = _dump(tokenizer_json(pieces, scores, table, config))
+    files["tokenizer.json"] = dump(tokenizer_json(pieces, scores, table, config))
     files["encoder.bin"], tensor_table = encoder_bin(config, tensors)
     rows = tensors["emb.word"].reshape(config["vocab_size"], H // BLOCK)
     ko = pack_ids(pieces, config, PACKS["ko"])
     latin = sorted(set(pack_ids(pieces, config, PACKS["latin"])) - set(ko))
     for pack, ids in (("ko", ko), ("latin", latin)):
-        files[f"vocab-{pack}.json"] = _dump(vocab_json(pack, ids, pieces, scores))
+        files[f"vocab-{pack}.json"] = dump(vocab_json(pack, ids, pieces, scores))
         files[f"embed-{pack}.bin"] = _q4_bytes(rows[ids])
     for name, head in LICENSES.items():
         files[name] = (head + MIT).encode("utf-8")
-    for name, data in kernels:
-        if not (name.endswith(".wasm") and bytes(data[:4]) == b"\0asm"):
-            raise ValueError(f"kernels 의 {name!r}: WebAssembly 파일(.wasm, b'\\0asm' 으로 시작)이어야 합니다")
-        files[name] = bytes(data)
-
-    def entry(name):
-        data = files[name]
-        return {"bytes": len(data), "gzip_bytes": len(gzip.compress(data, 6, mtime=0)),
-                "sha256": hashlib.sha256(data).hexdigest()}
+    kernel_names = add_kernels(files, kernels)
 
     manifest = {
         "format": FORMAT, "model": "multilingual-e5-small",
@@ -205,12 +191,12 @@ def model_files(kernels=()):
                    "max_tokens": MAX_TOKENS, "block": BLOCK},
         "packs": {"ko": ["tokenizer.json", "encoder.bin", "vocab-ko.json", "embed-ko.bin"],
                   "latin": ["vocab-latin.json", "embed-latin.bin"]},
-        "files": {name: entry(name) for name in files},
+        "files": entries(files),
         "tensors": tensor_table,
-        "kernels": {name.removesuffix(".wasm"): name for name, _ in kernels},
+        "kernels": kernel_names,
         "licenses": list(LICENSES),
     }
-    files["manifest.json"] = _dump(manifest)
+    files["manifest.json"] = dump(manifest)
     return files
 
 

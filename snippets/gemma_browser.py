@@ -30,14 +30,13 @@
 """
 
 # --8<-- [start:subset]
-import gzip
-import hashlib
 import json
 import string
 from functools import lru_cache
 
 import numpy as np
 
+from model_package import add_kernels, dump, entries
 import gemma_file
 from gemma_decoder import Gemma
 from gemma_tokenizer import BYTE, NORMAL, USER_DEFINED, GemmaTokenizer
@@ -167,10 +166,6 @@ def modified_notice():
     )
 
 
-def _dump(data):
-    return json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8")
-
-
 @lru_cache(maxsize=2)
 def model_files(kernels=()):
     """{파일 이름: 바이트} — models/gemma-ko/ 에 쓸 파일 모두 (manifest.json 포함).
@@ -186,18 +181,10 @@ def model_files(kernels=()):
     if qtype.name != "Q8_0":
         raise ValueError(f"임베딩 표가 {qtype.name} 입니다 (Q8_0 을 기대했습니다)")
     files["embed.bin"] = np.ascontiguousarray(np.asarray(raw)[ids]).tobytes()
-    files["vocab.json"] = _dump(vocab_json(meta, ids))
+    files["vocab.json"] = dump(vocab_json(meta, ids))
     files["NOTICE.txt"] = modified_notice().encode("utf-8")
     files["GEMMA_TERMS.txt"] = gemma_file.notice_files()["GEMMA_TERMS.txt"].encode("utf-8")
-    for name, data in kernels:
-        if not (name.endswith(".wasm") and bytes(data[:4]) == b"\0asm"):
-            raise ValueError(f"kernels 의 {name!r}: WebAssembly 파일(.wasm, b'\\0asm' 으로 시작)이어야 합니다")
-        files[name] = bytes(data)
-
-    def entry(name):
-        data = files[name]
-        return {"bytes": len(data), "gzip_bytes": len(gzip.compress(data, 6, mtime=0)),
-                "sha256": hashlib.sha256(data).hexdigest()}
+    kernel_names = add_kernels(files, kernels)
 
     blocks = sorted(n for n in files if n.startswith("blocks-"))
     manifest = {
@@ -211,13 +198,13 @@ def model_files(kernels=()):
         "prompt_chars": char_ranges(PROMPT_CHARS),
         "vocab": {"count": len(ids), "file": "vocab.json", "embed": "embed.bin", "row_bytes": shape[1] // 32 * 34},
         "packs": {"ko": ["vocab.json", "embed.bin", *blocks]},
-        "files": {name: entry(name) for name in files},
+        "files": entries(files),
         "tensors": table,
-        "kernels": {name.removesuffix(".wasm"): name for name, _ in kernels},
+        "kernels": kernel_names,
         "licenses": ["NOTICE.txt", "GEMMA_TERMS.txt"],
         "outside": outside_share(),
     }
-    files["manifest.json"] = _dump(manifest)
+    files["manifest.json"] = dump(manifest)
     return files
 
 
@@ -291,38 +278,12 @@ def site_model(files):
 
 # --8<-- [start:outside]
 def _stored(name, parts, compute):
-    """compute() 의 결과(JSON)를 .cache/measurements/<name>-<재료의 해시>.json 에 남기고 다시 씁니다 (ablation.stored_worth 와
-    같은 생각: 빌드의 모델 파일과 페이지의 코드가 같은 측정을 한 번만). 캐시 폴더를 쓸 수 없으면 그냥 계산합니다."""
-    import fcntl
-    import os
-    import sys
-    from pathlib import Path
+    """compute() 의 결과(JSON)를 .cache/measurements/<name>-<재료와 환경의 해시>.json 에 남기고 다시 씁니다
+    (disk_cache.stored: 빌드의 모델 파일과 페이지의 코드가 같은 측정을 한 번만). 캐시 폴더를 쓸 수 없으면 그냥 계산합니다."""
+    import disk_cache
 
-    root = Path(__file__).resolve().parent.parent
-    h = hashlib.sha256()
-    lock_file = root / "requirements.txt"
-    for part in [*parts, sys.version, lock_file.read_text() if lock_file.exists() else "",
-                 os.environ.get("OPENBLAS_NUM_THREADS", "")]:
-        h.update(str(part).encode() + b"\0")
-    cache = root / ".cache" / "measurements"
-    path = cache / f"{name}-{h.hexdigest()[:20]}.json"
-    try:
-        cache.mkdir(parents=True, exist_ok=True)
-        lock = open(cache / f"{name}.lock", "w")
-    except OSError:
-        return compute()
-    with lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if path.exists():
-            return json.loads(path.read_text(encoding="utf-8"))
-        result = compute()
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(result, ensure_ascii=False), encoding="utf-8")
-        tmp.replace(path)
-        for old in cache.glob(f"{name}-*.json"):
-            if old != path:
-                old.unlink(missing_ok=True)
-        return result
+    key = disk_cache.digest(*parts, disk_cache.environment(), length=20)
+    return disk_cache.stored(disk_cache.ROOT / ".cache" / "measurements", name, key, compute, kind="json")
 
 
 def shares_outside(model, h, keep):

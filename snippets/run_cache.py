@@ -5,24 +5,21 @@
 세 번 합니다. 그래서 학습 기록(npz)을 저장소의 .cache/runs/ 에 남깁니다 (make clean 이 지웁니다).
 
 파일 이름의 해시는 학습을 정하는 모든 것입니다: 학습의 인자(설정 dict, 시드, 스텝 수 …), 학습 코드(TRAINING_CODE 의
-스니펫 파일 내용), numpy 와 파이썬 버전. 그중 하나라도 바뀌면 새로 학습하고, 같은 이름의 옛 파일은 지웁니다.
-CPU 는 해시에 넣지 않습니다: 다른 CPU 에서 학습하면 마지막 자리가 다른 기록이 나오지만 그것도 같은 학습이고, 모든
-소비자가 같은 파일 하나를 읽으므로 서로 어긋나지 않습니다. 장의 테스트는 어느 CPU 에서나 맞는 범위만 봅니다.
+스니펫 파일 내용), 그리고 빌드·테스트의 캐시와 같은 환경(disk_cache.environment: 파이썬·numpy 버전, 잠금 파일, BLAS
+스레드 수·커널·CPU). 그중 하나라도 바뀌면 새로 학습하고, 같은 이름의 옛 파일은 지웁니다.
 
-여러 프로세스가 같은 기록을 동시에 찾으면 하나가 학습하고 나머지는 기다립니다 (파일 잠금, fcntl.flock). 기록 여럿을
-한꺼번에 찾을 때는 아무도 학습하지 않는 기록부터 맡으므로, 두 프로세스가 기록을 나눠서 학습합니다.
+저장과 잠금은 disk_cache.stored 가 합니다: 여러 프로세스가 같은 기록을 동시에 찾으면 하나가 학습하고 나머지는
+기다립니다. 기록 여럿을 한꺼번에 찾을 때는 아무도 학습하지 않는 기록부터 맡으므로, 두 프로세스가 기록을 나눠서 학습합니다.
 """
 
 import contextlib
 import ctypes
-import fcntl
-import hashlib
 import json
-import os
-import sys
 from pathlib import Path
 
 import numpy as np
+
+import disk_cache
 
 # 학습 결과를 정하는 스니펫: 두 학습기(tiny_training, tiny_batch)와 그것들이 (간접으로라도) import 하는 스니펫 모두
 # (tests/test_run_cache.py 가 빌드의 import 닫힘과 같은지 확인합니다)
@@ -32,12 +29,13 @@ FOLDER = HERE.parent / ".cache" / "runs"
 
 
 def run_key(kwargs):
-    """학습 인자 + 학습 코드 + numpy·파이썬 버전의 해시 (16자)."""
-    h = hashlib.sha256(json.dumps(kwargs, sort_keys=True, ensure_ascii=False).encode())
-    for name in TRAINING_CODE:
-        h.update(b"\0" + name.encode() + b"\0" + (HERE / f"{name}.py").read_bytes())
-    h.update(f"\0numpy {np.__version__} python {sys.version_info.major}.{sys.version_info.minor}".encode())
-    return h.hexdigest()[:16]
+    """학습 인자 + 학습 코드 + 환경(disk_cache.environment)의 해시 (20자)."""
+    return disk_cache.digest(
+        json.dumps(kwargs, sort_keys=True, ensure_ascii=False),
+        disk_cache.file_hash(HERE, TRAINING_CODE),
+        disk_cache.environment(),
+        length=20,
+    )
 
 
 def _train(kwargs):
@@ -105,34 +103,15 @@ def trained(runs, folder=FOLDER):
 
     저장한 기록이 있으면 읽기만 합니다.
     """
-
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
     out, waiting, wait = {}, dict(runs), False
     while waiting:
         progressed = False
         for name, kwargs in list(waiting.items()):
-            path = folder / f"{name}-{run_key(kwargs)}.npz"
-            with open(path.with_suffix(".lock"), "w") as lock:
-                try:
-                    fcntl.flock(lock, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
-                except BlockingIOError:
-                    continue  # 다른 프로세스가 이 기록을 학습하는 중: 다른 기록부터
-                if not path.exists():
-                    _save(path, _train(kwargs))
-                with np.load(path) as saved:
-                    out[name] = dict(saved)
+            record = disk_cache.stored(folder, name, run_key(kwargs), lambda k=kwargs: _train(k), block=wait)
+            if record is disk_cache.BUSY:
+                continue  # 다른 프로세스가 이 기록을 학습하는 중: 다른 기록부터
+            out[name] = record
             del waiting[name]
             progressed = True
         wait = not progressed  # 남은 것을 모두 남이 학습하는 중이면, 이제는 차례를 기다립니다
     return out
-
-
-def _save(path, record):
-    tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")
-    np.savez(tmp, **record)
-    tmp.replace(path)  # 다른 프로세스가 반쯤 쓴 파일을 읽지 않게 한 번에 나타나게 합니다
-    name = path.name.rsplit("-", 1)[0]
-    for old in path.parent.glob(f"{name}-*"):  # 같은 이름의 옛 기록과 잠금 파일
-        if old.stem.rsplit("-", 1)[-1] != path.stem.rsplit("-", 1)[-1]:
-            old.unlink(missing_ok=True)

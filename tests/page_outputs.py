@@ -9,8 +9,8 @@
 
 import functools
 
+import disk_cache
 from site_pages import ROOT, page_blocks, site_config
-from sitebuild import cache
 from sitebuild.outputs import PageOutputs
 
 
@@ -18,7 +18,7 @@ from sitebuild.outputs import PageOutputs
 def _outputs():
     snippets = site_config()["mdx_configs"]["pymdownx.snippets"]["base_path"]
     snippets = snippets[0] if isinstance(snippets, list) else snippets
-    return PageOutputs(ROOT / ".cache" / "site" / "outputs", snippets, cache.environment(ROOT))
+    return PageOutputs(ROOT / ".cache" / "site" / "outputs", snippets, disk_cache.environment(ROOT))
 
 
 def page_outputs(page):

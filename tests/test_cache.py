@@ -1,4 +1,4 @@
-"""sitebuild/cache.py: 열쇠는 재료, 환경, 그리고 그것을 만드는 빌드 코드의 소스로 정해집니다.
+"""snippets/disk_cache.py (빌드·테스트·스니펫이 함께 쓰는 캐시): 열쇠는 재료, 환경, 그리고 그것을 만드는 빌드 코드의 소스로 정해집니다.
 
 빌드 코드를 고치면(예: 실행기 codeblocks.run_blocks, 그리는 방식 figures.render) `make clean` 없이도 그에 기대는
 것만 다시 만들어야 합니다. 여기서는 sitebuild 패키지를 임시 폴더에 복사해 한 군데씩 고치고, 새 파이썬 프로세스에서
@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HOOKS, background
-from sitebuild import cache
+import disk_cache
+from conftest import HOOKS, SNIPPETS, background
 from support import runs
 
 # 복사한 sitebuild 로 열쇠를 계산하고, 한 군데씩 고친 뒤 sitebuild 를 잊고 새로 읽어 다시 계산합니다 (serve 처럼).
@@ -34,14 +34,15 @@ KEYS = """
 import json, sys
 from pathlib import Path
 hooks, cache_dir, snippets_dir, edits = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
-sys.path.insert(0, hooks)
+sys.path[:0] = [hooks, sys.argv[5]]  # 복사한 sitebuild 와 저장소의 캐시 모듈(snippets/disk_cache.py)
 
 def keys():
-    from sitebuild import cache, figures, outputs
+    import disk_cache
+    from sitebuild import figures, outputs
     from sitebuild.codeblocks import Block
     from sitebuild.snippets import discover, figure_hash
     out = outputs.PageOutputs(cache_dir + "/outputs", snippets_dir, "env")
-    figure = cache.Cache.for_code(cache_dir + "/figures", "env", *figures.drawing_modules())
+    figure = disk_cache.Cache.for_code(cache_dir + "/figures", "env", *figures.drawing_modules())
     entry = discover(snippets_dir, "figure")["tiny-box"]
     return {"page": out.key([Block("import tiny\\nprint(tiny.d_k)\\n", 1)]),
             "figure": figure.key(entry.func, figure_hash(entry, snippets_dir))}
@@ -79,7 +80,16 @@ def _edited_keys_run(tmp_path):
     snippets_dir.mkdir()
     (snippets_dir / "tiny.py").write_text(TINY_SNIPPET, encoding="utf-8")
     return subprocess.run(
-        [sys.executable, "-c", KEYS, str(hooks), str(tmp_path / "cache"), str(snippets_dir), json.dumps(EDITS)],
+        [
+            sys.executable,
+            "-c",
+            KEYS,
+            str(hooks),
+            str(tmp_path / "cache"),
+            str(snippets_dir),
+            json.dumps(EDITS),
+            str(SNIPPETS),
+        ],
         capture_output=True,
         text=True,
         timeout=300,
@@ -91,7 +101,7 @@ def _edited_keys():
     """빌드 코드(와 이 모듈의 소스)가 그대로면 지난 결과를 씁니다 (support/runs.py)."""
     proc = runs.cached(
         "cache-edited-keys",
-        [HOOKS / "sitebuild"],
+        [HOOKS / "sitebuild", SNIPPETS / "disk_cache.py"],
         lambda: _edited_keys_run(Path(tempfile.mkdtemp(prefix="edited-keys-"))),
         __name__,
     )
@@ -114,9 +124,9 @@ def test_editing_the_build_code_invalidates_what_it_makes():
 
 
 def test_stamps_hold_a_key_a_value_and_files(tmp_path):
-    store = cache.Cache(tmp_path, "salt")
+    store = disk_cache.Cache(tmp_path, "salt")
     key = store.key("재료", 1)
-    assert key != store.key("재료", 2) and key != cache.Cache(tmp_path, "other").key("재료", 1)
+    assert key != store.key("재료", 2) and key != disk_cache.Cache(tmp_path, "other").key("재료", 1)
     assert store.get("page/one.md", key) is None and store.previous("page/one.md") == (None, None)
     store.put("page/one.md", key, ["출력"])
     assert store.get("page/one.md", key) == ["출력"] and store.get("page/one.md", "other") is None
@@ -134,9 +144,9 @@ def test_stamps_hold_a_key_a_value_and_files(tmp_path):
 
 def test_the_environment_is_python_and_the_lock_file(tmp_path):
     (tmp_path / "requirements.txt").write_text("numpy==1\n")
-    one = cache.environment(tmp_path)
+    one = disk_cache.environment(tmp_path)
     (tmp_path / "requirements.txt").write_text("numpy==2\n")
-    assert cache.environment(tmp_path) != one and sys.version.split()[0] in one
+    assert disk_cache.environment(tmp_path) != one and sys.version.split()[0] in one
 
 
 def test_the_environment_names_blas_threads_and_the_cpu(tmp_path):
@@ -145,14 +155,16 @@ def test_the_environment_names_blas_threads_and_the_cpu(tmp_path):
     avx2, avx512 = tmp_path / "avx2", tmp_path / "avx512"
     avx2.write_text("processor\t: 0\nmodel name\t: X\nflags\t\t: fpu avx2\n" * 2)
     avx512.write_text("processor\t: 0\nmodel name\t: X\nflags\t\t: fpu avx2 avx512f avx512_vnni\n")
-    one = cache.native({"OPENBLAS_NUM_THREADS": "1"}, avx2)
+    one = disk_cache.native({"OPENBLAS_NUM_THREADS": "1"}, avx2)
     assert one.startswith("blas OPENBLAS_NUM_THREADS=1 | cpu ")
-    assert cache.native({"OPENBLAS_NUM_THREADS": "1"}, avx2) == one  # 같은 조건이면 같은 줄 (코어마다의 되풀이는 한 번)
-    assert cache.native({"OPENBLAS_NUM_THREADS": "2"}, avx2) != one
-    assert cache.native({"OMP_NUM_THREADS": "1"}, avx2) != one
-    assert cache.native({}, avx2).startswith(f"blas cores={os.cpu_count()} ")
-    assert cache.native({"OPENBLAS_NUM_THREADS": "1"}, avx512) != one
-    assert cache.native({"OPENBLAS_NUM_THREADS": "1"}, tmp_path / "missing").startswith(
+    assert (
+        disk_cache.native({"OPENBLAS_NUM_THREADS": "1"}, avx2) == one
+    )  # 같은 조건이면 같은 줄 (코어마다의 되풀이는 한 번)
+    assert disk_cache.native({"OPENBLAS_NUM_THREADS": "2"}, avx2) != one
+    assert disk_cache.native({"OMP_NUM_THREADS": "1"}, avx2) != one
+    assert disk_cache.native({}, avx2).startswith(f"blas cores={os.cpu_count()} ")
+    assert disk_cache.native({"OPENBLAS_NUM_THREADS": "1"}, avx512) != one
+    assert disk_cache.native({"OPENBLAS_NUM_THREADS": "1"}, tmp_path / "missing").startswith(
         "blas OPENBLAS_NUM_THREADS=1 | cpu "
     )
 
@@ -184,3 +196,103 @@ def test_test_runs_are_cached_by_their_inputs_and_failures_are_not(tmp_path, mon
     assert runs.cached("실패", ["재료"], run(1), __name__).stdout == "출력 6" and len(calls) == 6
     with pytest.raises(TypeError, match="str 이나 Path"):
         runs.cached("일", [3], run(0), __name__)
+
+
+# --- 환경의 정의는 한 곳 (disk_cache.environment) ----------------------------------------------------
+
+
+@pytest.fixture
+def lock_root(tmp_path, monkeypatch):
+    """잠금 파일 하나가 있는 뿌리와, 열쇠를 바꾸는 변수를 모두 지운 환경."""
+    (tmp_path / "requirements.txt").write_text("numpy==1\n")
+    for name in (*disk_cache.THREAD_VARIABLES, *disk_cache.KERNEL_VARIABLES):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "1")
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    "change",
+    ["numpy", "python", "threads", "coretype", "numpy_features", "lock"],
+)
+def test_the_environment_changes_with_what_changes_the_numbers(lock_root, monkeypatch, change):
+    """파이썬·numpy 버전, BLAS 스레드 수, 커널 변수, 잠금 파일 가운데 하나만 바꿔도 환경(열쇠의 재료)이 바뀌고,
+    아무것도 바꾸지 않으면 같습니다."""
+    import numpy as np
+
+    before = disk_cache.environment(lock_root)
+    assert disk_cache.environment(lock_root) == before
+    edit = {
+        "numpy": lambda: monkeypatch.setattr(np, "__version__", np.__version__ + ".dev0"),
+        "python": lambda: monkeypatch.setattr(sys, "version", "3.99.0 (다른 파이썬)"),
+        "threads": lambda: monkeypatch.setenv("OPENBLAS_NUM_THREADS", "2"),
+        "coretype": lambda: monkeypatch.setenv("OPENBLAS_CORETYPE", "Haswell"),
+        "numpy_features": lambda: monkeypatch.setenv("NPY_DISABLE_CPU_FEATURES", "AVX512F"),
+        "lock": lambda: (lock_root / "requirements.txt").write_text("numpy==2\n"),
+    }[change]
+    edit()
+    assert disk_cache.environment(lock_root) != before
+
+
+def test_every_cache_key_reads_the_one_environment(lock_root, monkeypatch):
+    """학습 기록(run_cache), 헤드 측정(ablation), 테스트의 일(support/runs), 빌드(Cache 의 salt)가 모두 같은 환경을 씁니다:
+    BLAS 스레드 수를 바꾸면 모두의 열쇠가 바뀌고, 그대로면 모두 그대로입니다."""
+    import ablation
+    import run_cache
+
+    monkeypatch.setattr(disk_cache, "ROOT", lock_root)
+    monkeypatch.setattr(disk_cache.environment, "__defaults__", (lock_root,))
+    args = {"config": {"vocab": 8}, "seed": 0, "steps": 1}
+
+    def keys():
+        return (
+            run_cache.run_key(args),
+            disk_cache.digest("worth", disk_cache.environment(), *map(ablation._source, ablation.SOURCES)),
+            runs._store_and_key(["재료"], __name__)[1],
+        )
+
+    before = keys()
+    assert keys() == before
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "3")
+    after = keys()
+    assert all(a != b for a, b in zip(after, before))
+    assert run_cache.run_key({**args, "seed": 1}) != after[0]  # 재료가 바뀌어도
+
+
+def test_stored_computes_once_per_key_and_drops_old_keys(tmp_path):
+    calls = []
+
+    def compute(value):
+        def go():
+            calls.append(value)
+            return {"x": value}
+
+        return go
+
+    assert disk_cache.stored(tmp_path, "a", "k1", compute(1), kind="json") == {"x": 1}
+    assert disk_cache.stored(tmp_path, "a", "k1", compute(9), kind="json") == {"x": 1} and calls == [1]
+    disk_cache.stored(tmp_path, "a-b", "k1", compute(3), kind="json")  # 이름이 "a-" 로 시작하는 다른 이름
+    assert disk_cache.stored(tmp_path, "a", "k2", compute(2), kind="json") == {"x": 2} and calls == [1, 3, 2]
+    assert sorted(p.name for p in tmp_path.glob("*.json")) == ["a-b-k1.json", "a-k2.json"]
+    arrays = disk_cache.stored(tmp_path, "n", "k", lambda: {"v": [1.5, 2.5]})
+    assert arrays["v"].dtype.kind == "f" and arrays["v"].tolist() == [1.5, 2.5]  # 처음 계산한 쪽도 읽은 모양으로
+    with pytest.raises(ValueError, match="kind="):
+        disk_cache.stored(tmp_path, "n", "k", dict, kind="pickle")
+
+
+def test_only_the_cache_module_defines_the_environment():
+    """다른 모듈이 환경(BLAS 스레드 수·CPU·잠금 파일의 해시)을 따로 읽거나 파일 잠금을 따로 하지 않습니다."""
+    from conftest import ROOT
+
+    own = []
+    for path in [
+        *SNIPPETS.rglob("*.py"),
+        *(HOOKS / "sitebuild").rglob("*.py"),
+        *(ROOT / "tests" / "support").rglob("*.py"),
+    ]:
+        text = path.read_text(encoding="utf-8")
+        if path.name != "disk_cache.py" and any(
+            s in text for s in ("import fcntl", "/proc/cpuinfo", 'environ.get("OPENBLAS_NUM_THREADS"')
+        ):
+            own.append(path.relative_to(ROOT).as_posix())
+    assert own == []

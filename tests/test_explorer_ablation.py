@@ -21,10 +21,11 @@ TOL = {"rel": 2e-5, "abs": 2e-7}
 @pytest.fixture(scope="module")
 def files():
     """두 모델의 파일. 빌드와 같은 캐시를 읽고, 없으면 만들어 거기에 둡니다."""
-    from sitebuild import cache, datafiles
+    import disk_cache
+    from sitebuild import datafiles
 
     names = {"explorer_ablation-minilm", "explorer_ablation-e5"}
-    paths = datafiles.build_data(SNIPPETS, ROOT / ".cache" / "site" / "data", cache.environment(ROOT), names=names)
+    paths = datafiles.build_data(SNIPPETS, ROOT / ".cache" / "site" / "data", disk_cache.environment(ROOT), names=names)
     return {p.stem.removeprefix("explorer_ablation-"): p for p in paths}
 
 

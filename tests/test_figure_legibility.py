@@ -12,8 +12,9 @@ import json
 import matplotlib
 import pytest
 
+import disk_cache
 from conftest import ROOT, SNIPPETS, background
-from sitebuild import cache, figures, legibility
+from sitebuild import figures, legibility
 
 matplotlib.use("Agg")
 
@@ -80,7 +81,7 @@ def _start_drawing(items):
         for item in items
         if getattr(item, "originalname", "") == "test_figure_is_legible_on_a_phone_and_a_desktop"
     }
-    return figures.FigureSet(SNIPPETS, OUT, cache.environment(ROOT), names=wanted)
+    return figures.FigureSet(SNIPPETS, OUT, disk_cache.environment(ROOT), names=wanted)
 
 
 START = {"figures:drawing": _start_drawing}
@@ -114,7 +115,7 @@ def test_figure_is_legible_on_a_phone_and_a_desktop(name, drawn):
 def test_the_table_measures_every_figure():
     """모두 모은 표(legibility.json, 빌드가 쓰는 것)가 모든 그림을 담고, 그림마다의 측정값과 같습니다.
     그림은 위의 그림별 테스트가 이미 그렸으므로 여기서는 캐시를 읽기만 합니다 (그 테스트 없이 돌면 여기서 그립니다)."""
-    figure_set = figures.FigureSet(SNIPPETS, OUT, cache.environment(ROOT))
+    figure_set = figures.FigureSet(SNIPPETS, OUT, disk_cache.environment(ROOT))
     try:
         figure_set.wait_all()
     except figures.FigureError as exc:

@@ -6,15 +6,16 @@ from xml.etree import ElementTree
 import markdown
 import pytest
 
+import disk_cache
 from conftest import ROOT, SNIPPETS
 from site_pages import DOCS, markdown_pages, rendered
-from sitebuild import cache, mathfont, mathml
+from sitebuild import mathfont, mathml
 
 
 @pytest.fixture(scope="module")
 def font():
     # 빌드와 같은 캐시: 글꼴을 자르는 데 몇 초가 걸리므로, 재료가 같으면 빌드가 만든 것을 씁니다.
-    return mathfont.build_math_font(ROOT / ".cache" / "site" / "fonts", cache.environment(ROOT))
+    return mathfont.build_math_font(ROOT / ".cache" / "site" / "fonts", disk_cache.environment(ROOT))
 
 
 def test_subset_font_covers_its_charset(font):

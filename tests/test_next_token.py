@@ -749,10 +749,11 @@ def repeats(text, size=3, times=3):
 @pytest.fixture(scope="module")
 def steps():
     """datafiles_steps 의 조각들. 빌드와 같은 캐시(.cache/site/data)를 읽고, 없으면 만들어 거기에 둡니다."""
-    from sitebuild import cache, datafiles
+    import disk_cache
+    from sitebuild import datafiles
 
     paths = datafiles.build_data(
-        SNIPPETS, ROOT / ".cache" / "site" / "data", cache.environment(ROOT), names={"next_token_data-steps"}
+        SNIPPETS, ROOT / ".cache" / "site" / "data", disk_cache.environment(ROOT), names={"next_token_data-steps"}
     )
     return {p.stem.removeprefix("next_token_data-steps-"): p for p in paths}
 

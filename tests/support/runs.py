@@ -1,9 +1,9 @@
 """새 파이썬 프로세스로 도는 테스트 일(스니펫 파일 실행, 내려받은 노트북 실행 …)의 결과를 재료로 캐시합니다.
 
-빌드가 페이지 출력과 그림을 다루는 것과 같은 규칙입니다 (sitebuild/cache.py 의 캐시 하나를 씁니다). 열쇠는
+빌드가 페이지 출력과 그림을 다루는 것과 같은 규칙입니다 (snippets/disk_cache.py 의 캐시 하나를 씁니다). 열쇠는
 
 - 재료: 일마다 넘기는 것. 문자열은 그대로, 경로는 파일 내용으로 (폴더면 그 아래의 .py 파일 모두).
-- 환경: 파이썬 버전, 잠금 파일(모든 패키지 버전), BLAS 스레드 수와 CPU (cache.environment).
+- 환경: 파이썬 버전, 잠금 파일(모든 패키지 버전), BLAS 스레드 수와 CPU (disk_cache.environment).
 - 일을 정하는 테스트 코드: 일을 부르는 테스트 모듈의 소스와 이 파일의 소스.
 
 재료가 그대로면 프로세스가 하는 일도 그대로이므로, `make check` 는 고친 것에 기대는 일만 다시 돌립니다.
@@ -14,7 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from sitebuild import cache
+import disk_cache
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 FOLDER = ROOT / ".cache" / "tests"
@@ -35,7 +35,7 @@ def _material(item):
 
 
 def _store_and_key(inputs, module):
-    store = cache.Cache(FOLDER, cache.environment(ROOT))
+    store = disk_cache.Cache(FOLDER, disk_cache.environment(ROOT))
     source = Path(sys.modules[module].__file__)
     return store, store.key(*(_material(i) for i in [*inputs, source, Path(__file__)]))
 

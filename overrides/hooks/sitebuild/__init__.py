@@ -6,7 +6,7 @@
                              │     build.page_markdown  (on_page_markdown)
                              │       codeblocks.SnippetExpander    include 를 펼칩니다 (pymdownx.snippets, 줄마다 출처도)
                              │       codeblocks.page_blocks        블록을 꺼냅니다 (pytest-codeblocks, 한 번만 읽음)
-                             │       outputs.PageOutputs.get       실행합니다 (cache: 코드 + 스니펫 + 버전 + 실행기 소스)
+                             │       outputs.PageOutputs.get       실행합니다 (disk_cache: 코드 + 스니펫 + 환경 + 실행기 소스)
                              │         outputs.run_in_fresh_process  페이지마다 새 파이썬 프로세스에서
                              │         codeblocks.run_blocks         include 마다 스니펫 파일의 이름·줄로 컴파일해 실행
                              │       codeblocks.with_outputs       블록 아래에 ```output 펜스를 넣습니다
@@ -38,7 +38,6 @@
 모듈 하나에 관심사 하나 (tests/test_build_map.py 가 이 목록과 패키지의 파일이 같은지 봅니다)
 - build          빌드 한 번의 상태(SiteBuild)와 MkDocs 이벤트마다 할 일. 훅은 여기로 넘기기만 합니다.
 - snippets       스니펫 ↔ 빌드의 약속: figure_*/data_*/datafiles_* 찾기, import 닫힘과 해시, sys.path·sys.modules
-- cache          캐시 하나: 재료 + 환경 + 빌드 코드 자신의 소스가 열쇠 (출력·그림·데이터·수식 글꼴이 함께 씁니다)
 - codeblocks     페이지의 python 블록: 펼치기(줄마다 출처), 꺼내기, 실행하기, 출력 펜스 넣기
 - outputs        페이지 실행: 새 프로세스에서 돌리고 결과를 캐시에 (빌드와 테스트가 함께 씁니다)
 - fresh          함수 하나를 새 파이썬 프로세스에서 부르고 값을 받기: 빌드 프로세스가 계산의 힙을 들고 있지 않게
@@ -63,4 +62,12 @@
 
 테마 덮어쓰기는 Material 의 문서화된 방법으로만 합니다: overrides/main.html (scripts 블록),
 overrides/partials/search.html (검색 창 이름).
+
+캐시는 빌드·테스트·스니펫이 함께 쓰는 모듈 하나(snippets/disk_cache.py: 열쇠 = 재료 + 환경 + 만드는 코드의 소스)입니다.
+스니펫도 쓰므로 스니펫 폴더에 두고, 빌드와 그 자식 프로세스(fresh, 그림 작업)가 import 할 수 있게 여기서 경로에 넣습니다
+(snippets.LIBRARY; MkDocs 는 훅을 읽은 뒤 import 경로를 되돌리므로 훅도 빌드마다 다시 넣습니다).
 """
+
+from sitebuild import snippets as _snippets
+
+_snippets.add_to_path(_snippets.LIBRARY)

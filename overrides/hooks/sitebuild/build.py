@@ -12,8 +12,9 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
+import disk_cache
+
 from . import (
-    cache,
     codeblocks,
     codestyle,
     comments,
@@ -56,7 +57,7 @@ class SiteBuild:
         base = snip.get("base_path")
         self.snippets_dir = Path(base[0] if isinstance(base, list) else base).resolve()
         self.cache_dir = self.root / ".cache" / "site"  # docs/ 밖: serve 가 자기 출력 때문에 다시 빌드하지 않게
-        self.environment = cache.environment(self.root)
+        self.environment = disk_cache.environment(self.root)
         self.expand = codeblocks.SnippetExpander(snip)
         self.outputs = PageOutputs(self.cache_dir / "outputs", self.snippets_dir, self.environment)
         self.figures = None  # on_files 에서 만듭니다 (빌드마다 새로)
@@ -84,31 +85,29 @@ class SiteBuild:
         if self.figures is not None:
             self.figures.close()
         self.figures = figures.FigureSet(self.snippets_dir, self.cache_dir / "figures", self.environment)
-        try:
-            data = datafiles.build_data(self.snippets_dir, self.cache_dir / "data", self.environment)
-        except datafiles.DataError as exc:
-            self.figures.close()
-            raise PluginError(str(exc)) from exc
 
         def add(dest, path):
             files.append(File.generated(config, dest, abs_src_path=str(path)))
 
-        for path in data:
-            add(f"data/{path.name}", path)
-        try:  # 브라우저용 모델 파일 (여러분의 문장으로, 여러분의 프롬프트로): 읽는 사람이 단추를 누를 때만 받습니다
-            models = modelfiles.build_model_files(self.snippets_dir, self.cache_dir / "models", self.environment)
-        except modelfiles.ModelFilesError as exc:
-            self.figures.close()
-            raise PluginError(str(exc)) from exc
-        for dest, path in models:
-            add(dest, path)
-        try:  # 모델 패키지의 이용 조건과 안내 (다음 토큰 고르기): licenses/gemma/
-            notice_files = notices.build_notices(self.snippets_dir, self.cache_dir / "notices", self.environment)
-        except notices.NoticeError as exc:
-            self.figures.close()
-            raise PluginError(str(exc)) from exc
-        for dest, path in notice_files:
-            add(dest, path)
+        snippets_dir, out, env = self.snippets_dir, self.cache_dir, self.environment
+        made = (  # (만드는 일 → (사이트 안 경로, 파일) 목록, 그 일의 오류)
+            (
+                lambda: [(f"data/{p.name}", p) for p in datafiles.build_data(snippets_dir, out / "data", env)],
+                datafiles.DataError,
+            ),
+            # 브라우저용 모델 파일 (여러분의 문장으로, 여러분의 프롬프트로): 읽는 사람이 단추를 누를 때만 받습니다
+            (lambda: modelfiles.build_model_files(snippets_dir, out / "models", env), modelfiles.ModelFilesError),
+            # 모델 패키지의 이용 조건과 안내 (다음 토큰 고르기): licenses/gemma/
+            (lambda: notices.build_notices(snippets_dir, out / "notices", env), notices.NoticeError),
+        )
+        for make, error in made:
+            try:
+                pairs = make()
+            except error as exc:  # 그림 작업 프로세스를 닫고 빌드를 멈춥니다
+                self.figures.close()
+                raise PluginError(str(exc)) from exc
+            for dest, path in pairs:
+                add(dest, path)
         self.math_font = mathfont.build_math_font(self.cache_dir / "fonts", self.environment)
         add(f"assets/fonts/{self.math_font.name}", self.math_font)
         for paths in self.figures.paths.values():

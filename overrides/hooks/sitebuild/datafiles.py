@@ -23,7 +23,9 @@ import sys
 import traceback
 from pathlib import Path
 
-from . import cache, fresh, snippets
+import disk_cache
+
+from . import fresh, snippets
 
 PART = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 
@@ -74,7 +76,7 @@ def build_data(snippets_dir, out_dir, environment, names=None):
     names: 이 이름("<모듈>-<이름>")들만 (테스트가 빌드와 같은 캐시로 데이터 하나를 읽을 때). None 이면 모두.
     """
     snippets_dir = Path(snippets_dir)
-    store = cache.Cache.for_code(out_dir, environment, sys.modules[__name__], fresh, snippets, cache)
+    store = disk_cache.Cache.for_code(out_dir, environment, sys.modules[__name__], fresh, snippets, disk_cache)
     found = [(e, False) for e in snippets.discover(snippets_dir, "data").values()]
     found += [(e, True) for e in snippets.discover(snippets_dir, "datafiles").values()]
     found = [(e, many) for e, many in found if names is None or e.name in names]

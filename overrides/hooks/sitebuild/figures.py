@@ -7,7 +7,7 @@ narrow 인자가 없는 함수는 넓은 판 하나만 그립니다. 페이지�
 라고만 씁니다 (figure_markup.py 가 판과 테마마다의 그림으로 바꿔 넣습니다).
 
 그림은 docs/ 밖(.cache/site/figures)에 쓰고, 모듈과 그 모듈이 가져다 쓰는 스니펫(과 plotting)의 내용, 또는
-그리는 빌드 코드(figures, legibility, images)가 바뀔 때만 다시 그립니다 (cache.py). 다시 그릴 그림은 작업 프로세스 2개에서 페이지 빌드와 나란히 그립니다.
+그리는 빌드 코드(figures, legibility, images)가 바뀔 때만 다시 그립니다 (snippets/disk_cache.py). 다시 그릴 그림은 작업 프로세스 2개에서 페이지 빌드와 나란히 그립니다.
 그릴 때 나오는 모든 경고(한글 글리프 누락 포함)는 오류이고, 휴대전화·데스크톱에서 글자가 너무 작거나
 가장자리에서 잘리는 그림도 오류입니다 (legibility.py: 잰 값은 legibility.json 에 남습니다).
 """
@@ -21,7 +21,9 @@ import sys
 import warnings
 from pathlib import Path
 
-from . import cache, images, legibility, snippets
+import disk_cache
+
+from . import images, legibility, snippets
 
 DPI = 144  # 그림 1인치 = CSS 96px 의 1.5배: 고해상도 화면에서도 또렷하고 파일은 작게
 CSS_PX_PER_INCH = 96  # 페이지에 놓는 크기: 저장 해상도와 관계없이 1인치 = 96 CSS px
@@ -41,7 +43,7 @@ def discover(snippets_dir):
 
 def drawing_modules():
     """그림을 정하는 빌드 코드: 이 소스가 바뀌면 모든 그림을 다시 그립니다."""
-    return (sys.modules[__name__], legibility, images, snippets, cache)
+    return (sys.modules[__name__], legibility, images, snippets, disk_cache)
 
 
 def file_name(name, variant, theme):
@@ -130,7 +132,7 @@ class FigureSet:
         """names: 이 그림들만 다룹니다 (테스트가 그림 하나씩 확인할 때). 그때는 지워진 그림을 치우거나 모두 모은 표
         (legibility.json)를 쓰지 않습니다: 그것은 모든 그림을 아는 빌드(names=None)의 일입니다."""
         self.snippets_dir, self.out_dir = Path(snippets_dir), Path(out_dir)
-        self.cache = cache.Cache.for_code(self.out_dir, environment, *drawing_modules())
+        self.cache = disk_cache.Cache.for_code(self.out_dir, environment, *drawing_modules())
         self.legibility_path = self.out_dir / "legibility.json"
         self.complete = names is None
         self.found = {n: e for n, e in discover(self.snippets_dir).items() if self.complete or n in names}

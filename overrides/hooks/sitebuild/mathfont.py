@@ -12,7 +12,7 @@ import importlib.util
 import sys
 from pathlib import Path
 
-from . import cache
+import disk_cache
 
 FONT_NAME = "stix-two-math-site.woff2"
 
@@ -38,7 +38,7 @@ def build_math_font(out_dir, environment):
     from fontTools import subset, ttLib
 
     src = source_font()
-    store = cache.Cache.for_code(out_dir, environment, sys.modules[__name__], cache)
+    store = disk_cache.Cache.for_code(out_dir, environment, sys.modules[__name__], disk_cache)
     key = store.key(hashlib.sha256(src.read_bytes()).hexdigest(), CHARSET)
     out = store.folder / FONT_NAME
     if store.files(FONT_NAME, key):

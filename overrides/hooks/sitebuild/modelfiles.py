@@ -4,7 +4,7 @@
 - gemma_browser.model_files() → models/gemma-ko/ (여러분의 프롬프트로: Gemma 3 270M, GGUF 파일에서 자름)
 
 파일은 패키지의 가중치 파일에서 잘라 낸 것이라 저장소에 올리지 않습니다. `.cache/site/models/<이름>/` 에 두고
-캐시(cache.py) 열쇠 하나로 다시 만들지 정합니다: 그 스니펫과 그것이 import 하는 스니펫의 내용, 환경(파이썬·잠금
+캐시(snippets/disk_cache.py) 열쇠 하나로 다시 만들지 정합니다: 그 스니펫과 그것이 import 하는 스니펫의 내용, 환경(파이썬·잠금
 파일), 이 모듈의 소스, 고정된 가중치 파일의 sha256, 그리고 커널의 WAT 글.
 
 커널: 행렬 곱의 가장 안쪽 고리를 WebAssembly SIMD 로 적은 글(docs/assets/*.wat)을 wasmtime.wat2wasm 으로
@@ -17,7 +17,9 @@
 import sys
 from pathlib import Path
 
-from . import cache, snippets
+import disk_cache
+
+from . import snippets
 
 # 모델마다: 스니펫 → (사이트 안 폴더, 가중치 파일의 sha256 을 가진 (스니펫, 이름), 커널 {사이트의 파일 이름: WAT 글의 경로})
 # WAT 글의 경로는 저장소 루트(snippets/ 의 부모)에서 봅니다.
@@ -72,7 +74,7 @@ def _build_one(module, snippets_dir, out_dir, environment):
     site_dir, (weights_module, weights_name), _ = MODELS[module]
     if not (snippets_dir / f"{module}.py").exists():
         return []
-    store = cache.Cache.for_code(out_dir, environment, sys.modules[__name__], snippets, cache)
+    store = disk_cache.Cache.for_code(out_dir, environment, sys.modules[__name__], snippets, disk_cache)
     root = snippets_dir.parent
     try:
         weights_sha = getattr(snippets.import_snippet(snippets_dir, weights_module), weights_name)
@@ -82,15 +84,7 @@ def _build_one(module, snippets_dir, out_dir, environment):
         paths = store.files(module, key)
         if paths is None:
             files = snippets.import_snippet(snippets_dir, module).model_files(kernel_files(root, module))
-            _, old = store.previous(module)
-            for stale in (old or {}).get("files", ()) if isinstance(old, dict) else ():
-                if stale not in files:  # 지난 빌드의 파일 가운데 이번에 없는 것은 지웁니다
-                    (out_dir / stale).unlink(missing_ok=True)
-            paths = []
-            for name, data in files.items():
-                (out_dir / name).write_bytes(data)
-                paths.append(out_dir / name)
-            store.put_files(module, key, paths)
+            paths = store.write_files(module, key, files)  # 지난 빌드의 파일 가운데 이번에 없는 것은 지웁니다
     except Exception as exc:
         raise ModelFilesError(
             f"브라우저용 모델 파일({module}.model_files)을 만들지 못했습니다: {type(exc).__name__}: {exc}"

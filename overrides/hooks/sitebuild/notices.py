@@ -9,7 +9,9 @@
 import sys
 from pathlib import Path
 
-from . import cache, snippets
+import disk_cache
+
+from . import snippets
 
 MODULE = "gemma_file"
 SITE_DIR = "licenses/gemma"
@@ -24,17 +26,12 @@ def build_notices(snippets_dir, out_dir, environment):
     snippets_dir, out_dir = Path(snippets_dir), Path(out_dir)
     if not (snippets_dir / f"{MODULE}.py").exists():
         return []
-    store = cache.Cache.for_code(out_dir, environment, sys.modules[__name__], snippets, cache)
+    store = disk_cache.Cache.for_code(out_dir, environment, sys.modules[__name__], snippets, disk_cache)
     try:
         key = store.key(MODULE, snippets.content_hash({MODULE}, snippets_dir))
         paths = store.files(MODULE, key)
         if paths is None:
-            files = snippets.import_snippet(snippets_dir, MODULE).notice_files()
-            paths = []
-            for name, text in files.items():
-                (out_dir / name).write_text(text, encoding="utf-8")
-                paths.append(out_dir / name)
-            store.put_files(MODULE, key, paths)
+            paths = store.write_files(MODULE, key, snippets.import_snippet(snippets_dir, MODULE).notice_files())
     except Exception as exc:
         raise NoticeError(
             f"모델의 이용 조건 글({MODULE}.notice_files)을 만들지 못했습니다: {type(exc).__name__}: {exc}"

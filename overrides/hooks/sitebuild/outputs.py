@@ -1,7 +1,7 @@
 """페이지 실행 결과의 캐시: 같은 코드는 한 번만, 새 프로세스에서 실행합니다.
 
-열쇠는 "페이지의 코드 블록들 + 그 코드가 import 하는 스니펫 파일 내용" 에, 캐시(cache.py)가 섞는 환경(파이썬·패키지
-버전)과 실행기의 소스(codeblocks, outputs, fresh, snippets, cache)입니다. 출력을 정하는 것만 넣습니다: 글이나 머리말만
+열쇠는 "페이지의 코드 블록들 + 그 코드가 import 하는 스니펫 파일 내용" 에, 캐시(snippets/disk_cache.py)가 섞는 환경(파이썬·패키지
+버전)과 실행기의 소스(codeblocks, outputs, fresh, snippets, disk_cache)입니다. 출력을 정하는 것만 넣습니다: 글이나 머리말만
 고친 페이지는 다시 실행하지 않고, 스니펫 하나를 고치면 그 스니펫에 기대는 페이지만, 실행기를 고치면 모든 페이지를
 다시 실행합니다.
 
@@ -17,12 +17,14 @@
 import sys
 from pathlib import Path
 
-from . import cache, codeblocks, fresh, snippets
+import disk_cache
+
+from . import codeblocks, fresh, snippets
 
 
 def runner_modules():
     """페이지 출력을 정하는 빌드 코드: 이 소스가 바뀌면 모든 페이지를 다시 실행합니다."""
-    return (codeblocks, sys.modules[__name__], fresh, snippets, cache)
+    return (codeblocks, sys.modules[__name__], fresh, snippets, disk_cache)
 
 
 def run_here(snippets_dir, blocks):
@@ -53,7 +55,7 @@ def run_in_fresh_process(snippets_dir, blocks, timeout=900):
 class PageOutputs:
     def __init__(self, cache_dir, snippets_dir, environment):
         self.snippets_dir = Path(snippets_dir)
-        self.cache = cache.Cache.for_code(cache_dir, environment, *runner_modules())
+        self.cache = disk_cache.Cache.for_code(cache_dir, environment, *runner_modules())
         self.memory = {}
 
     def key(self, blocks):

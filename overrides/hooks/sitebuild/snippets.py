@@ -117,6 +117,9 @@ def figure_hash(entry, snippets_dir):
 
 # --- sys.path 와 sys.modules: 여기서만 ------------------------------------------------------------
 
+# 빌드도 import 하는 스니펫 모듈(캐시 하나, disk_cache)이 있는 폴더
+LIBRARY = Path(__file__).resolve().parents[3] / "snippets"
+
 
 def add_to_path(folder):
     """folder 를 import 경로 맨 앞에 넣습니다 (이미 있으면 그대로). 빌드와 그림 작업 프로세스가 부릅니다."""

@@ -249,6 +249,8 @@ PIECES = [
     "은",
     "FLOP",
     "메모리",
+    "투영",
+    "점수",
     "나눈",
     "뒤",
     "전",
@@ -291,16 +293,17 @@ def test_random_text_reads_the_same_in_python_and_the_browser(desktop, page, n):
 @pytest.mark.parametrize(
     ("page", "n", "typed", "verdict", "starts"),
     [
-        ("summary.md", 1, "16, 16", "right", "FLOP 16, 가중치 메모리 16으로 읽었습니다."),
-        ("summary.md", 1, "16 16", "right", "FLOP 16, 가중치 메모리 16으로 읽었습니다."),
-        ("why_scale.md", 1, "√100", "right", "나누기 전 √100 = 10으로 읽었습니다."),
-        ("why_scale.md", 1, "10 1", "right", "나누기 전 10, 나눈 뒤 1로 읽었습니다."),
+        ("summary.md", 1, "4, 16", "right", "투영 4, 점수 16으로 읽었습니다."),
+        ("summary.md", 1, "4 16", "right", "투영 4, 점수 16으로 읽었습니다."),
+        ("why_scale.md", 1, "√1048576", "right", "√1048576 = 1,024로 읽었습니다."),
+        ("why_scale.md", 1, "2^10", "right", "2^10 = 1,024로 읽었습니다."),
         ("library_analogy.md", 4, "0,5", "unsure", "수 두 개(0, 5)로 읽었습니다."),
     ],
 )
 def test_issue_39_misreads_are_read_as_the_reader_meant(desktop, page, n, typed, verdict, starts):
     """issue 39: "16, 16" 을 16.16, "16 16" 을 1616 으로 읽어 정답을 틀렸다고 했고, "√100" 과 "10 1" 에 "분산을
-    적었습니다" 라고 했습니다. 상자에 적고 확인을 눌러 화면의 판정과 말을 봅니다."""
+    적었습니다" 라고 했습니다 (issue 41 에서 두 문제가 바뀌어, 같은 읽기를 새 정답 "4, 16" 과 "√1048576" 으로 봅니다).
+    상자에 적고 확인을 눌러 화면의 판정과 말을 봅니다."""
     tab = desktop.open(page_path(page))
     box = box_of(tab, f"{page.removesuffix('.md')}-quiz_{n}.json")
     box.locator("input.predict__input").fill(typed)
@@ -315,7 +318,7 @@ def test_a_question_can_be_answered_with_the_keyboard_alone(desktop):
     tab = desktop.open("summary/")
     box = box_of(tab, "summary-quiz_1.json")
     box.locator("input.predict__input").focus()
-    tab.keyboard.type("16")
+    tab.keyboard.type("4, 16")
     tab.keyboard.press("Enter")
     tab.wait_for_function(
         "b => b.querySelector('.predict__feedback').getAttribute('data-verdict') === 'right'", arg=box.element_handle()

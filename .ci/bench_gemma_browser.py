@@ -27,6 +27,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "snippets"), str(ROOT / "tests"), str(Path(__file__).resolve().parent)]
 
+from browser_bench import WorkerChannel, heap, offline_page
+
 from support import static
 
 PAGE = "own_prompt/"
@@ -137,10 +139,9 @@ class RendererMemory:
 
 
 def measure(site):
-    from bench_browser_model import WorkerChannel, heap
     from playwright.sync_api import sync_playwright
 
-    from browser import ARGS, CHROMIUM
+    from browser import CHROMIUM
     from gemma_browser import pack_bytes
 
     manifest = json.loads((site / "models" / "gemma-ko" / "manifest.json").read_text(encoding="utf-8"))
@@ -150,19 +151,7 @@ def measure(site):
     load_before = os.getloadavg()
     memory = RendererMemory()
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        ctx = browser.new_context(viewport={"width": 375, "height": 812})
-
-        def route(r):
-            if r.request.url.startswith(origin):
-                r.continue_()
-            else:
-                foreign.append(r.request.url)
-                r.abort()
-
-        ctx.route("**/*", route)
-        page = ctx.new_page()
-        cdp = ctx.new_cdp_session(page)
+        browser, ctx, page, cdp = offline_page(p, origin, foreign)
         page.goto(origin + PAGE)
         workers = WorkerChannel(cdp, page)
         page.locator(ROOTSEL).scroll_into_view_if_needed()

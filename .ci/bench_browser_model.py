@@ -42,6 +42,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "snippets"), str(ROOT / "tests"), str(Path(__file__).resolve().parent)]
 
+from browser_bench import WorkerChannel, heap, offline_page, prefix_with_tokens
+
 from support import static
 
 LONG = (
@@ -51,63 +53,12 @@ LONG = (
 )
 
 
-def prefix_with_tokens(long, n, count):
-    """long 의 앞에서부터 글자를 늘려, count(글) 가 정확히 n 인 가장 짧은 앞부분 (두 벤치마크가 함께 씁니다)."""
-    for end in range(1, len(long) + 1):
-        text = long[:end].rstrip()
-        if count(text) == n:
-            return text
-    raise ValueError(f"토큰 {n}개인 글을 찾지 못했습니다")
-
-
 def text_with_tokens(n):
-    """토큰이 정확히 n 개(<s>, 접두어 조각 셋, </s> 포함)인 글."""
+    """토큰이 정확히 n 개(<s>, 접두어 조각 셋, </s> 포함)인 글: LONG 의 앞에서부터 글자를 늘려 찾습니다."""
     from e5_numpy import PREFIX, load_e5
 
     tok = load_e5().tokenizer
     return prefix_with_tokens(LONG, n, lambda text: len(tok.encode(PREFIX + text).ids))
-
-
-class WorkerChannel:
-    """워커 대상에 CDP 명령을 보냅니다 (Target.sendMessageToTarget; Playwright 의 CDP 세션은 자식 세션을 직접 못 씁니다)."""
-
-    def __init__(self, cdp, page):
-        self.cdp, self.page, self.sessions, self.replies, self.next = cdp, page, [], {}, 1000
-        cdp.on(
-            "Target.attachedToTarget",
-            lambda e: e["targetInfo"]["type"] == "worker" and self.sessions.append(e["sessionId"]),
-        )
-        cdp.on("Target.receivedMessageFromTarget", self._got)
-        cdp.send("Target.setAutoAttach", {"autoAttach": True, "waitForDebuggerOnStart": False, "flatten": False})
-
-    def _got(self, e):
-        msg = json.loads(e["message"])
-        if "id" in msg:
-            self.replies[msg["id"]] = msg
-
-    def send(self, method, params=None, timeout=5.0):
-        out = []
-        for session in self.sessions:
-            self.next += 1
-            i = self.next
-            self.cdp.send(
-                "Target.sendMessageToTarget",
-                {"sessionId": session, "message": json.dumps({"id": i, "method": method, "params": params or {}})},
-            )
-            deadline = time.time() + timeout
-            while i not in self.replies and time.time() < deadline:
-                self.page.wait_for_timeout(
-                    10
-                )  # Playwright 가 받은 이벤트를 이때 넘겨줍니다 (time.sleep 으로는 오지 않습니다)
-            out.append(self.replies.pop(i, {}).get("result", {}))
-        return out
-
-
-def heap(cdp, workers):
-    """(페이지 V8 힙, 워커 하나의 V8 힙) — 지금 쓰는 양. 워커가 여럿이면 가장 큰 것 (도구의 워커와 잴 때 띄운 워커는 같은 일을 합니다)."""
-    page = cdp.send("Runtime.getHeapUsage")["usedSize"]
-    w = workers.send("Runtime.getHeapUsage")
-    return page, max([x.get("usedSize", 0) for x in w] or [0])
 
 
 MAIN_THREAD_JS = """async ([text, wasm]) => {
@@ -215,7 +166,7 @@ class MainThreadTasks:
 def measure(site):
     from playwright.sync_api import sync_playwright
 
-    from browser import ARGS, CHROMIUM
+    from browser import CHROMIUM
 
     manifest = json.loads((site / "models" / "e5-ko" / "manifest.json").read_text(encoding="utf-8"))
     sizes = {
@@ -224,14 +175,10 @@ def measure(site):
     }
     t16, t64 = text_with_tokens(16), text_with_tokens(64)
     httpd, origin = static.serve(site)
-    rows = []
+    rows, foreign = [], []
     load_before = os.getloadavg()
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        ctx = browser.new_context(viewport={"width": 375, "height": 812})
-        foreign = static.same_origin_only(ctx, origin)
-        page = ctx.new_page()
-        cdp = ctx.new_cdp_session(page)
+        browser, ctx, page, cdp = offline_page(p, origin, foreign)
         page.goto(origin + "own_sentence/")
         workers = WorkerChannel(cdp, page)  # 문서가 바뀐 뒤에 켜야 새 문서의 워커에 붙습니다
         page.locator(".own-sentence").scroll_into_view_if_needed()

@@ -27,6 +27,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "snippets"), str(ROOT / "tests"), str(Path(__file__).resolve().parent)]
 
+from browser_bench import WorkerChannel, heap, offline_page, prefix_with_tokens
+
 from support import static
 
 PAGE = "own_prompt/"
@@ -38,9 +40,7 @@ LONG = (
 
 
 def text_with_tokens(n):
-    """토큰이 정확히 n 개(<bos> 포함)인 글."""
-    from bench_browser_model import prefix_with_tokens
-
+    """토큰이 정확히 n 개(<bos> 포함)인 글: LONG 의 앞에서부터 글자를 늘려 찾습니다."""
     from gemma_decoder import load_gemma
 
     tok = load_gemma().tokenizer
@@ -135,23 +135,19 @@ class RendererMemory:
 
 
 def measure(site):
-    from bench_browser_model import WorkerChannel, heap
     from playwright.sync_api import sync_playwright
 
-    from browser import ARGS, CHROMIUM
+    from browser import CHROMIUM
     from gemma_browser import pack_bytes
 
     manifest = json.loads((site / "models" / "gemma-ko" / "manifest.json").read_text(encoding="utf-8"))
     t16 = text_with_tokens(16)
     httpd, origin = static.serve(site)
+    foreign = []
     load_before = os.getloadavg()
     memory = RendererMemory()
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        ctx = browser.new_context(viewport={"width": 375, "height": 812})
-        foreign = static.same_origin_only(ctx, origin)
-        page = ctx.new_page()
-        cdp = ctx.new_cdp_session(page)
+        browser, ctx, page, cdp = offline_page(p, origin, foreign)
         page.goto(origin + PAGE)
         workers = WorkerChannel(cdp, page)
         page.locator(ROOTSEL).scroll_into_view_if_needed()

@@ -105,7 +105,6 @@ def head_worth(model, texts, budget=1024):
 
 
 # --8<-- [start:store]
-import ast
 from pathlib import Path
 
 import disk_cache
@@ -114,20 +113,18 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def chapter_sentences(chapter):
-    """모델 장의 스니펫이 쓰는 문장 목록: "real_model" 은 SENTENCES, "korean_model" 은 ANNOTATED 에서 조사·어미 표시(/, ~)를 지운 것.
+    """모델 장의 스니펫이 쓰는 문장 목록: "real_model" 은 english_sentences.SENTENCES, "korean_model" 은
+    korean_sentences.SENTENCES (ANNOTATED 에서 조사·어미 표시 /, ~ 를 지운 것). 장의 스크립트는 import 하지 않습니다:
+    그 장의 분석을 모두 다시 돌리고 표를 찍기 때문입니다. 문장은 장과 이 장이 함께 쓰는 모듈에 있습니다."""
+    if chapter == "real_model":
+        from english_sentences import SENTENCES
+    elif chapter == "korean_model":
+        from korean_sentences import SENTENCES
+    else:
+        raise ValueError(f"chapter={chapter!r} 는 ['real_model', 'korean_model'] 가운데 하나여야 합니다")
+    return list(SENTENCES)
 
-    그 장을 import 하면 장의 분석을 모두 다시 돌리므로(2코어에서 장마다 CPU 2–4초, 빌드의 데이터·그림·페이지마다 한 번씩)
-    파일에서 목록(리터럴)만 읽습니다. 목록이 그 장의 것과 같은지는 tests/test_head_ablation.py 가 봅니다.
-    """
-    names = {"real_model": "SENTENCES", "korean_model": "ANNOTATED"}
-    if chapter not in names:
-        raise ValueError(f"chapter={chapter!r} 는 {list(names)} 가운데 하나여야 합니다")
-    tree = ast.parse((ROOT / "snippets" / f"{chapter}.py").read_text(encoding="utf-8"))
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == [names[chapter]]:
-            found = ast.literal_eval(node.value)
-            return [a.replace("/", "").replace("~", "") for a in found] if chapter == "korean_model" else found
-    raise ValueError(f"{chapter}.py 에 목록 {names[chapter]} = [...] 이 없습니다")
+
 CACHE = ROOT / ".cache" / "measurements"
 # 결과를 정하는 스니펫 파일들: 이 파일이 import 하는 것과, 넘겨받는 모델을 읽는 e5_numpy (bert_numpy 는 MiniLM 을 읽습니다)
 SOURCES = ("ablation", "attention", "bert_numpy", "e5_numpy", "head_stats")

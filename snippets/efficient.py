@@ -6,6 +6,8 @@
 메시지는 코어와 같습니다 (페이지가 보여 주는 코드에 검사 코드가 섞이지 않게).
 시간은 재지 않습니다. 페이지와 테스트는 같음과 개수(점수 칸, 곱셈, 바이트)와 tracemalloc 이 센 메모리만 봅니다.
 """
+# 8장과 디코더(gemma_decoder.py)가 함께 쓰는 함수들은 attention_variants.py 에 있습니다 (페이지는 두 파일의 절을 차례로 보여 줍니다)
+from attention_variants import copy_heads, grouped_query_attention, kv_bytes_per_token, rope, sliding_window_mask
 
 # --8<-- [start:cost]
 import tracemalloc
@@ -284,14 +286,7 @@ print(f"→ {plain_entries / cached_entries:.0f}배 적게")
 # --8<-- [end:kv_cache]
 
 
-# --8<-- [start:kv_bytes]
-from efficient_checks import check_kv_bytes
-
-
-def kv_bytes_per_token(kv_heads, d_head=128, bytes_per_number=2):
-    """토큰 하나, 층 하나가 캐시에 남기는 바이트: K 와 V 두 가지 × KV 헤드 수 × 헤드 폭 × float16 2바이트."""
-    kv_heads, d_head, bytes_per_number = check_kv_bytes(kv_heads, d_head, bytes_per_number)
-    return 2 * kv_heads * d_head * bytes_per_number
+# --8<-- [start:kv_bytes_use]
 
 
 layers, context = 32, 4096
@@ -301,21 +296,10 @@ for kv_heads, name in ((32, "MHA"), (8, "GQA-8"), (1, "MQA")):
     total = per_token * layers * context
     print(f"{name:5s} {per_token:6,d} B/토큰 → {total / 2**20:5,.0f} MiB")
 print(f"(층 {layers}개, 토큰 {context:,}개일 때)")
-# --8<-- [end:kv_bytes]
+# --8<-- [end:kv_bytes_use]
 
 
-# --8<-- [start:gqa]
-from efficient_checks import check_copy_heads, check_gqa
-
-
-def grouped_query_attention(q, k, v, mask=None):
-    """q: (..., h, n_q, d), k·v: (..., g, n_k, d). 쿼리 헤드 h/g 개가 K·V 헤드 하나를 함께 씁니다.
-
-    g = h 이면 멀티헤드, g = 1 이면 MQA 입니다. 캐시에는 g 개만 두고, 계산할 때 그룹마다 복사해 씁니다.
-    """
-    q, k, v = check_gqa(q, k, v)
-    group = q.shape[-3] // k.shape[-3]
-    return scaled_dot_product_attention(q, np.repeat(k, group, axis=-3), np.repeat(v, group, axis=-3), mask)
+# --8<-- [start:gqa_use]
 
 
 r = np.random.default_rng(1)
@@ -330,17 +314,15 @@ out_gqa, _ = grouped_query_attention(split_heads(X @ W_Q, h), split_heads(X @ W_
 out_gqa = merge_heads(out_gqa) @ W_O
 
 
-def copy_heads(W, kv_heads, heads):
-    """K·V 헤드의 열 묶음을 그 그룹의 쿼리 헤드 수만큼 복사해 멀티헤드용 (d_model, d_model) 행렬로."""
-    W, kv_heads, heads = check_copy_heads(W, kv_heads, heads)
-    return np.repeat(W.reshape(W.shape[0], kv_heads, -1), heads // kv_heads, axis=1).reshape(W.shape[0], -1)
+# --8<-- [end:gqa_use]
+# --8<-- [start:gqa_use_1]
 
 
 mha = {"W_Q": W_Q, "W_K": copy_heads(W_K_g, g, h), "W_V": copy_heads(W_V_g, g, h), "W_O": W_O}
 out_mha, _ = multi_head_attention(X, X, mha, h)
 print("복사한 헤드의 MHA 와 같은가?", np.allclose(out_gqa, out_mha, rtol=1e-12, atol=1e-12))
 print(f"K·V 파라미터: GQA {W_K_g.size + W_V_g.size:,}, MHA {mha['W_K'].size + mha['W_V'].size:,}")
-# --8<-- [end:gqa]
+# --8<-- [end:gqa_use_1]
 
 
 # --8<-- [start:gqa_paper]
@@ -355,20 +337,7 @@ print(f"GQA-8: MHA 보다 {gqa_table['MHA'][0] / gqa_table['GQA-8'][0]:.1f}배 �
 # --8<-- [end:gqa_paper]
 
 
-# --8<-- [start:window]
-from efficient_checks import check_window
-
-
-def sliding_window_mask(n, window, sinks=0):
-    """(n, n) 마스크 (True = 볼 수 있음): 쿼리 i 는 키 i-window+1 … i 와 맨 앞 키 sinks 개만 봅니다.
-
-    인과 창입니다: 앞쪽 키만 봅니다 (Longformer 의 창은 양쪽을 봅니다).
-    """
-    window, sinks = check_window(window, sinks)
-    # 인과 마스크에서 window 자리보다 먼 키를 가리고, 맨 앞 sinks 개는 (인과 마스크가 허락하면) 늘 봅니다
-    mask = causal_mask(n) & ~np.tri(n, k=-window, dtype=bool)
-    mask[:, :sinks] = causal_mask(n)[:, :sinks]
-    return mask
+# --8<-- [start:window_use]
 
 
 n = 4096
@@ -376,7 +345,7 @@ print(f"n = {n:,}, 마지막 쿼리가 보는 키")
 for name, mask in (("인과", causal_mask(n)), ("창 1,020", sliding_window_mask(n, 1020)),
                    ("맨 앞 4 + 창 1,020", sliding_window_mask(n, 1020, sinks=4))):
     print(f"{mask[-1].sum():5,d}개  {name}")
-# --8<-- [end:window]
+# --8<-- [end:window_use]
 
 
 # --8<-- [start:streaming_paper]
@@ -412,20 +381,7 @@ print("영 벡터 토큰 = 점수 0 인 쉬는 자리?", np.allclose(out_zero, e
 # --8<-- [end:sink]
 
 
-# --8<-- [start:rope]
-from efficient_checks import check_rope
-
-
-def rope(x, positions, base=10000.0):
-    """회전 위치 임베딩: 성분 쌍 (0, 1), (2, 3), … 을 자리 × 쌍마다 다른 속도의 각도만큼 돌립니다."""
-    x, positions, base = check_rope(x, positions, base)
-    # 각도 (n, d/2): 자리 × 쌍마다의 속도
-    angle = positions[:, None] * base ** (-np.arange(0, x.shape[-1], 2) / x.shape[-1])
-    cos, sin = np.cos(angle), np.sin(angle)
-    even, odd = x[..., 0::2], x[..., 1::2]
-    out = np.empty_like(x)
-    out[..., 0::2], out[..., 1::2] = even * cos - odd * sin, even * sin + odd * cos
-    return out
+# --8<-- [start:rope_use]
 
 
 # 길이 1 인 쿼리와 키: 점수가 -1 과 1 사이
@@ -448,7 +404,7 @@ rope_gap = max(np.abs(rope_scores(s) - rope_scores(0)).max() for s in shifts)
 print("오프셋 0–4,096")
 print(f"함께 옮긴 거리 {shifts}")
 print(f"점수 최대 차이 {rope_gap:.1e}")
-# --8<-- [end:rope]
+# --8<-- [end:rope_use]
 
 
 # --8<-- [start:quiz_1]

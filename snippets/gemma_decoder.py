@@ -1,7 +1,7 @@
 """Gemma 3 270M 디코더를 numpy 로: 2장의 네 단계에 8장의 생각들을 더한 것.
 
 어텐션의 네 단계(점수 q·k, √d_k 로 나누기, 마스크를 쓴 소프트맥스, 가중합)는 코어(attention.py)가 하고,
-8장의 코드(efficient.py)를 그대로 씁니다: 멀티쿼리 어텐션(grouped_query_attention), 슬라이딩 윈도
+8장의 코드(attention_variants.py, 8장 페이지가 보여 주는 함수들)를 그대로 씁니다: 멀티쿼리 어텐션(grouped_query_attention), 슬라이딩 윈도
 (sliding_window_mask), RoPE(rope). 여기서 새로 쓰는 것은 Gemma 3 에만 있는 작은 조각들입니다:
 RMS 정규화, 쿼리와 키의 정규화(QK-norm), 게이트가 있는 피드포워드(GeGLU), 임베딩 배율.
 
@@ -10,19 +10,14 @@ RMS 정규화, 쿼리와 키의 정규화(QK-norm), 게이트가 있는 피드�
 """
 
 # --8<-- [start:load]
-import contextlib
-import io
 from dataclasses import dataclass, field
 
 import numpy as np
 
 import gemma_file
 from attention import causal_mask, masked_softmax, merge_heads, split_heads
+from attention_variants import grouped_query_attention, rope, sliding_window_mask
 from gemma_tokenizer import GemmaTokenizer
-
-# 8장 모듈은 import 될 때 그 장의 표를 찍습니다. 여기서는 버립니다
-with contextlib.redirect_stdout(io.StringIO()):
-    from efficient import grouped_query_attention, rope, sliding_window_mask
 
 # 이 코드가 받는 가장 긴 문맥 (모델은 32,768 토큰까지 학습했습니다). 페이지는 100 토큰도 쓰지 않고, 2,048 이면 창(512)의
 # 네 배라서 지역 층의 창이 실제로 가리는 것을 확인할 수 있습니다. 그보다 길면 여기의 (n, n) 마스크와 점수가 커집니다.

@@ -74,8 +74,8 @@ for T in (0.5, 1.0, 1.5):
 
 
 # --8<-- [start:kv_cache]
-# 8장의 함수 (gemma_decoder 가 이미 불러 두었습니다)
-from efficient import kv_bytes_per_token
+# 8장의 함수 (8장과 디코더가 함께 쓰는 attention_variants.py)
+from attention_variants import kv_bytes_per_token
 
 # 층 하나: K 와 V × 헤드 1개 × 256 × 2바이트
 one = kv_bytes_per_token(c["kv_heads"], c["d_head"])

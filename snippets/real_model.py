@@ -34,22 +34,9 @@ print(f"그 헤드들의 [CLS] 몫: {layer1_cls_share[layer1_cls_top > 0.5].min(
       f"–{layer1_cls_share[layer1_cls_top > 0.5].max():.2f}")
 # --8<-- [end:layer1]
 
-# --8<-- [start:sentences]
-# 헤드의 습관을 한 문장으로 판단하지 않도록, 구조가 다양한 영어 문장 24개에서 평균을 냅니다.
-SENTENCES = [
-    "The cat sat on the mat.", "A dog chased the ball across the park.",
-    "She reads a book every night.", "The children played in the garden after school.",
-    "My brother bought a new bicycle yesterday.", "Rain fell on the quiet village all morning.",
-    "The teacher explained the problem again, slowly.", "We watched the sun rise over the mountains.",
-    "He forgot his keys at the office.", "The old man fed the birds in the square.",
-    "They built a small house near the river.", "Please close the window before you leave.",
-    "The train arrived late because of the snow.", "Music filled the room when she opened the door.",
-    "The scientist measured the temperature twice.", "Our neighbors planted tomatoes and beans this spring.",
-    "The baby laughed at the funny dog.", "I wrote a letter to my grandmother.",
-    "The store sells fresh bread every morning.", "Two students solved the puzzle together.",
-    "The wind blew the leaves across the road.", "After dinner, we walked along the beach.",
-    "The pilot landed the plane safely.", "Why did the chicken cross the road?",
-]
+# 문장들은 english_sentences.py 에 있습니다 (머리 지우기 장도 같은 문장을 씁니다)
+from english_sentences import SENTENCES
+# --8<-- [start:sentences_use]
 PUNCT = set(".,!?;:'\"")
 PATTERNS = ["이전 토큰", "다음 토큰", "[CLS]", "[SEP]", "자기 자신", "문장부호", "엔트로피"]
 
@@ -88,7 +75,7 @@ model = load_model()
 stats, js_layers, sentence_maps = collect(SENTENCES, model)
 print(f"문장 {len(SENTENCES)}개")
 print(f"쿼리 토큰 {sum(len(tokenize(model, s)[1]) for s in SENTENCES)}개")
-# --8<-- [end:sentences]
+# --8<-- [end:sentences_use]
 
 # --8<-- [start:top_heads]
 print("가장 많이 보는 헤드 셋 (평균 몫)")

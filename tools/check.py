@@ -42,7 +42,6 @@ HEAVY_SNIPPETS = {
     "real_model": "models",
     "why_scale": "why_scale",
     "efficient": "efficient",
-    "gemma_decoder": "efficient",  # import 할 때 efficient 를 import 합니다 (8장의 MQA·창·RoPE)
 }
 
 

@@ -47,13 +47,13 @@ def serve(directory, gzip=False):
     return httpd, f"http://127.0.0.1:{httpd.server_address[1]}/"
 
 
-def same_origin_only(context, origin, allow_data=False):
+def same_origin_only(context, origin, allow_data=False, foreign=None):
     """Playwright 문맥이 origin 밖으로 나가는 요청을 모두 막고, 막은 주소를 적을 목록을 돌려줍니다.
 
     사이트는 네트워크 없이 돌아가야 하므로 (글꼴·스크립트·모델 파일 모두 사이트 안), 바깥 요청은 막고 적어 두었다가
-    테스트와 벤치마크가 그 목록이 비었는지 봅니다.
+    테스트와 벤치마크가 그 목록이 비었는지 봅니다. foreign 을 주면 그 목록에 적습니다.
     """
-    foreign = []
+    foreign = [] if foreign is None else foreign
 
     def route(r):
         url = r.request.url

@@ -66,7 +66,7 @@ def on_env(env, config, files):
 def on_post_build(config):
     _build.check_math_font()
     _build.compact_search_index(config)
-    _build.strip_comments(config)
+    _build.minify_assets(config)
 
 
 def on_build_error(error):

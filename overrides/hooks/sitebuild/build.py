@@ -16,7 +16,6 @@ from . import (
     cache,
     codeblocks,
     codestyle,
-    comments,
     datafiles,
     fences,
     figure_markup,
@@ -25,6 +24,7 @@ from . import (
     lines,
     mathfont,
     mathml,
+    minify,
     modelfiles,
     notebook_pages,
     notebooks,
@@ -182,9 +182,9 @@ class SiteBuild:
     def compact_search_index(self, config):
         searchindex.rewrite_utf8(config["site_dir"])
 
-    # on_post_build: 스타일과 스크립트의 주석은 저장소에만 (sitebuild/comments.py)
-    def strip_comments(self, config):
-        comments.strip_site_assets(config["site_dir"])
+    # on_post_build: 스타일과 스크립트의 주석은 저장소에만, 독자는 줄인 사본을 받습니다 (sitebuild/minify.py)
+    def minify_assets(self, config):
+        minify.minify_site_assets(config["site_dir"])
 
     # on_build_error
     def close(self):

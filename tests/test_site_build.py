@@ -116,44 +116,6 @@ def test_every_page_has_its_own_description(built_site):
         seen[m.group(1)] = doc
 
 
-def test_explorer_script_only_where_needed(built_site):
-    site, _ = built_site
-    for doc in nav_pages():
-        html = page_html(site, doc).read_text(encoding="utf-8")
-        has_explorer = 'class="attention-explorer"' in html
-        assert ("assets/explorer.js" in html) == has_explorer, doc
-        # 탐색기들이 함께 쓰는 도구는 탐색기가 있는 페이지에만, 탐색기 스크립트보다 먼저 붙습니다
-        # ("여러분의 문장으로" 는 계산한 문장을 헤드 탐색기로 그리고, 다음 토큰 도구는 그 공통 도구로 상자를 만듭니다)
-        own = 'class="own-sentence"' in html
-        nxt = 'class="next-token"' in html
-        training = 'class="training-explorer"' in html  # 학습 슬라이더 (헤드는 어떻게 역할을 배우나)
-        prompt = 'class="own-prompt"' in html  # 여러분의 프롬프트로: 공통 도구의 el 을 씁니다
-        has_any = has_explorer or 'class="head-explorer"' in html or own or nxt or training or prompt
-        assert ("assets/explorer-common.js" in html) == has_any, doc
-        assert ("assets/own-sentence.js" in html) == own, doc
-        assert ("assets/own-prompt.js" in html) == prompt and ("assets/own-prompt.css" in html) == prompt, doc
-        assert ("assets/next-token.js" in html) == nxt, doc
-        assert ("assets/training-explorer.js" in html) == training, doc
-        # 확인 문제, q·k 그림, 따라가기 그림도 그 상자가 있는 페이지에만, 있으면 빠짐없이: overrides/main.html 은 도구마다 elif 로
-        # data-loads 를 고르므로, 한 페이지에 두 갈래의 도구를 두면 한쪽 스크립트가 빠집니다. 그때 여기서 실패합니다.
-        for box, script in (("predict", "predict.js"), ("qk-picture", "qk-picture.js"), ("journey", "journey.js")):
-            assert (f"assets/{script}" in html) == (f'class="{box}"' in html), (doc, box)
-        # 헤드 끄기(head-switch.js)는 탐색기에 data-ablation 이 있는 모델 페이지만, head-explorer.js 보다 먼저
-        # ("여러분의 문장으로" 는 head-explorer.js 를 받지만 그 스위치를 쓰지 않습니다: tests/test_page_weight.py)
-        ablation = "data-ablation=" in html
-        assert ("assets/head-switch.js" in html) == ablation, doc
-        if ablation:
-            assert html.find("assets/head-switch.js") < html.find("assets/head-explorer.js"), doc
-        if has_any:
-            scripts = ("explorer", "head-explorer", "next-token", "training-explorer", "own-prompt")
-            last = max(html.rfind(f"assets/{name}.js") for name in scripts)
-            assert html.find("assets/explorer-common.js") < last, doc
-        # 모델을 계산하는 스크립트는 페이지에 붙지 않습니다: 단추를 누를 때 도구가 받습니다
-        assert 'src="../assets/e5-worker.js"' not in html and 'e5-worker.js" defer' not in html
-        assert 'src="../assets/gemma-worker.js"' not in html, doc
-    assert 'class="attention-explorer"' in page_html(site, "why_scale.md").read_text(encoding="utf-8")
-
-
 def test_kernel_source_is_not_published(built_site):
     """행렬 곱 커널의 WAT 글(docs/assets/e5-linear.wat)은 빌드의 소스일 뿐 사이트에 나가지 않고 (mkdocs.yml 의
     exclude_docs), 빌드가 그 글에서 만든 바이너리는 모델 파일 옆에 있습니다."""

@@ -55,6 +55,7 @@ def on_page_content(html, page, config, files):
 
 def on_page_context(context, page, config, nav):
     _build.page_meta(page)
+    context["page_tools"] = _build.page_tools(page)
     return context
 
 

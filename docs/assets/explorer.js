@@ -8,13 +8,7 @@
 (function () {
   "use strict";
 
-  /* numpy 코어와 같은 방식의 소프트맥스: 최댓값을 빼고 지수를 취합니다. */
-  function softmax(row) {
-    var max = Math.max.apply(null, row);
-    var exps = row.map(function (v) { return Math.exp(v - max); });
-    var sum = exps.reduce(function (a, b) { return a + b; }, 0);
-    return exps.map(function (e) { return e / sum; });
-  }
+  var softmax = window.attentionExplorers.softmax;  /* numpy 코어와 같은 순서의 소프트맥스 (explorer-common.js) */
 
   /* 엔트로피(자연로그, 나트). 0·log 0 = 0 으로 둡니다. */
   function entropy(p) {

@@ -116,44 +116,6 @@ def test_every_page_has_its_own_description(built_site):
         seen[m.group(1)] = doc
 
 
-def test_explorer_script_only_where_needed(built_site):
-    site, _ = built_site
-    for doc in nav_pages():
-        html = page_html(site, doc).read_text(encoding="utf-8")
-        has_explorer = 'class="attention-explorer"' in html
-        assert ("assets/explorer.js" in html) == has_explorer, doc
-        # 탐색기들이 함께 쓰는 도구는 탐색기가 있는 페이지에만, 탐색기 스크립트보다 먼저 붙습니다
-        # ("여러분의 문장으로" 는 계산한 문장을 헤드 탐색기로 그리고, 다음 토큰 도구는 그 공통 도구로 상자를 만듭니다)
-        own = 'class="own-sentence"' in html
-        nxt = 'class="next-token"' in html
-        training = 'class="training-explorer"' in html  # 학습 슬라이더 (헤드는 어떻게 역할을 배우나)
-        prompt = 'class="own-prompt"' in html  # 여러분의 프롬프트로: 공통 도구의 el 을 씁니다
-        has_any = has_explorer or 'class="head-explorer"' in html or own or nxt or training or prompt
-        assert ("assets/explorer-common.js" in html) == has_any, doc
-        assert ("assets/own-sentence.js" in html) == own, doc
-        assert ("assets/own-prompt.js" in html) == prompt and ("assets/own-prompt.css" in html) == prompt, doc
-        assert ("assets/next-token.js" in html) == nxt, doc
-        assert ("assets/training-explorer.js" in html) == training, doc
-        # 확인 문제, q·k 그림, 따라가기 그림도 그 상자가 있는 페이지에만, 있으면 빠짐없이: overrides/main.html 은 도구마다 elif 로
-        # data-loads 를 고르므로, 한 페이지에 두 갈래의 도구를 두면 한쪽 스크립트가 빠집니다. 그때 여기서 실패합니다.
-        for box, script in (("predict", "predict.js"), ("qk-picture", "qk-picture.js"), ("journey", "journey.js")):
-            assert (f"assets/{script}" in html) == (f'class="{box}"' in html), (doc, box)
-        # 헤드 끄기(head-switch.js)는 탐색기에 data-ablation 이 있는 모델 페이지만, head-explorer.js 보다 먼저
-        # ("여러분의 문장으로" 는 head-explorer.js 를 받지만 그 스위치를 쓰지 않습니다: tests/test_page_weight.py)
-        ablation = "data-ablation=" in html
-        assert ("assets/head-switch.js" in html) == ablation, doc
-        if ablation:
-            assert html.find("assets/head-switch.js") < html.find("assets/head-explorer.js"), doc
-        if has_any:
-            scripts = ("explorer", "head-explorer", "next-token", "training-explorer", "own-prompt")
-            last = max(html.rfind(f"assets/{name}.js") for name in scripts)
-            assert html.find("assets/explorer-common.js") < last, doc
-        # 모델을 계산하는 스크립트는 페이지에 붙지 않습니다: 단추를 누를 때 도구가 받습니다
-        assert 'src="../assets/e5-worker.js"' not in html and 'e5-worker.js" defer' not in html
-        assert 'src="../assets/gemma-worker.js"' not in html, doc
-    assert 'class="attention-explorer"' in page_html(site, "why_scale.md").read_text(encoding="utf-8")
-
-
 def test_kernel_source_is_not_published(built_site):
     """행렬 곱 커널의 WAT 글(docs/assets/e5-linear.wat)은 빌드의 소스일 뿐 사이트에 나가지 않고 (mkdocs.yml 의
     exclude_docs), 빌드가 그 글에서 만든 바이너리는 모델 파일 옆에 있습니다."""
@@ -205,75 +167,82 @@ def test_search_index_is_written_as_plain_utf8(built_site):
     assert len(json.dumps(index, separators=(",", ":")).encode()) > 1.5 * len(raw)
 
 
-def test_site_stylesheets_ship_without_comments(built_site):
-    """빌드된 assets/site.css 는 docs/assets/site.css 에서 주석만 뺀 것입니다 (sitebuild/comments.py): 주석이 없고,
-    주석을 뺀 원본의 규칙이 모두 그대로 있고, 원본보다 적어도 8 KB 가볍습니다. 규칙이 하나라도 빠지면 브라우저
-    테스트가 잡기 전에 여기서 잡습니다."""
-    from sitebuild.comments import without_comments
+def test_site_stylesheets_ship_minified(built_site):
+    """빌드된 assets/*.css 는 docs/assets 의 원본을 rcssmin 으로 줄인 것입니다 (sitebuild/minify.py): 주석이 없고,
+    site.css 는 원본보다 적어도 8 KB 가볍습니다. 규칙이 그대로 도는지는 브라우저 테스트가 빌드된 사이트에서 봅니다."""
+    import rcssmin
 
     site, _ = built_site
     for source in sorted((ROOT / "docs" / "assets").glob("*.css")):
         built = (site / "assets" / source.name).read_text(encoding="utf-8")
-        text = source.read_text(encoding="utf-8")
-        assert "/*" not in built and built == without_comments(text), source.name
-        rules = re.sub(r"\s+", " ", re.sub(r"/\*.*?\*/", "", text, flags=re.S)).strip()
-        assert re.sub(r"\s+", " ", built).strip() == rules, source.name
+        assert built == rcssmin.cssmin(source.read_text(encoding="utf-8")), source.name
+        assert "/*" not in built, source.name
     assert (
         len((ROOT / "docs" / "assets" / "site.css").read_bytes()) - len((site / "assets" / "site.css").read_bytes())
         > 8_000
     )
 
 
-def test_site_scripts_ship_without_comment_lines(built_site):
-    """빌드된 assets/*.js 는 docs/assets 의 원본에서 줄 전체가 주석인 줄만 뺀 것입니다 (sitebuild/comments.py): 남은 줄은
-    원본의 줄을 차례대로 고른 것이고(코드 한 글자도 바뀌지 않음), 줄 머리의 주석은 없고, 합쳐 30 KB 넘게 가볍습니다.
-    스크립트가 그대로 도는지는 브라우저 테스트가 빌드된 사이트에서 봅니다."""
-    from sitebuild.comments import without_comment_lines
+def shipped_scripts(site):
+    """(이름, 원본 글, 빌드된 글): docs/assets 의 스크립트마다."""
+    for source in sorted((ROOT / "docs" / "assets").glob("*.js")):
+        yield (
+            source.name,
+            source.read_text(encoding="utf-8"),
+            (site / "assets" / source.name).read_text(encoding="utf-8"),
+        )
+
+
+def test_site_scripts_ship_minified(built_site):
+    """빌드된 assets/*.js 는 docs/assets 의 원본을 rjsmin 으로 줄인 것이고, 파일마다 더 작고 합쳐 40 KB 넘게 가볍습니다.
+    한 번 더 줄여도 같습니다 (줄인 글에 지울 주석이나 공백이 남지 않았다는 뜻)."""
+    import rjsmin
 
     site, _ = built_site
     saved = 0
-    for source in sorted((ROOT / "docs" / "assets").glob("*.js")):
-        text = source.read_text(encoding="utf-8")
-        built = (site / "assets" / source.name).read_text(encoding="utf-8")
-        assert built == without_comment_lines(text, source.name), source.name
-        kept = iter(text.split("\n"))
-        assert all(any(line == s for s in kept) for line in built.split("\n")), source.name  # 원본 줄의 부분열
-        assert not any(line.lstrip().startswith(("//", "/*")) for line in built.split("\n")), source.name
+    for name, text, built in shipped_scripts(site):
+        assert built == rjsmin.jsmin(text), name
+        assert rjsmin.jsmin(built) == built, name
+        assert len(built.encode()) < len(text.encode()), name
         saved += len(text.encode()) - len(built.encode())
-    assert saved > 30_000
+    assert saved > 40_000, saved
 
 
-def test_comment_lines_go_and_code_stays():
-    from sitebuild.comments import ScriptShapeError, without_comment_lines
+@pytest.mark.browser
+def test_minified_scripts_parse_in_the_browser(built_site, desktop):
+    """줄인 스크립트마다 브라우저의 JavaScript 엔진이 문법 오류 없이 읽습니다 (new Function 은 읽기만 하고 실행하지
+    않습니다). 압축 도구가 문자열이나 정규식 리터럴을 주석으로 잘못 읽어 코드를 자르면 여기서 SyntaxError 가 납니다.
+    대조: 끝을 자른 사본은 오류입니다. 스크립트가 그대로 도는지는 도구마다의 브라우저 테스트가 봅니다."""
+    site, _ = built_site
+    parse = "src => { try { new Function(src); return null } catch (e) { return e.name + ': ' + e.message } }"
+    desktop.open("/")
+    scripts = list(shipped_scripts(site))
+    assert len(scripts) >= 15
+    failures = {name: desktop.page.evaluate(parse, built) for name, _, built in scripts}
+    assert {k: v for k, v in failures.items() if v} == {}
+    name, _, built = scripts[0]
+    assert desktop.page.evaluate(parse, built[: len(built) // 2]).startswith("SyntaxError"), name
 
-    js = (
-        "/* 머리 주석\n   둘째 줄 */\n"
-        "var a = 1;  // 코드 뒤 주석은 남습니다\n"
-        "  // 줄 전체 주석\n"
-        "var s = '/* 글 */ // 글';\n"
-        "/* 짧은 주석 */ var b = 2;\n"
-        "  /* 한 줄 */\n"
-        "var r = /\\/\\*/;\n"
-    )
-    assert without_comment_lines(js) == (
-        "var a = 1;  // 코드 뒤 주석은 남습니다\n"
-        "var s = '/* 글 */ // 글';\n"
-        "/* 짧은 주석 */ var b = 2;\n"
-        "var r = /\\/\\*/;\n"
-    )
-    with pytest.raises(ScriptShapeError, match="템플릿 리터럴"):
-        without_comment_lines("var t = `a\n// b`;", "t.js")
-    with pytest.raises(ScriptShapeError, match="역슬래시"):
-        without_comment_lines("var t = 'a\\\n// b';", "t.js")
+
+def test_minifier_keeps_code_after_a_comment_closed_on_a_comment_looking_line():
+    """예전의 줄 단위 규칙(sitebuild/comments.py)이 깨지던 모양: 코드 뒤에서 열린 주석이 다음 줄의 `// … */` 에서 닫히면
+    그 뒤의 코드는 살아 있습니다. 예전 규칙은 둘째 줄을 통째로 지워 var b 를 잃고 닫히지 않은 주석을 남겼습니다."""
+    from sitebuild.minify import minify
+
+    js = "var a = 1; /* 여는 주석\n// 이 줄에서 닫힙니다 */ var b = 2;\n"
+    assert minify(js, ".js") == "var a=1;var b=2;"
+    # 문자열, 정규식, 템플릿 리터럴 속의 주석 모양은 글입니다
+    js = "var s = '/* 글 */ // 글';\nvar r = /\\/\\*/; // 주석\nvar t = `a\n// b`;\n"
+    assert minify(js, ".js") == "var s='/* 글 */ // 글';var r=/\\/\\*/;var t=`a\n// b`;"
 
 
 def test_css_comments_go_and_quoted_text_stays():
-    from sitebuild.comments import without_comments
+    from sitebuild.minify import minify
 
     css = "a { content: \"/* 글 */\"; }  /* 주석 */\n/* 여러\n 줄 */\nb::after { content: '*/'; }\n"
-    assert without_comments(css) == "a { content: \"/* 글 */\"; }  \nb::after { content: '*/'; }\n"
-    with pytest.raises(ValueError, match="닫히지 않은 주석"):
-        without_comments("a {} /* 닫지 않음")
+    assert minify(css, ".css") == "a{content:\"/* 글 */\"}b::after{content:'*/'}"
+    with pytest.raises(ValueError, match="suffix"):
+        minify("x", ".wat")
 
 
 def test_search_index_rewrite_keeps_every_value(tmp_path):

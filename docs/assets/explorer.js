@@ -8,13 +8,7 @@
 (function () {
   "use strict";
 
-  /* numpy 코어와 같은 방식의 소프트맥스: 최댓값을 빼고 지수를 취합니다. */
-  function softmax(row) {
-    var max = Math.max.apply(null, row);
-    var exps = row.map(function (v) { return Math.exp(v - max); });
-    var sum = exps.reduce(function (a, b) { return a + b; }, 0);
-    return exps.map(function (e) { return e / sum; });
-  }
+  var softmax = window.attentionExplorers.softmax;  /* numpy 코어와 같은 순서의 소프트맥스 (explorer-common.js) */
 
   /* 엔트로피(자연로그, 나트). 0·log 0 = 0 으로 둡니다. */
   function entropy(p) {
@@ -53,124 +47,131 @@
     return (L + 0.05) / 0.05 >= 1.05 / (L + 0.05) ? "#000" : "#fff";
   }
 
+  /* ---- 탐색기 하나 ----------------------------------------------------------------------------------
+     build 가 탐색기 하나를 만듭니다 (head-explorer.js 와 같은 모양). 상태와 화면의 부분은 객체 하나(ex)에 있고,
+     아래의 함수들은 그것을 첫 인자로 받습니다. */
   function build(root, data) {
-    var tokens = data.tokens;
-    var dK = data.d_k;
-    var n = tokens.length;
-    var id = "explorer-" + Math.random().toString(36).slice(2, 8);
-    var state = { factor: 1 / Math.sqrt(dK), row: 1 < n ? 1 : 0 };
-
+    var n = data.tokens.length;
+    var ex = {
+      root: root, data: data, tokens: data.tokens, dK: data.d_k, n: n,
+      id: "explorer-" + Math.random().toString(36).slice(2, 8),
+      state: { factor: 1 / Math.sqrt(data.d_k), row: 1 < n ? 1 : 0 }
+    };
     root.textContent = "";
     root.appendChild(el("p", { "class": "attention-explorer__title" }, data.title));
+    root.appendChild(buildControls(ex));
+    root.appendChild(buildGrid(ex));
+    ex.summary = root.appendChild(el("p", { "class": "attention-explorer__summary", "aria-live": "polite" }));
+    listen(ex);
+    render(ex);
+  }
 
+  /* 슬라이더(로그 눈금), 눈금 이름, 두 단추(÷√d_k 로, 나누지 않기) */
+  function buildControls(ex) {
+    var id = ex.id;
     var controls = el("div", { "class": "attention-explorer__controls" });
     var label = el("label", { "for": id + "-scale" }, "점수에 곱하는 값");
-    var slider = el("input", {
+    ex.slider = el("input", {
       type: "range", id: id + "-scale", min: "0", max: "100", step: "any",
       value: "0", "aria-describedby": id + "-scale-text"
     });
-    var scaleText = el("output", { id: id + "-scale-text", "for": id + "-scale", "class": "attention-explorer__scale" });
+    ex.scaleText = el("output", { id: id + "-scale-text", "for": id + "-scale", "class": "attention-explorer__scale" });
     var marks = el("div", { "class": "attention-explorer__marks", "aria-hidden": "true" });
     marks.appendChild(el("span", {}, "÷√d_k"));
     var none = el("span", {}, "나누지 않음 (×1)");
-    none.style.left = positionOf(1, dK) + "%";
+    none.style.left = positionOf(1, ex.dK) + "%";
     marks.appendChild(none);
     marks.appendChild(el("span", {}, "×2"));
     var presets = el("div", { "class": "attention-explorer__presets" });
-    var presetScaled = el("button", { type: "button", "class": "md-button" }, "÷√d_k 로");
-    var presetRaw = el("button", { type: "button", "class": "md-button" }, "나누지 않기");
-    presets.appendChild(presetScaled);
-    presets.appendChild(presetRaw);
-    controls.appendChild(label);
-    controls.appendChild(slider);
-    controls.appendChild(marks);
-    controls.appendChild(scaleText);
-    controls.appendChild(presets);
-    root.appendChild(controls);
+    ex.presetScaled = presets.appendChild(el("button", { type: "button", "class": "md-button" }, "÷√d_k 로"));
+    ex.presetRaw = presets.appendChild(el("button", { type: "button", "class": "md-button" }, "나누지 않기"));
+    [label, ex.slider, marks, ex.scaleText, presets].forEach(function (node) { controls.appendChild(node); });
+    return controls;
+  }
 
-    // 표가 화면보다 넓으면 이 상자가 가로로 스크롤됩니다: 키보드로도 닿도록 이름 붙은 영역으로 둡니다.
+  /* 가중치 표. 표가 화면보다 넓으면 이 상자가 가로로 스크롤됩니다: 키보드로도 닿도록 이름 붙은 영역으로 둡니다. */
+  function buildGrid(ex) {
     var scroller = el("div", { "class": "attention-explorer__scroll", tabindex: "0", role: "region",
                                "aria-label": "어텐션 가중치 표, 가로로 스크롤" });
     var table = el("table", { "class": "attention-explorer__grid" });
-    var caption = el("caption", {}, "어텐션 가중치: 행 = 쿼리(보는 쪽), 열 = 키(보이는 쪽). 행 이름을 누르면 그 행을 자세히 봅니다.");
-    table.appendChild(caption);
+    table.appendChild(el("caption", {}, "어텐션 가중치: 행 = 쿼리(보는 쪽), 열 = 키(보이는 쪽). 행 이름을 누르면 그 행을 자세히 봅니다."));
     var head = el("tr");
     head.appendChild(el("td"));  // 왼쪽 위 빈 칸: 머리글이 아니라 빈 칸입니다
-    tokens.forEach(function (t) { head.appendChild(el("th", { scope: "col" }, t)); });
-    var thead = el("thead");
-    thead.appendChild(head);
-    table.appendChild(thead);
-    var tbody = el("tbody");
-    var rowButtons = [];
-    var cells = [];
-    tokens.forEach(function (t, i) {
-      var tr = el("tr");
-      var th = el("th", { scope: "row" });
-      var button = el("button", { type: "button", "aria-pressed": "false", "data-row": String(i) }, t);
-      button.addEventListener("click", function () { select(i); });
-      button.addEventListener("focus", function () { select(i); });
-      rowButtons.push(button);
-      th.appendChild(button);
-      tr.appendChild(th);
-      cells.push([]);
-      tokens.forEach(function () {
-        var td = el("td");
-        cells[i].push(td);
-        tr.appendChild(td);
-      });
-      tbody.appendChild(tr);
-    });
-    table.appendChild(tbody);
+    ex.tokens.forEach(function (t) { head.appendChild(el("th", { scope: "col" }, t)); });
+    table.appendChild(el("thead")).appendChild(head);
+    var tbody = table.appendChild(el("tbody"));
+    ex.rowButtons = [];
+    ex.cells = [];
+    ex.tokens.forEach(function (t, i) { tbody.appendChild(gridRow(ex, t, i)); });
     scroller.appendChild(table);
-    root.appendChild(scroller);
+    return scroller;
+  }
 
-    var summary = el("p", { "class": "attention-explorer__summary", "aria-live": "polite" });
-    root.appendChild(summary);
+  /* 표의 한 행: 행 이름 단추(누르거나 초점이 오면 그 행을 고릅니다)와 가중치 칸들 */
+  function gridRow(ex, t, i) {
+    var tr = el("tr");
+    var th = el("th", { scope: "row" });
+    var button = el("button", { type: "button", "aria-pressed": "false", "data-row": String(i) }, t);
+    button.addEventListener("click", function () { select(ex, i); });
+    button.addEventListener("focus", function () { select(ex, i); });
+    ex.rowButtons.push(button);
+    th.appendChild(button);
+    tr.appendChild(th);
+    ex.cells.push([]);
+    ex.tokens.forEach(function () { ex.cells[i].push(tr.appendChild(el("td"))); });
+    return tr;
+  }
 
-    function render() {
-      var w = weights(data.scores, state.factor);
-      var ratio = state.factor * Math.sqrt(dK);
-      scaleText.textContent = "× " + state.factor.toFixed(3) + "  (1/√d_k의 " + ratio.toFixed(2) + "배)";
-      slider.setAttribute("aria-valuetext", "점수 × " + state.factor.toFixed(3));
-      w.forEach(function (row, i) {
-        row.forEach(function (v, j) {
-          var td = cells[i][j];
-          td.textContent = v.toFixed(2);
-          td.setAttribute("data-weight", v.toPrecision(17));
-          var rgb = viridis(v);
-          td.style.backgroundColor = "rgb(" + rgb.join(",") + ")";
-          td.style.color = textColorOn(rgb);
-        });
-        rowButtons[i].setAttribute("aria-pressed", String(i === state.row));
-        cells[i].forEach(function (td) { td.classList.toggle("is-selected", i === state.row); });
-      });
-      var p = w[state.row];
-      var best = p.indexOf(Math.max.apply(null, p));
-      summary.textContent = "'" + tokens[state.row] + "' 행: 가장 큰 가중치 " + p[best].toFixed(3) +
-        " ('" + tokens[best] + "'), 엔트로피 " + entropy(p).toFixed(3) + " (고르게 나누면 " +
-        Math.log(n).toFixed(3) + ")";
-      summary.setAttribute("data-max", String(p[best]));
-      summary.setAttribute("data-entropy", String(entropy(p)));
-    }
-
-    function select(i) {
-      state.row = i;
-      render();
-    }
-
-    function setFactor(f) {
-      state.factor = f;
-      slider.value = String(positionOf(f, dK));
-      render();
-    }
-
-    slider.addEventListener("input", function () {
-      state.factor = factorAt(Number(slider.value), dK);
-      render();
+  function listen(ex) {
+    ex.slider.addEventListener("input", function () {
+      ex.state.factor = factorAt(Number(ex.slider.value), ex.dK);
+      render(ex);
     });
-    presetScaled.addEventListener("click", function () { setFactor(1 / Math.sqrt(dK)); });
-    presetRaw.addEventListener("click", function () { setFactor(1); });
-    render();
+    ex.presetScaled.addEventListener("click", function () { setFactor(ex, 1 / Math.sqrt(ex.dK)); });
+    ex.presetRaw.addEventListener("click", function () { setFactor(ex, 1); });
+  }
+
+  function select(ex, i) {
+    ex.state.row = i;
+    render(ex);
+  }
+
+  function setFactor(ex, f) {
+    ex.state.factor = f;
+    ex.slider.value = String(positionOf(f, ex.dK));
+    render(ex);
+  }
+
+  /* 상태(곱하는 값, 고른 행) → 화면: 눈금 글, 칸마다 가중치와 색, 고른 행, 그 행의 요약 */
+  function render(ex) {
+    var state = ex.state, w = weights(ex.data.scores, state.factor);
+    var ratio = state.factor * Math.sqrt(ex.dK);
+    ex.scaleText.textContent = "× " + state.factor.toFixed(3) + "  (1/√d_k의 " + ratio.toFixed(2) + "배)";
+    ex.slider.setAttribute("aria-valuetext", "점수 × " + state.factor.toFixed(3));
+    w.forEach(function (row, i) {
+      row.forEach(function (v, j) { paintCell(ex.cells[i][j], v); });
+      ex.rowButtons[i].setAttribute("aria-pressed", String(i === state.row));
+      ex.cells[i].forEach(function (td) { td.classList.toggle("is-selected", i === state.row); });
+    });
+    renderSummary(ex, w[state.row]);
+  }
+
+  function paintCell(td, v) {
+    td.textContent = v.toFixed(2);
+    td.setAttribute("data-weight", v.toPrecision(17));
+    var rgb = viridis(v);
+    td.style.backgroundColor = "rgb(" + rgb.join(",") + ")";
+    td.style.color = textColorOn(rgb);
+  }
+
+  /* 고른 행의 가장 큰 가중치와 엔트로피 (화면 읽기 프로그램에 알리는 자리) */
+  function renderSummary(ex, p) {
+    var tokens = ex.tokens, best = p.indexOf(Math.max.apply(null, p));
+    ex.summary.textContent = "'" + tokens[ex.state.row] + "' 행: 가장 큰 가중치 " + p[best].toFixed(3) +
+      " ('" + tokens[best] + "'), 엔트로피 " + entropy(p).toFixed(3) + " (고르게 나누면 " +
+      Math.log(ex.n).toFixed(3) + ")";
+    ex.summary.setAttribute("data-max", String(p[best]));
+    ex.summary.setAttribute("data-entropy", String(entropy(p)));
   }
 
   function init() {

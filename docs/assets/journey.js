@@ -17,7 +17,8 @@
   "use strict";
 
   var FORMAT = "journey/1";
-  var SVG = "http://www.w3.org/2000/svg";
+  var common = window.attentionExplorers;  /* 공통 도구 (explorer-common.js, 이 파일보다 먼저 붙습니다) */
+  var el = common.el, svg = common.svg, softmax = common.softmax;
   var LAST = 4;  // 단계: 0 준비, 1 내적, 2 ÷√d_k, 3 소프트맥스, 4 가중합
   var PACE = [3200, 1200, 1600, 3200];  // 단계마다 재생에 드는 시간 (ms)
   var DWELL = 700;  // 재생 중 단계마다 멈춰 읽을 시간 (ms)
@@ -38,14 +39,6 @@
   function fixed(x, digits) {
     var s = x.toFixed(digits);
     return /^-0\.?0*$/.test(s) ? s.slice(1) : s;
-  }
-
-  /* 코어(snippets/attention.py)의 softmax 와 같은 순서: 최댓값을 빼고 지수를 취해 합으로 나눕니다. */
-  function softmax(row) {
-    var max = Math.max.apply(null, row);
-    var exps = row.map(function (v) { return Math.exp(v - max); });
-    var sum = exps.reduce(function (a, b) { return a + b; }, 0);
-    return exps.map(function (e) { return e / sum; });
   }
 
   /* JSON 의 수 → float32 값 그대로의 float64 (스니펫은 float32 로 되읽으면 같은 값이 되는 가장 짧은 글자로 적습니다). */
@@ -159,18 +152,6 @@
   }
 
   /* ---- 화면 조각 --------------------------------------------------------------------------------- */
-
-  function el(tag, attrs, text) {
-    var node = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
-  function svg(tag, attrs) {
-    var node = document.createElementNS(SVG, tag);
-    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
-    return node;
-  }
 
   /* 글(template)의 {이름} 자리를 vals 로 채워 node 에 넣습니다. 수는 <span data-name data-value> 로: 테스트가 numpy 와
      견주는 자리입니다. 글자만 바뀌면 다시 쓰지 않습니다 (재생 중 매 프레임 부릅니다). */
@@ -610,25 +591,9 @@
     near.observe(root);
   }
 
-  function mount(root) {
-    var state = root.getAttribute("data-ready");
-    if (state === "loading" || state === "yes") return;
-    root.setAttribute("data-ready", "loading");
-    fetch(root.getAttribute("data-src"))
-      .then(function (r) {
-        if (!r.ok) throw new Error(r.status + " " + r.statusText);
-        return r.json();
-      })
-      .then(function (data) { build(root, data); root.setAttribute("data-ready", "yes"); })
-      .catch(function (err) {
-        root.setAttribute("data-ready", "error");
-        root.textContent = "그림 데이터를 읽지 못했습니다: " + err.message;
-      });
-  }
-
   function init() {
     document.querySelectorAll(".journey[data-src]").forEach(function (root) {
-      whenNear(root, function () { mount(root); });
+      whenNear(root, function () { common.mount(root, build, "그림 데이터를 읽지 못했습니다"); });
     });
   }
 

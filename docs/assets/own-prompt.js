@@ -14,11 +14,13 @@
   "use strict";
 
   var MODEL_CACHE = "attention-gemma-ko";  // 모델 파일 (워커가 씁니다)
-  var PAGE_CACHE = "attention-own-sentence-page";  // 페이지와 스크립트·스타일 (own-sentence-sw.js 가 네트워크가 없을 때 씁니다)
   var SHOWN = 10;  // 표에 보일 후보 수
   var SPACE = "\u2581";
   var INVISIBLE = { "\n": "↵", "\t": "⇥" };
-  var el = window.attentionExplorers.el;
+  var common = window.attentionExplorers;  /* 공통 도구 (explorer-common.js): 요소, 모델 목록, 네트워크 없이 다시 오기 */
+  var el = common.el, manifestOf = common.manifestOf, keepPageOffline = common.keepPageOffline;
+  var say = common.say, fail = common.fail, clearProblem = common.clearProblem, setState = common.setState;
+  var setBlocked = common.setBlocked, blocked = common.blocked;
 
   /* ---- 확률: snippets/sampling.py 의 probabilities 와 같은 계산 -------------------------------------------- */
 
@@ -114,7 +116,7 @@
     root.textContent = "";
     buildForm(tool);
     buildControls(tool);
-    buildMessages(tool);
+    common.buildMessages(tool, "own-prompt");
     setState(tool, "idle");
     say(tool, "모델 파일은 이 단추를 누를 때만 받습니다. 한 번 받으면 이 브라우저에 저장됩니다.");
     openSaved(tool);
@@ -165,54 +167,7 @@
     tool.get.addEventListener("click", function () { if (!blocked(tool.get)) loadModel(tool); });
   }
 
-  function buildMessages(tool) {
-    var root = tool.root;
-    tool.bar = root.appendChild(el("progress", { "class": "own-prompt__progress", max: "1", value: "0", hidden: "",
-                                                 "aria-label": "모델 파일 받기" }));
-    tool.modelNote = root.appendChild(el("p", { "class": "own-prompt__model", role: "status" }));
-    tool.status = root.appendChild(el("p", { "class": "own-prompt__status", role: "status" }));
-    tool.problem = root.appendChild(el("p", { "class": "own-prompt__error", role: "alert", hidden: "" }));
-    tool.result = root.appendChild(el("div", { "class": "own-prompt__result" }));
-  }
-
-  /* ---- 도구 하나: 알림 ------------------------------------------------------------------------------- */
-
-  function say(tool, text) { tool.status.textContent = text; }
-  function fail(tool, text, kind) {
-    tool.problem.textContent = text;
-    tool.problem.hidden = false;
-    tool.root.setAttribute("data-error", kind || "error");
-  }
-  function clearProblem(tool) {
-    tool.problem.hidden = true;
-    tool.problem.textContent = "";
-    tool.root.removeAttribute("data-error");
-  }
-  function setState(tool, s) { tool.root.setAttribute("data-state", s); }
-
-  /* disabled 대신 aria-disabled: 초점이 있는 단추에 disabled 를 걸면 초점이 <body> 로 떨어집니다 (own-sentence.js 와 같은 까닭) */
-  function setBlocked(button, on) {
-    if (!button) return;
-    if (on) button.setAttribute("aria-disabled", "true");
-    else button.removeAttribute("aria-disabled");
-  }
-  function blocked(button) { return button.getAttribute("aria-disabled") === "true"; }
-
   /* ---- 도구 하나: 모델 받기와 워커 ------------------------------------------------------------------- */
-
-  function startWorker(tool) {
-    if (tool.worker) return Promise.resolve(tool.worker);
-    return Promise.all(tool.scripts.map(function (src) {
-      return fetch(src).then(function (r) {
-        if (!r.ok) throw new Error(src + ": " + r.status);
-        return r.text();
-      }).then(function (text) { return text + "\n//# sourceURL=" + src + "\n"; });
-    })).then(function (texts) {
-      tool.worker = new Worker(URL.createObjectURL(new Blob(texts, { type: "text/javascript" })));
-      tool.worker.onmessage = function (ev) { onMessage(tool, ev.data); };
-      return tool.worker;
-    });
-  }
 
   /* 받기 전에 이 브라우저의 저장 공간을 봅니다: 모자라면 받기는 하되 저장하지 못할 것이라고 미리 적습니다. */
   function storageNote(tool) {
@@ -233,7 +188,7 @@
     tool.bar.value = 0;
     setState(tool, "loading");
     say(tool, "모델 파일을 준비하고 있습니다…");
-    storageNote(tool).then(function () { return startWorker(tool); }).then(function (w) {
+    storageNote(tool).then(function () { return common.startWorker(tool, onMessage); }).then(function (w) {
       w.postMessage({ type: "load", manifest: tool.manifest, base: tool.base.href, cache: MODEL_CACHE });
     }, function () {
       loadFailed(tool, "모델을 계산할 스크립트를 받지 못했습니다. 네트워크를 확인하고 다시 눌러 주세요.", "network");
@@ -281,27 +236,8 @@
       m.saved ? "모델을 받아 이 브라우저에 저장했습니다. 다음에는 받지 않고 바로 엽니다." :
       m.storeError === "quota" ? "저장 공간이 모자라 모델을 저장하지 못했습니다. 지금은 계산할 수 있지만, 다음에 오면 다시 받아야 하고 네트워크 없이는 열 수 없습니다." :
       "이 브라우저에 모델을 저장하지 못했습니다 (사생활 보호 창 등). 지금은 계산할 수 있습니다.";
-    if (m.saved || m.cached) keepPageOffline(tool);
+    if (m.saved || m.cached) keepPageOffline(tool.root, tool.scripts);
     if (tool.pending !== null || tool.input.value.trim()) compute(tool);  // 기다리던 프롬프트(없으면 글 상자의 예)를 바로
-  }
-
-  /* 모델을 한 번 연 뒤: 이 페이지가 쓴 파일을 저장하고, 네트워크가 없을 때 그것을 주는 서비스 워커를 등록합니다. */
-  function keepPageOffline(tool) {
-    if (!("serviceWorker" in navigator) || !window.caches) return;
-    var urls = [location.href.split("#")[0]].concat(tool.scripts);
-    performance.getEntriesByType("resource").forEach(function (e) {
-      var u = new URL(e.name);
-      if (u.origin === location.origin && u.pathname.indexOf("/models/") < 0 && !/search_index|lunr|workers\//.test(u.pathname)) urls.push(u.href);
-    });
-    caches.open(PAGE_CACHE).then(function (c) {
-      return Promise.all(urls.filter(function (u, i) { return urls.indexOf(u) === i; }).map(function (u) {
-        return fetch(u).then(function (r) { if (r.ok) return c.put(u, r); }).catch(function () {});
-      }));
-    }).then(function () {
-      return navigator.serviceWorker.register(tool.root.getAttribute("data-sw"), { scope: "./" });
-    }).then(function () {
-      tool.root.setAttribute("data-offline", "yes");
-    }).catch(function () { /* 저장할 수 없는 브라우저에서는 온라인으로만 씁니다 */ });
   }
 
   /* 저장된 모델이 있으면 단추를 누르지 않아도 바로 엽니다 (받지 않습니다) */
@@ -653,21 +589,6 @@
   }
 
   /* ---- 목록 받기와 시작 ------------------------------------------------------------------------------ */
-
-  /* 목록: 네트워크에서, 안 되면 저장본에서 (네트워크 없이 다시 온 독자) */
-  function manifestOf(root) {
-    var url = new URL(root.getAttribute("data-src"), document.baseURI).href;
-    return fetch(url, { cache: "no-cache" }).then(function (r) {
-      if (!r.ok) throw new Error(r.status + " " + r.statusText);
-      return r.json();
-    }).catch(function (err) {
-      if (!window.caches) throw err;
-      return caches.match(url).then(function (hit) {
-        if (!hit) throw err;
-        return hit.json();
-      });
-    });
-  }
 
   /* 페이지를 여는 일(글자 그리기, Material 의 시작)과 겹치지 않게: 도구는 페이지의 load 뒤, 브라우저가 한가할 때 목록을
      받고 그립니다. 그래서 도구가 첫 화면 가까이 있어도 페이지가 처음 그려지는 속도(LCP, TBT)에 끼어들지 않습니다. */

@@ -14,9 +14,11 @@
   "use strict";
 
   var MODEL_CACHE = "attention-e5-ko";  // 모델 파일 (워커가 씁니다)
-  var PAGE_CACHE = "attention-own-sentence-page";  // 이 페이지와 그 스크립트·스타일 (서비스 워커가 네트워크가 없을 때 씁니다)
   var HISTORY = 3;  // 탐색기에 남겨 둘 문장 수
-  var el = window.attentionExplorers.el;
+  var common = window.attentionExplorers;  /* 공통 도구 (explorer-common.js): 요소, 모델 목록, 네트워크 없이 다시 오기 */
+  var el = common.el, manifestOf = common.manifestOf, keepPageOffline = common.keepPageOffline;
+  var say = common.say, fail = common.fail, clearProblem = common.clearProblem, setState = common.setState;
+  var setBlocked = common.setBlocked, blocked = common.blocked;
 
   /* ---- 조사 찾기 (snippets/particles.py 의 find_particles, unsplit_words 와 같은 규칙) ------------- */
 
@@ -102,7 +104,7 @@
     root.textContent = "";
     buildForm(tool);
     buildControls(tool);
-    buildMessages(tool);
+    common.buildMessages(tool, "own-sentence");
     setState(tool, "idle");
     say(tool, "모델 파일은 이 단추를 누를 때만 받습니다. 한 번 받으면 이 브라우저에 저장됩니다.");
     openSaved(tool);
@@ -165,41 +167,6 @@
     getLatin.addEventListener("click", function () { if (!blocked(getLatin)) loadPacks(tool, ["ko", "latin"]); });
   }
 
-  // 진행 막대, 알림 셋, 결과 상자
-  function buildMessages(tool) {
-    var root = tool.root;
-    tool.bar = root.appendChild(el("progress", { "class": "own-sentence__progress", max: "1", value: "0", hidden: "",
-                                                 "aria-label": "모델 파일 받기" }));
-    // 모델의 상태 (받아 저장했는지, 저장본을 열었는지): 계산하는 동안의 알림(status)이 덮지 않게 따로 둡니다
-    tool.modelNote = root.appendChild(el("p", { "class": "own-sentence__model", role: "status" }));
-    tool.status = root.appendChild(el("p", { "class": "own-sentence__status", role: "status" }));
-    tool.problem = root.appendChild(el("p", { "class": "own-sentence__error", role: "alert", hidden: "" }));
-    tool.result = root.appendChild(el("div", { "class": "own-sentence__result" }));
-  }
-
-  /* ---- 도구 하나: 알림 --------------------------------------------------------------------------- */
-
-  function say(tool, text) { tool.status.textContent = text; }
-  function fail(tool, text, kind) {
-    tool.problem.textContent = text;
-    tool.problem.hidden = false;
-    tool.root.setAttribute("data-error", kind || "error");
-  }
-  function clearProblem(tool) {
-    tool.problem.hidden = true;
-    tool.problem.textContent = "";
-    tool.root.removeAttribute("data-error");
-  }
-  function setState(tool, s) { tool.root.setAttribute("data-state", s); }
-
-  /* 단추를 잠시 못 쓰게 합니다. disabled 대신 aria-disabled: 초점이 있는 단추에 disabled 를 걸면 Chromium 은 초점을
-     <body> 로 떨어뜨려, 키보드로 누른 독자가 자리를 잃습니다. 누름은 각 처리 함수가 이 표시를 보고 무시합니다. */
-  function setBlocked(button, on) {
-    if (on) button.setAttribute("aria-disabled", "true");
-    else button.removeAttribute("aria-disabled");
-  }
-  function blocked(button) { return button.getAttribute("aria-disabled") === "true"; }
-
   /* 받기 단추가 사라질 때(받기가 끝남) 초점이 그 단추에 있었다면 글 상자로 옮깁니다 (<body> 로 떨어지지 않게). */
   function hideButton(tool, button) {
     var had = document.activeElement === button;
@@ -225,21 +192,6 @@
 
   /* ---- 도구 하나: 모델 받기와 워커 ---------------------------------------------------------------- */
 
-  /* 워커: 토크나이저와 워커 스크립트를 받아 한 덩어리로 띄웁니다 (네트워크가 없을 때는 서비스 워커가 저장본을 줍니다). */
-  function startWorker(tool) {
-    if (tool.worker) return Promise.resolve(tool.worker);
-    return Promise.all(tool.scripts.map(function (src) {
-      return fetch(src).then(function (r) {
-        if (!r.ok) throw new Error(src + ": " + r.status);
-        return r.text();
-      }).then(function (text) { return text + "\n//# sourceURL=" + src + "\n"; });
-    })).then(function (texts) {
-      tool.worker = new Worker(URL.createObjectURL(new Blob(texts, { type: "text/javascript" })));
-      tool.worker.onmessage = function (ev) { onMessage(tool, ev.data); };
-      return tool.worker;
-    });
-  }
-
   function loadPacks(tool, packs) {
     clearProblem(tool);
     tool.loadingPacks = packs;
@@ -249,7 +201,7 @@
     tool.bar.value = 0;
     setState(tool, "loading");
     say(tool, "모델 파일을 준비하고 있습니다…");
-    startWorker(tool).then(function (w) {
+    common.startWorker(tool, onMessage).then(function (w) {
       w.postMessage({ type: "load", manifest: tool.manifest, base: tool.base.href, packs: packs, cache: MODEL_CACHE,
                       palette: window.headExplorer.PALETTE });
     }, function () {
@@ -293,29 +245,8 @@
     say(tool, "");
     tool.modelNote.textContent = m.cached ? "이 브라우저에 저장된 모델을 열었습니다. 네트워크 없이도 계산합니다."
                                           : "모델을 받아 이 브라우저에 저장했습니다. 다음에는 받지 않고 바로 엽니다.";
-    keepPageOffline(tool);
+    keepPageOffline(tool.root, tool.scripts);
     if (tool.pending !== null || tool.input.value.trim()) compute(tool);
-  }
-
-  /* 모델을 한 번 연 뒤: 이 페이지가 쓴 파일을 저장하고, 네트워크가 없을 때 그것을 주는 서비스 워커를 등록합니다. */
-  function keepPageOffline(tool) {
-    if (!("serviceWorker" in navigator) || !window.caches) return;
-    var urls = [location.href.split("#")[0]].concat(tool.scripts);
-    performance.getEntriesByType("resource").forEach(function (e) {
-      var u = new URL(e.name);
-      if (u.origin === location.origin && u.pathname.indexOf("/models/") < 0 && !/search_index|lunr|workers\//.test(u.pathname)) {
-        urls.push(u.href);
-      }
-    });
-    caches.open(PAGE_CACHE).then(function (c) {
-      return Promise.all(urls.filter(function (u, i) { return urls.indexOf(u) === i; }).map(function (u) {
-        return fetch(u).then(function (r) { if (r.ok) return c.put(u, r); }).catch(function () {});
-      }));
-    }).then(function () {
-      return navigator.serviceWorker.register(tool.root.getAttribute("data-sw"), { scope: "./" });
-    }).then(function () {
-      tool.root.setAttribute("data-offline", "yes");
-    }).catch(function () { /* 저장할 수 없는 브라우저(사생활 보호 창 등)에서는 온라인으로만 씁니다 */ });
   }
 
   /* 저장된 모델이 있으면 단추를 누르지 않아도 바로 엽니다 (받지 않으므로 페이지 무게 규칙과 상관없습니다). */
@@ -681,30 +612,6 @@
       r.appendChild(el("td", {})).appendChild(switched ? viewNumber(tool, "host-weight-after", 0, 0)
                                                        : viewNumber(tool, "host-weight-after", w, m.weights[row] + m.weights[row + n - 1]));
     });
-  }
-
-  /* 목록: 네트워크에서, 안 되면 저장본에서 (네트워크 없이 다시 온 독자). 페이지가 저장본으로 열렸거나(서비스 워커의 표시
-     data-saved-copy, docs/own-sentence-sw.js) 브라우저가 네트워크가 없다고 알면 저장본부터 읽어, 실패할 요청을 보내지
-     않습니다 (저장본이 없을 때만 네트워크에 물어 보고, 그 실패를 알립니다). */
-  function manifestOf(root) {
-    var url = new URL(root.getAttribute("data-src"), document.baseURI).href;
-    function fromNetwork() {
-      return fetch(url, { cache: "no-cache" }).then(function (r) {
-        if (!r.ok) throw new Error(r.status + " " + r.statusText);
-        return r.json();
-      });
-    }
-    function fromCache(err) {
-      if (!window.caches) return Promise.reject(err);
-      return caches.match(url).then(function (hit) {
-        if (!hit) throw err;
-        return hit.json();
-      });
-    }
-    if (navigator.onLine === false || document.documentElement.hasAttribute("data-saved-copy")) {
-      return fromCache(new Error("저장본 없음")).catch(fromNetwork);
-    }
-    return fromNetwork().catch(fromCache);
   }
 
   function init() {

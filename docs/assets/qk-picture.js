@@ -14,18 +14,11 @@
 (function () {
   "use strict";
 
-  var SVG = "http://www.w3.org/2000/svg";
+  var common = window.attentionExplorers;  /* 공통 도구 (explorer-common.js, 이 파일보다 먼저 붙습니다) */
+  var el = common.el, svg = common.svg, softmax = common.softmax;
   var PAD = 0.45;  /* 그림 둘레의 여백 (이름표 자리) */
 
   function dot(a, b) { return a[0] * b[0] + a[1] * b[1]; }
-
-  /* 코어와 같은 소프트맥스: 최댓값을 빼고 지수를 취해 합으로 나눕니다. */
-  function softmax(row) {
-    var max = Math.max.apply(null, row);
-    var exps = row.map(function (v) { return Math.exp(v - max); });
-    var sum = exps.reduce(function (a, b) { return a + b; }, 0);
-    return exps.map(function (e) { return e / sum; });
-  }
 
   /* 쿼리 하나와 키들 → 점수, 나눈 점수, 가중치, 나누지 않았을 때의 가중치 */
   function compute(q, keys, dK) {
@@ -46,18 +39,6 @@
     return t === "-0.0" ? "0.0" : t;
   }
   function coords(p) { return "(" + one(p[0]) + ", " + one(p[1]) + ")"; }
-
-  function el(tag, attrs, text) {
-    var node = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
-  function svg(tag, attrs) {
-    var node = document.createElementNS(SVG, tag);
-    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
-    return node;
-  }
 
   /* ------------------------------------------------------------ 그리기 */
 
@@ -329,21 +310,7 @@
   }
 
   function init() {
-    document.querySelectorAll(".qk-picture[data-src]").forEach(function (root) {
-      var ready = root.getAttribute("data-ready");
-      if (ready === "loading" || ready === "yes") return;
-      root.setAttribute("data-ready", "loading");
-      fetch(root.getAttribute("data-src"))
-        .then(function (r) {
-          if (!r.ok) throw new Error(r.status + " " + r.statusText);
-          return r.json();
-        })
-        .then(function (data) { build(root, data); root.setAttribute("data-ready", "yes"); })
-        .catch(function (err) {
-          root.setAttribute("data-ready", "error");
-          root.textContent = "그림 데이터를 읽지 못했습니다: " + err.message;
-        });
-    });
+    common.mountAll(".qk-picture[data-src]", build, "그림 데이터를 읽지 못했습니다");
   }
 
   window.qkPicture = { compute: compute, softmax: softmax };

@@ -56,6 +56,7 @@ def on_page_content(html, page, config, files):
 
 def on_page_context(context, page, config, nav):
     _build.page_meta(page)
+    context["page_tools"] = _build.page_tools(page)
     return context
 
 
@@ -67,7 +68,7 @@ def on_env(env, config, files):
 def on_post_build(config):
     _build.check_math_font()
     _build.compact_search_index(config)
-    _build.strip_comments(config)
+    _build.minify_assets(config)
 
 
 def on_build_error(error):

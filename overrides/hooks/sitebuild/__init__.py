@@ -58,7 +58,8 @@
 - notebooks      노트북 원본(.md) → .ipynb
 - notebook_pages mkdocs-jupyter 의 노트북 페이지 HTML → 가벼운 본문
 - searchindex    검색 색인을 UTF-8 글자 그대로 다시 쓰기 (한글 한 글자가 6바이트 이스케이프로 부풀지 않게)
-- comments       빌드된 사이트의 스타일·스크립트 사본에서 주석 지우기 (저장소의 주석은 그대로, 페이지가 받는 바이트만 줄임)
+- tools          페이지가 머리말(tools:)에 적은 도구 → 붙일 파일 (표: overrides/tools.yml; 적은 것과 상자가 어긋나면 멈춤)
+- minify         빌드된 사이트의 스타일·스크립트 사본 줄이기: rjsmin, rcssmin (저장소의 주석은 그대로, 페이지가 받는 바이트만 줄임)
 
 테마 덮어쓰기는 Material 의 문서화된 방법으로만 합니다: overrides/main.html (scripts 블록),
 overrides/partials/search.html (검색 창 이름).

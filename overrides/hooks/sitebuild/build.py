@@ -17,7 +17,6 @@ import disk_cache
 from . import (
     codeblocks,
     codestyle,
-    comments,
     datafiles,
     fences,
     figure_markup,
@@ -26,6 +25,7 @@ from . import (
     lines,
     mathfont,
     mathml,
+    minify,
     modelfiles,
     notebook_pages,
     notebooks,
@@ -33,6 +33,7 @@ from . import (
     searchindex,
     snippets,
     tables,
+    tools,
 )
 from .outputs import PageOutputs
 
@@ -63,6 +64,7 @@ class SiteBuild:
         self.figures = None  # on_files 에서 만듭니다 (빌드마다 새로)
         self.math_characters = set()  # 수식이 쓴 글자: 수식 글꼴에 모두 있는지 on_post_build 에서 봅니다
         self.math_font = None
+        self.tools = tools.load_table(self.root / "overrides" / "tools.yml")
         snippets.add_to_path(self.snippets_dir)
 
     # on_config: Markdown 확장과 펜스, 코드 색칠을 설정에 더합니다.
@@ -161,6 +163,14 @@ class SiteBuild:
             # autoescape 를 쓰지 않습니다). 따옴표가 있으면 속성이 잘리므로 여기서 이스케이프합니다.
             page.meta["description"] = html.escape(description, quote=True)
 
+    # on_page_context: 페이지가 머리말에 적은 도구(tools:)가 붙이는 파일 (overrides/tools.yml, overrides/main.html)
+    def page_tools(self, page):
+        meta = page.meta if not page.file.src_uri.endswith(".ipynb") else {}
+        try:
+            return tools.page_tools(meta, page.content, page.file.src_uri, self.tools)
+        except tools.ToolError as exc:
+            raise PluginError(str(exc)) from exc
+
     # on_env: 정적 파일(그림 포함)을 복사하기 직전, 아직 그리는 그림이 있으면 기다립니다.
     def finish_figures(self):
         try:
@@ -181,9 +191,9 @@ class SiteBuild:
     def compact_search_index(self, config):
         searchindex.rewrite_utf8(config["site_dir"])
 
-    # on_post_build: 스타일과 스크립트의 주석은 저장소에만 (sitebuild/comments.py)
-    def strip_comments(self, config):
-        comments.strip_site_assets(config["site_dir"])
+    # on_post_build: 스타일과 스크립트의 주석은 저장소에만, 독자는 줄인 사본을 받습니다 (sitebuild/minify.py)
+    def minify_assets(self, config):
+        minify.minify_site_assets(config["site_dir"])
 
     # on_build_error
     def close(self):

@@ -52,6 +52,19 @@ def test_pages_are_korean(built_site):
         assert parse(path).lang == "ko", f'{path.relative_to(site)} 에 lang="ko" 가 없습니다'
 
 
+def test_no_link_points_nowhere(built_site):
+    """본문의 "[0, 1, 1](...)" 같은 글은 마크다운이 빈 링크로 읽습니다: 괄호 속 글이 사라지고 누르면 페이지가 다시 열립니다.
+    (실제로 있었던 일: 도서관 비유 문제 3.) 빈 href 는 어느 페이지에도 없어야 합니다."""
+    site, _ = built_site
+    found = [
+        f"{path.relative_to(site)}: {a.text_content()!r}"
+        for path in built_html(site)
+        for a in lxml.html.document_fromstring(path.read_text(encoding="utf-8")).iter("a")
+        if a.get("href") is not None and not a.get("href").strip()
+    ]
+    assert not found, "\n".join(found)
+
+
 def test_every_image_exists_and_has_alt(built_site):
     site, _ = built_site
     seen = 0

@@ -166,3 +166,20 @@ def touch(browser, server):
     tab = Tab(browser, server, PHONE, has_touch=True, is_mobile=True)
     yield tab
     tab.close()
+
+
+def go_offline(tab, page, httpd):
+    """브라우저를 오프라인으로 두고 서버도 끕니다. (잡히지 않은 오류, 실패한 요청, 콘솔 오류) 목록을 돌려줍니다.
+
+    콘솔의 "Failed to load resource" 는 브라우저가 남기는 로그라서 Log 도메인에서 모읍니다 (DevTools 의 콘솔과 같은 곳).
+    """
+    tab.context.set_offline(True)
+    httpd.shutdown()
+    uncaught, failed, logged = [], [], []
+    page.on("pageerror", lambda e: uncaught.append(str(e)))
+    page.on("requestfailed", lambda r: failed.append(f"{r.url} {r.failure}"))
+    cdp = tab.context.new_cdp_session(page)
+    cdp.send("Log.enable")
+    cdp.on("Log.entryAdded", lambda e: e["entry"]["level"] == "error" and logged.append(e["entry"]["text"]))
+    tab.errors.clear()
+    return uncaught, failed, logged

@@ -18,7 +18,7 @@ import json
 import numpy as np
 import pytest
 
-from browser import DESKTOP, PHONE, Tab
+from browser import DESKTOP, PHONE, Tab, go_offline
 from support import static
 
 pytestmark = pytest.mark.browser
@@ -557,16 +557,7 @@ def test_second_visit_starts_at_once_and_works_offline(browser, built_site):
         # 네트워크 없이: 브라우저를 오프라인으로 두고, 서버도 끕니다. 페이지는 서비스 워커가, 모델 목록과 모델은 저장소가
         # 줍니다 ("여러분의 문장으로" 와 같은 길: tests/test_own_sentence_browser.py). 실패한 요청도 콘솔 오류도 없습니다:
         # 저장본으로 연 페이지(data-saved-copy)는 모델 목록을 네트워크에 먼저 묻지 않습니다 (explorer-common.js 의 manifestOf).
-        tab.context.set_offline(True)
-        httpd.shutdown()
-        uncaught, failed, logged = [], [], []
-        page.on("pageerror", lambda e: uncaught.append(str(e)))
-        page.on("requestfailed", lambda r: failed.append(f"{r.url} {r.failure}"))
-        # 콘솔의 "Failed to load resource" 는 브라우저가 남기는 로그라서 Log 도메인에서 모읍니다 (DevTools 의 콘솔과 같은 곳)
-        cdp = tab.context.new_cdp_session(page)
-        cdp.send("Log.enable")
-        cdp.on("Log.entryAdded", lambda e: e["entry"]["level"] == "error" and logged.append(e["entry"]["text"]))
-        tab.errors.clear()
+        uncaught, failed, logged = go_offline(tab, page, httpd)
         page.reload()
         page.locator(ROOT).scroll_into_view_if_needed()
         page.wait_for_selector(f"{ROOT}[data-state=ready][data-source=cache]", timeout=60_000)

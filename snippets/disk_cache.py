@@ -1,6 +1,6 @@
 """디스크 캐시 하나: 빌드(페이지 출력, 그림, 데이터, 수식 글꼴), 테스트의 일, 스니펫의 무거운 계산(학습 기록, 측정)이 함께 씁니다.
 
-열쇠(key)는 "무엇을 만들었는가" 를 정하는 것의 해시입니다.
+키(key)는 "무엇을 만들었는가" 를 정하는 것의 해시입니다.
 
 - 재료: 부르는 쪽이 넘깁니다 (페이지의 코드 블록, 스니펫 파일 내용, 학습의 인자, 글꼴 파일 …).
 - 환경(environment, 이 파일에만 정의가 있습니다): 파이썬 버전, numpy 버전, 잠금 파일(requirements.txt, 모든 패키지
@@ -13,10 +13,10 @@
 
 두 가지 모양으로 남깁니다.
 
-- Cache: 폴더 하나에 이름마다 도장(`<이름>.stamp.json`: 열쇠와 JSON 값). 값이 파일 목록이면 `files` 가 그 파일들이
+- Cache: 폴더 하나에 이름마다 도장(`<이름>.stamp.json`: 키와 JSON 값). 값이 파일 목록이면 `files` 가 그 파일들이
   아직 있는지도 봅니다 (그림, 데이터).
-- stored: 배열(npz)이나 JSON 값 하나를 `<이름>-<열쇠>.npz|json` 에. 여러 프로세스가 같은 것을 찾으면 하나가 계산하고
-  나머지는 파일 잠금(fcntl.flock)에서 기다렸다 읽습니다. 열쇠가 바뀌면 같은 이름의 옛 파일은 지웁니다.
+- stored: 배열(npz)이나 JSON 값 하나를 `<이름>-<키>.npz|json` 에. 여러 프로세스가 같은 것을 찾으면 하나가 계산하고
+  나머지는 파일 잠금(fcntl.flock)에서 기다렸다 읽습니다. 키가 바뀌면 같은 이름의 옛 파일은 지웁니다.
 
 빌드와 테스트가 같은 폴더를 나란히 읽고 쓰므로, 파일은 임시 이름으로 쓴 뒤 이름을 바꿔 한 번에 나타나게 합니다.
 이 모듈은 import 할 때 아무것도 계산하거나 찍지 않습니다.
@@ -87,7 +87,7 @@ def file_hash(folder, names):
 
 
 class Cache:
-    """폴더 하나의 캐시. salt 는 환경과 빌드 코드(`Cache.for_code`)처럼 이 캐시의 모든 열쇠에 섞이는 문자열입니다."""
+    """폴더 하나의 캐시. salt 는 환경과 빌드 코드(`Cache.for_code`)처럼 이 캐시의 모든 키에 섞이는 문자열입니다."""
 
     def __init__(self, folder, salt):
         self.folder, self.salt = Path(folder), salt
@@ -95,7 +95,7 @@ class Cache:
 
     @classmethod
     def for_code(cls, folder, environment, *modules):
-        """열쇠에 환경과 modules(이 캐시의 것을 만드는 모듈들)의 소스를 섞는 캐시."""
+        """키에 환경과 modules(이 캐시의 것을 만드는 모듈들)의 소스를 섞는 캐시."""
         return cls(folder, f"{environment} | code {source_hash(*modules)}")
 
     def key(self, *parts):
@@ -109,7 +109,7 @@ class Cache:
         return self.folder / f"{name.replace('/', '__')}.stamp.json"
 
     def previous(self, name):
-        """지난번에 이 이름으로 남긴 (열쇠, 값), 없으면 (None, None)."""
+        """지난번에 이 이름으로 남긴 (키, 값), 없으면 (None, None)."""
         try:
             stamp = json.loads(self._stamp(name).read_text(encoding="utf-8"))
         except (FileNotFoundError, ValueError):
@@ -117,7 +117,7 @@ class Cache:
         return stamp.get("key"), stamp.get("value")
 
     def get(self, name, key):
-        """열쇠가 맞으면 남긴 값, 아니면 None."""
+        """키가 맞으면 남긴 값, 아니면 None."""
         old_key, value = self.previous(name)
         return value if old_key == key else None
 
@@ -128,7 +128,7 @@ class Cache:
         tmp.replace(path)  # 빌드와 테스트가 동시에 읽어도 반쯤 쓴 도장을 보지 않게
 
     def files(self, name, key):
-        """열쇠가 맞고 남긴 파일(이 폴더 기준 이름들, 값의 "files")이 모두 있으면 그 경로들, 아니면 None."""
+        """키가 맞고 남긴 파일(이 폴더 기준 이름들, 값의 "files")이 모두 있으면 그 경로들, 아니면 None."""
         value = self.get(name, key)
         if not isinstance(value, dict):
             return None
@@ -136,11 +136,11 @@ class Cache:
         return paths if all(p.exists() for p in paths) else None
 
     def put_files(self, name, key, paths, **extra):
-        """이 폴더 안의 파일들을 이름과 열쇠로 남깁니다. extra 는 함께 남길 JSON 값 (예: 그림의 측정값)."""
+        """이 폴더 안의 파일들을 이름과 키로 남깁니다. extra 는 함께 남길 JSON 값 (예: 그림의 측정값)."""
         self.put(name, key, {"files": [Path(p).relative_to(self.folder).as_posix() for p in paths], **extra})
 
     def write_files(self, name, key, files):
-        """files ({이 폴더 기준 이름: bytes 나 str}) 를 이 폴더에 쓰고 이름과 열쇠로 남깁니다. 지난번에 이 이름으로 남긴
+        """files ({이 폴더 기준 이름: bytes 나 str}) 를 이 폴더에 쓰고 이름과 키로 남깁니다. 지난번에 이 이름으로 남긴
         파일 가운데 이번에 없는 것은 지웁니다. 쓴 경로들을 돌려줍니다."""
         _, old = self.previous(name)
         for stale in old.get("files", ()) if isinstance(old, dict) else ():
@@ -197,7 +197,7 @@ def stored(folder, name, key, compute, kind="npz", block=True):
     같은 이름을 여러 프로세스가 함께 찾으면 먼저 온 쪽이 계산하는 동안 나머지는 잠금 파일에서 기다렸다가 읽습니다.
     block=False 면 기다리지 않고 BUSY 를 돌려줍니다 (여러 이름을 나눠 계산할 때). 폴더를 만들 수 없으면 (읽기 전용)
     그냥 계산합니다. 처음 계산한 쪽도 남긴 파일을 읽어 돌려주므로, 누가 계산했든 같은 모양(npz 는 값마다 배열)을
-    받습니다. 새로 남길 때 같은 이름의 다른 열쇠 파일은 지웁니다.
+    받습니다. 새로 남길 때 같은 이름의 다른 키 파일은 지웁니다.
     """
     if kind not in ("npz", "json"):
         raise ValueError(f"kind={kind!r} 는 'npz' 나 'json' 이어야 합니다")
@@ -217,7 +217,7 @@ def stored(folder, name, key, compute, kind="npz", block=True):
             return _load(path, kind)
         _save(path, kind, compute())
         value = _load(path, kind)  # 읽은 쪽과 같은 모양으로 (npz 는 값마다 배열)
-        for old in folder.glob(f"{name}-*.{kind}"):  # 같은 이름의 옛 열쇠 (이름이 name-으로 시작하는 다른 이름은 빼고)
+        for old in folder.glob(f"{name}-*.{kind}"):  # 같은 이름의 옛 키 (이름이 name-으로 시작하는 다른 이름은 빼고)
             rest = old.name[len(name) + 1 : -len(kind) - 1]
             if old != path and "-" not in rest and "." not in rest:
                 old.unlink(missing_ok=True)

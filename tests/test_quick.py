@@ -73,7 +73,8 @@ def test_a_page_reaches_its_page_tests_and_not_the_chapter_code(graph):
 def test_a_test_reaches_itself_and_the_foundations_reach_everything(graph):
     sel = chosen(graph, "tests/test_four_steps.py")
     assert sel.tests["tests/test_four_steps.py"] == {changes.ALL: "고친 테스트 파일"}
-    assert set(sel.tests) == {"tests/test_four_steps.py", "tests/test_requirements.py"}  # 모든 import 를 보는 테스트
+    # test_requirements 는 모든 import 를, test_cache 는 모든 모듈의 소스를 (rglob) 읽습니다: 이 스캐너는 그 둘을 더 고릅니다
+    assert set(sel.tests) == {"tests/test_four_steps.py", "tests/test_requirements.py", "tests/test_cache.py"}
     helper = chosen(graph, "tests/reference_attention.py")
     assert {"tests/test_attention.py", "tests/test_bad_inputs.py"} <= set(helper.tests)
     for path in ["overrides/hooks/sitebuild/glue.py", "tests/conftest.py", "tests/support/runs.py", "mkdocs.yml"]:

@@ -64,7 +64,7 @@ class SiteBuild:
         self.figures = None  # on_files 에서 만듭니다 (빌드마다 새로)
         self.math_characters = set()  # 수식이 쓴 글자: 수식 글꼴에 모두 있는지 on_post_build 에서 봅니다
         self.math_font = None
-        self.tools = tools.load_table(self.root / "overrides" / "tools.yml")
+        self.tools = tools.load_table()  # 훅 옆의 overrides/tools.yml (훅을 빌려 쓰는 작은 사이트도 같은 표)
         snippets.add_to_path(self.snippets_dir)
 
     # on_config: Markdown 확장과 펜스, 코드 색칠을 설정에 더합니다.

@@ -143,3 +143,17 @@ def test_the_pages_have_what_the_glue_is_for():
     """대조군: 사이트의 글에는 묶을 자리가 실제로 많이 있습니다 (규칙이 헛돌지 않습니다)."""
     count = sum(len(rendered_page(p).xpath('//span[contains(concat(" ", @class, " "), " glue ")]')) for p in SOURCES)
     assert count > 300
+
+
+def test_journey_glues_with_the_build_rule():
+    """journey.js 는 실행 중에 채운 글을 묶으므로 glue.py 의 규칙을 JavaScript 로 한 번 더 적습니다. 두 규칙이 어긋나지
+    않게: 닫는 글자마다, 그 앞뒤 모양마다 둘이 같은 곳을 묶습니다. (예전에 JS 쪽에 "‰" 가 빠져 있었습니다.)"""
+    import re
+
+    source = (SNIPPETS.parent / "docs" / "assets" / "journey.js").read_text(encoding="utf-8")
+    js = re.compile(re.search(r"var ATTACHED = /(.+)/g;", source).group(1))
+    build = re.compile(glue._ATTACHED.pattern.replace("\\x02\\x03", ""))
+    closers = list(glue.CLOSERS.replace("\\", "")) + ["“", "(", "a"]
+    for c in closers:
+        for text in (f"조사 에{c}이고", f"값 3{c}{c}입니다", f"끝 {c}는", f"{c}가", f"가{c} 나"):
+            assert [m.group() for m in js.finditer(text)] == [m.group() for m in build.finditer(text)], text

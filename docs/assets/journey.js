@@ -178,7 +178,7 @@
   /* 닫는 따옴표·괄호 바로 뒤에 붙은 한글(조사)을 그 앞 글자와 함께 <span class="glue"> 로 묶어 node 에 붙입니다.
      브라우저는 keep-all 에서도 닫는 글자 뒤를 줄바꿈 자리로 봐서 "“에”⏎이고" 처럼 조사가 혼자 줄 맨 앞에 떨어집니다.
      빌드가 본문에 하는 일(overrides/hooks/sitebuild/glue.py 의 _ATTACHED)과 같은 규칙, 같은 클래스(site.css 의 .glue)입니다. */
-  var ATTACHED = /[^\s)\]}〉》」』】”’"'%][)\]}〉》」』】”’"'%]+[가-힣]+/g;
+  var ATTACHED = /[^\s)\]}〉》」』】”’"'%‰][)\]}〉》」』】”’"'%‰]+[가-힣]+/g;
   function glue(node, text) {
     var last = 0, m;
     ATTACHED.lastIndex = 0;

@@ -79,3 +79,13 @@ def test_page_names_both_pytorch_mask_conventions():
     q = np.random.default_rng(0).standard_normal((4, 3))
     _, w = scaled_dot_product_attention(q, q, q, causal_mask(4))
     assert np.all(w[~causal_mask(4)] == 0) and np.all(w[causal_mask(4)] > 0)
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5, 6, 7])
+def test_quiz_2_answer_holds_for_other_first_tokens(sc, seed):
+    """문제 2 의 답(네 출력 모두 바뀜)은 페이지가 고른 새 첫 토큰 하나에 기대지 않습니다: 다른 첫 토큰을 넣어도 인과
+    마스크 아래에서 네 토큰의 출력이 모두 바뀝니다 (모든 토큰이 첫 토큰을 봅니다)."""
+    other = sc.dec.copy()
+    other[0] = np.random.default_rng(seed).standard_normal(sc.d_model) * 5
+    change = np.abs(sc.decoder_self_attention(other, sc.mask) - sc.out).max(axis=-1)
+    assert change.shape == (4,) and change.min() > 0.01

@@ -135,3 +135,16 @@ def test_the_page_quotes_the_gradient_norms(ws):
     assert f"중앙값이 {raw:.3f}로, 나눈 경우({scaled:.3f})의 {round(scaled / raw)}분의 1쯤" in text
     assert f"0.01보다 작은 행도 {small:.0%}나" in text
     assert "몇 분의 일" not in text and "한 행꼴" not in text
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
+def test_quiz_1_answer_holds_on_other_seeds(seed):
+    """문제 1 의 답(1024)은 페이지의 난수 하나에서 잰 4.07배에 기대지 않습니다: 다른 시드에서도 d_k = 1024 의 퍼짐은
+    d_k = 64 의 4배 근처이고(±5 %), 256 은 2배 근처입니다 (그래서 틀린 답 256 이 틀립니다)."""
+    r = np.random.default_rng(seed)
+    spread = {}
+    for d in (64, 256, 1024):
+        q, k = r.standard_normal((4_000, d)), r.standard_normal((4_000, d))
+        spread[d] = np.sum(q * k, axis=-1).std()
+    assert spread[1024] / spread[64] == pytest.approx(4.0, rel=0.05)
+    assert spread[256] / spread[64] == pytest.approx(2.0, rel=0.05)

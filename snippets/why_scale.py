@@ -199,7 +199,7 @@ for d in (base, base * times, base * times**2):
     q, k = r.standard_normal((4_000, d)), r.standard_normal((4_000, d))
     spread_dk[d] = np.sum(q * k, axis=-1).std()
 for d, s in spread_dk.items():
-    print(f"d_k = {d:4d}: 표준편차 {s:5.2f}, d_k = {base} 의 {s / spread_dk[base]:.2f}배")
+    print(f"d_k = {d:4d}: 표준편차 {s:5.2f} ({s / spread_dk[base]:.2f}배)")
 target = base * times**2  # 표준편차는 √d_k 에 비례하므로, 4배가 되려면 d_k 는 4² 배
 print(f"4배가 되는 d_k: {target}")
 # --8<-- [end:quiz_1]

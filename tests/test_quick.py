@@ -262,6 +262,8 @@ EDITS = [
         True,
     ),
     ("페이지: 다음 장 링크", [("docs/four_steps.md", "(why_scale.md)\n", "(heatmap.md)\n")], False),
+    # 장의 테스트는 스니펫만 import 하고 페이지 글은 reads 표시로 밝힙니다 (test_why_scale 의 pytestmark)
+    ("페이지: 본문이 옮긴 숫자", [("docs/why_scale.md", "하나꼴(0.356)", "하나꼴(0.365)")], False),
     ("테스트", [("tests/test_four_steps.py", "assert (n, d_k) == (3, 4)", "assert (n, d_k) == (3, 5)")], False),
 ]
 

@@ -201,9 +201,6 @@ class TestFile:
     reads: set  # 파일 안의 모든 reads 표시의 패턴 (모듈·클래스·함수)
     marks: set = field(default_factory=set)  # 모듈의 pytestmark 가 붙이는 표시 (browser, engine, model …)
 
-    def snippet_modules(self):
-        return {PurePosixPath(p).stem for p in self.imports if p.startswith("snippets/")}
-
 
 @dataclass
 class Graph:
@@ -225,35 +222,34 @@ class Graph:
         for path in sorted((root / "snippets").rglob("*.py")):
             if "__pycache__" not in path.parts:
                 g.snippets[path.relative_to(root).as_posix()] = path.stem
-        for folder, table, name in ((root / "docs", g.pages, None), (root / "snippets" / "notebooks", g.notebooks, 1)):
-            for path in sorted(folder.rglob("*.md")):
-                key = path.stem if name else path.relative_to(folder).as_posix()
-                table[key] = {PurePosixPath(m).name for m in INCLUDE.findall(path.read_text(encoding="utf-8"))}
+        docs, notebooks = root / "docs", root / "snippets" / "notebooks"
+        g.pages = {p.relative_to(docs).as_posix(): _includes(p) for p in sorted(docs.rglob("*.md"))}
+        g.notebooks = {p.stem: _includes(p) for p in sorted(notebooks.glob("*.md"))}
         for rel, module in g.snippets.items():
             for func in g.imports.facts(rel)["figures"]:  # sitebuild.snippets.discover 와 같은 이름: <모듈>-<이름>
                 g.figures[f"{module}-{func.removeprefix('figure_')}"] = module
-        conftest = root / "tests" / "conftest.py"
-        plugins = _plugins(ast.parse(conftest.read_text(encoding="utf-8")))
-        g.foundation = set().union(g.imports.closure("tests/conftest.py"), *map(g._plugin_closure, plugins))
+        plugins = [g.imports.find(name) for name in _plugins(ast.parse((root / "tests" / "conftest.py").read_bytes()))]
+        g.foundation = set().union(*map(g.imports.closure, ["tests/conftest.py", *plugins]))
         for path in sorted((root / "tests").glob("test_*.py")):
             rel = path.relative_to(root).as_posix()
             found = g.imports.facts(rel)
             g.tests[rel] = TestFile(rel, g.imports.closure(rel), set(found["reads"]), set(found["marks"]))
         return g
 
-    def _plugin_closure(self, name):
-        found = self.imports.find(name)
-        return self.imports.closure(found) if not found.startswith("module:") else set()
-
     def importers(self, paths):
         """스니펫 파일 paths 와, 그것을 (간접으로라도) import 하는 스니펫 파일 전부 (지운 파일은 모듈 이름으로)."""
-        names = {p for p in paths} | {f"module:{PurePosixPath(p).stem}" for p in paths}
+        names = set(paths) | {f"module:{PurePosixPath(p).stem}" for p in paths}
         return {s for s in self.snippets if self.imports.closure(s) & names} | set(paths)
 
     def universe(self):
         """테스트의 매개변수로 고를 수 있는 이름들: 페이지, 노트북 원고(와 nav 의 이름), 스니펫 파일, 그림."""
         notebooks = set(self.notebooks) | {notebook_page(n) for n in self.notebooks}
         return set(self.pages) | notebooks | {f"{m}.py" for m in self.snippets.values()} | set(self.figures)
+
+
+def _includes(path):
+    """페이지나 노트북 원고가 include 하는 스니펫 모듈 이름들."""
+    return {PurePosixPath(m).name for m in INCLUDE.findall(path.read_text(encoding="utf-8"))}
 
 
 def _plugins(tree):

@@ -75,7 +75,10 @@ def serve_twice(tmp_path):
 # 훅과 빌드 코드가 그대로면 지난 결과를 씁니다 (support/runs.py).
 BACKGROUND = {
     "hook:serve-twice": lambda: runs.cached(
-        "hook-serve-twice", [HOOKS, OVERRIDES / "tools.yml", DISK_CACHE], lambda: serve_twice(Path(tempfile.mkdtemp(prefix="serve-twice-"))), __name__
+        "hook-serve-twice",
+        [HOOKS, OVERRIDES / "tools.yml", DISK_CACHE],
+        lambda: serve_twice(Path(tempfile.mkdtemp(prefix="serve-twice-"))),
+        __name__,
     )
 }
 

@@ -11,14 +11,25 @@
 - 저장: 다시 오면 받지 않고 열고, 서버가 꺼져도(네트워크 없이) 페이지와 계산이 됩니다. 375 px 손가락, 두 팔레트, axe.
 """
 
-import base64
 import functools
 import json
 
 import numpy as np
 import pytest
 
-from browser import DESKTOP, PHONE, Tab, go_offline
+from browser import (
+    B64_JS,
+    DESKTOP,
+    PHONE,
+    RecordingTab,
+    Tab,
+    assert_fits_phone_and_axe,
+    assert_no_model_before_the_button,
+    broken_download,
+    floats,
+    go_offline,
+)
+from browser import model_requests as requests_to
 from support import static
 
 pytestmark = pytest.mark.browser
@@ -46,14 +57,7 @@ def reference(site):
 
 
 def model_requests(tab):
-    return [u for u in tab.requests if MODELS in u and not u.endswith("manifest.json")]
-
-
-class RecordingTab(Tab):
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.requests = []
-        self.context.on("request", lambda r: self.requests.append(r.url))
+    return requests_to(tab, MODELS)
 
 
 def open_tool(tab, scheme="light"):
@@ -180,10 +184,11 @@ WORKER_JS = """async (wasm) => {
   return ready;
 }"""
 # 프롬프트마다: 읽은 걸음과, 로짓 1등을 골라 이은 세 걸음 (로짓·어텐션은 float32 바이트의 base64), 그리고 마지막 걸음의 렌즈
-RUN_JS = """async (texts) => { const out = [];
-  const b64 = a => { const u = new Uint8Array(a.buffer, a.byteOffset, a.byteLength); let s = '';
-    for (let i = 0; i < u.length; i += 0x8000) s += String.fromCharCode.apply(null, u.subarray(i, i + 0x8000));
-    return btoa(s); };
+RUN_JS = (
+    """async (texts) => { const out = [];
+  """
+    + B64_JS
+    + """
   for (const text of texts) {
     const steps = [];
     let r = await window.__ask({type: 'start', id: 1, text});
@@ -198,10 +203,7 @@ RUN_JS = """async (texts) => { const out = [];
     out.push({steps, lens: b64(lens.probs)});
   }
   return out; }"""
-
-
-def floats(text):
-    return np.frombuffer(base64.b64decode(text), "<f4").astype(np.float64)
+)
 
 
 def forward_texts(kernel):
@@ -473,16 +475,7 @@ def test_a_failed_download_says_so_and_the_page_still_works(browser, server, bui
     site, _ = built_site
     data = (site / MODELS / "blocks-2.bin").read_bytes()
     tab = RecordingTab(browser, server, PHONE)
-
-    def broken(route):
-        if how == "refused":
-            route.abort("connectionrefused")
-        elif how == "missing":
-            route.fulfill(status=404, body="not found")
-        elif how == "cut":
-            route.fulfill(status=200, body=data[: len(data) // 3], content_type="application/octet-stream")
-        else:
-            route.fulfill(status=200, body=data[:-1] + bytes([data[-1] ^ 1]), content_type="application/octet-stream")
+    broken = broken_download(data, how)
 
     try:
         page = open_tool(tab)
@@ -579,8 +572,6 @@ def test_second_visit_starts_at_once_and_works_offline(browser, built_site):
 # ---------------------------------------------------------------- 휴대전화, 팔레트, 손가락 ----
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_tool_fits_a_phone_works_by_touch_and_passes_axe(browser, server, scheme):
-    from axe_playwright_python.sync_playwright import Axe
-
     tab = Tab(browser, server, PHONE, has_touch=True, is_mobile=True)
     try:
         page = open_tool(tab, scheme)
@@ -592,22 +583,7 @@ def test_the_tool_fits_a_phone_works_by_touch_and_passes_axe(browser, server, sc
         wait_ready(page)
         page.locator(f"{ROOT} .own-prompt__lens-button").tap()
         page.wait_for_selector(f"{ROOT} .own-prompt__lens[data-lens]", timeout=60_000)
-        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-        for sel in (
-            ROOT,
-            f"{ROOT} .own-prompt__table",
-            f"{ROOT} .own-prompt__strip",
-            f"{ROOT} .own-prompt__lens-table",
-        ):
-            box = page.locator(sel).first.bounding_box()
-            assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (sel, box)
-        violations = Axe().run(page, context=ROOT).response["violations"]
-        assert not violations, [
-            (v["id"], [(n["target"], n["failureSummary"]) for n in v["nodes"][:3]]) for v in violations
-        ]
-        small = page.evaluate("""() => [...document.querySelectorAll('.own-prompt button, .own-prompt input, .own-prompt select')]
-            .filter(e => e.offsetParent).map(e => e.getBoundingClientRect()).filter(r => r.width < 24 || r.height < 24).length""")
-        assert small == 0
+        assert_fits_phone_and_axe(page, ROOT, [".own-prompt__table", ".own-prompt__strip", ".own-prompt__lens-table"])
         tab.assert_clean()
     finally:
         tab.close()
@@ -616,12 +592,6 @@ def test_the_tool_fits_a_phone_works_by_touch_and_passes_axe(browser, server, sc
 def test_no_model_file_before_the_button_and_no_third_party_requests(browser, server):
     tab = RecordingTab(browser, server, PHONE)
     try:
-        page = tab.open(PAGE)
-        tab.read_through()
-        assert not model_requests(tab)
-        assert any(u.endswith(MODELS + "manifest.json") for u in tab.requests)
-        assert not [u for u in tab.requests if "gemma-worker" in u]
-        assert page.locator(f"{ROOT} .own-prompt__get").is_visible()
-        tab.assert_clean()
+        assert_no_model_before_the_button(tab, PAGE, MODELS, "gemma-worker", f"{ROOT} .own-prompt__get")
     finally:
         tab.close()

@@ -6,6 +6,7 @@
 """
 
 import base64
+import fnmatch
 import os
 import shutil
 import subprocess
@@ -267,3 +268,10 @@ def assert_no_model_before_the_button(tab, path, models, scripts, button):
     assert not [u for u in tab.requests if re.search(scripts, u)]
     assert page.locator(button).first.is_visible()
     tab.assert_clean()
+
+
+def fetched(page, *patterns):
+    """page 가 지금까지 받은 파일의 이름(주소의 마지막 조각)들, 받은 차례대로. patterns 가 있으면 그 가운데 하나에 맞는
+    것만 (fnmatch: "journey*" 처럼). 도구가 독자가 가까이 올 때만 스크립트와 데이터를 받는지 보는 데 씁니다."""
+    names = page.evaluate("() => performance.getEntriesByType('resource').map(e => e.name.split('/').pop())")
+    return [n for n in names if not patterns or any(fnmatch.fnmatchcase(n, p) for p in patterns)]

@@ -9,6 +9,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from browser import fetched
+
 pytestmark = pytest.mark.browser
 
 
@@ -89,8 +91,7 @@ def test_explorer_leaves_the_static_figure_without_javascript(browser, server):
         context.close()
 
 
-EXPLORER_FILES_JS = """() => performance.getEntriesByType('resource').map(e => e.name.split('/').pop())
-    .filter(n => n === 'explorer.js' || n === 'explorer-common.js' || n === 'why_scale-explorer.json')"""
+EXPLORER_FILES = ("explorer.js", "explorer-common.js", "why_scale-explorer.json")
 
 
 def test_explorer_draws_only_when_the_reader_scrolls_near(phone):
@@ -100,9 +101,9 @@ def test_explorer_draws_only_when_the_reader_scrolls_near(phone):
     page.wait_for_timeout(300)
     box = page.locator(".attention-explorer")
     assert box.get_attribute("data-ready") == "waiting" and "준비" in box.inner_text()
-    assert page.evaluate(EXPLORER_FILES_JS) == []
+    assert fetched(page, *EXPLORER_FILES) == []
     phone.read_through(whole_page=False)
-    assert sorted(page.evaluate(EXPLORER_FILES_JS)) == ["explorer-common.js", "explorer.js", "why_scale-explorer.json"]
+    assert sorted(fetched(page, *EXPLORER_FILES)) == ["explorer-common.js", "explorer.js", "why_scale-explorer.json"]
     n = len(page.evaluate("async src => (await (await fetch(src)).json()).tokens", box.get_attribute("data-src")))
     assert n >= 3 and box.locator(".attention-explorer__grid td[data-weight]").count() == n * n
     assert "준비" not in box.inner_text()

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from playwright.sync_api import expect
 
-from browser import PHONE
+from browser import PHONE, fetched
 from head_explorer_reference import DIGITS, expected_dot, expected_steps, expected_top, reference, shown
 
 pytestmark = pytest.mark.browser
@@ -412,13 +412,12 @@ def test_data_comes_only_when_the_reader_scrolls_near(phone):
     page.wait_for_timeout(300)
     explorer = page.locator(".head-explorer")
     assert explorer.get_attribute("data-ready") == "waiting" and "준비" in explorer.inner_text()
-    loaded = """() => performance.getEntriesByType('resource').map(e => e.name.split('/').pop())
-        .filter(n => n === 'head-explorer.js' || n.startsWith('head_explorer-e5'))"""
-    assert page.evaluate(loaded) == []
+    files = ("head-explorer.js", "head_explorer-e5*")
+    assert fetched(page, *files) == []
     phone.read_through(whole_page=False)
     page.wait_for_selector(".head-explorer__dot[data-qk=ok]")
     # 처음 보일 때: 스크립트, 점수, 시작 문장(0)·층(7층, 번호 6)의 q·k 파일 하나
-    assert sorted(page.evaluate(loaded)) == [
+    assert sorted(fetched(page, *files)) == [
         "head-explorer.js",
         "head_explorer-e5-qk-s0-l6.json",
         "head_explorer-e5.json",
@@ -429,7 +428,7 @@ def test_data_comes_only_when_the_reader_scrolls_near(phone):
     for t in (6 * 12 + 3, 2 * 12 + 0, 6 * 12 + 10, 2 * 12 + 5):
         thumbs.nth(t).click()
         page.wait_for_selector(".head-explorer__dot[data-qk=ok]")
-    assert sorted(page.evaluate(loaded)) == [
+    assert sorted(fetched(page, *files)) == [
         "head-explorer.js",
         "head_explorer-e5-qk-s0-l2.json",
         "head_explorer-e5-qk-s0-l6.json",

@@ -12,7 +12,7 @@ import math
 import numpy as np
 import pytest
 
-from browser import PHONE, Tab
+from browser import PHONE, Tab, fetched
 
 pytestmark = pytest.mark.browser
 
@@ -278,13 +278,12 @@ def touched(touch, run, scheme):
 def test_script_and_data_come_only_when_the_reader_scrolls_near(phone):
     page = phone.open(PAGE)
     page.wait_for_timeout(300)
-    loaded = """() => performance.getEntriesByType('resource').map(e => e.name.split('/').pop())
-        .filter(n => n === 'training-explorer.js' || n.startsWith('head_roles-training'))"""
-    assert page.evaluate(loaded) == []
+    files = ("training-explorer.js", "head_roles-training*")
+    assert fetched(page, *files) == []
     explorer = page.locator(ROOT)
     assert explorer.get_attribute("data-ready") == "waiting" and "준비" in explorer.inner_text()
     ready(phone)
-    assert sorted(page.evaluate(loaded)) == ["head_roles-training.json", "training-explorer.js"]
+    assert sorted(fetched(page, *files)) == ["head_roles-training.json", "training-explorer.js"]
     phone.assert_clean()
 
 

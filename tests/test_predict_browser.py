@@ -21,6 +21,7 @@ import pytest
 
 from browser import PHONE, Tab
 from predict import fill
+from support import colour
 
 pytestmark = pytest.mark.browser
 
@@ -538,16 +539,6 @@ SIZES_JS = """() => [...document.querySelectorAll(
   .map(el => { const r = el.getBoundingClientRect(); return {cls: el.getAttribute('class'), w: r.width, h: r.height}; })"""
 
 
-def contrast(a, b):
-    def lum(rgb):
-        c = [v / 255 for v in rgb]
-        c = [v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4 for v in c]
-        return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
-
-    hi, lo = sorted((lum(a), lum(b)), reverse=True)
-    return (hi + 0.05) / (lo + 0.05)
-
-
 COLORS_JS = """() => {
   const rgb = s => s.match(/[\\d.]+/g).slice(0, 3).map(Number);
   let el = document.querySelector('.qk-picture'), bg = 'rgba(0, 0, 0, 0)';
@@ -576,7 +567,7 @@ def test_phone_layout_targets_colours_and_axe(phone, scheme):
     assert not small, small
     colors = page.evaluate(COLORS_JS)
     for line in colors["lines"]:
-        assert contrast(line, colors["bg"]) >= 3.0, (scheme, line, colors["bg"])
+        assert colour.contrast(line, colors["bg"], scale=255) >= 3.0, (scheme, line, colors["bg"])
     assert len({tuple(c) for c in colors["lines"]}) == 4, "q 와 키 셋의 색이 서로 달라야 합니다"
     violations = Axe().run(page, context={"include": [[".qk-picture"], [".predict"]]}).response["violations"]
     assert not violations, [(v["id"], [n["target"] for n in v["nodes"]]) for v in violations]

@@ -56,6 +56,18 @@ def reference(site):
     return site_model(site_files(site))
 
 
+@pytest.fixture(scope="module")
+def model(built_site):
+    """빌드된 사이트가 보내는 파일만으로 만든 numpy 디코더."""
+    site, _ = built_site
+    return reference(site)
+
+
+def read_prompt(reader, text):
+    """데스크톱 독자가 text 를 계산한 페이지."""
+    return compute_text(reader.page, text)
+
+
 def model_requests(tab):
     return requests_to(tab, MODELS)
 
@@ -242,10 +254,8 @@ def numpy_steps(model, text):
 
 
 @pytest.mark.parametrize("kernel", ["wasm", "js"])
-def test_worker_equals_numpy_on_prompts_the_tests_make(reader, built_site, forward, kernel):
+def test_worker_equals_numpy_on_prompts_the_tests_make(reader, model, forward, kernel):
     """토큰 id 같음, 로짓 ≤ LOGITS_TOL, 후보 10개(차례까지) 같음, 어텐션 ≤ ATTENTION_TOL: 읽은 걸음과 KV 캐시로 이은 세 걸음."""
-    site, _ = built_site
-    model = reference(site)
     worst_z = worst_w = 0.0
     texts = forward_texts(kernel)
     for text, got in zip(texts, forward[kernel], strict=True):
@@ -265,12 +275,10 @@ def test_worker_equals_numpy_on_prompts_the_tests_make(reader, built_site, forwa
 
 
 @pytest.mark.parametrize("kernel", ["wasm", "js"])
-def test_worker_logit_lens_equals_numpy(reader, built_site, forward, kernel):
+def test_worker_logit_lens_equals_numpy(reader, model, forward, kernel):
     """렌즈: 층마다 부분 어휘의 확률 (T = 1) = numpy 의 잔차 흐름으로 계산한 것, 차이 ≤ 1e-4 (마지막 걸음의 자리)."""
     from gemma_decoder import new_cache, residual_stream, rms_norm
 
-    site, _ = built_site
-    model = reference(site)
     worst = 0.0
     for text, got in zip(forward_texts(kernel), forward[kernel], strict=True):
         _, cache = numpy_steps(model, text)
@@ -307,15 +315,12 @@ def set_knobs(page, T, k, p):
     return json.loads(page.locator(f"{ROOT} .own-prompt__table").first.get_attribute("data-candidates"))
 
 
-def test_candidates_follow_the_knobs_like_sampling_py(reader, built_site):
+def test_candidates_follow_the_knobs_like_sampling_py(reader, model):
     """후보 표의 확률 = sampling.probabilities (부분 어휘의 로짓; 브라우저의 로짓과 numpy 의 로짓 차이만큼), 후보 id 도 같습니다."""
     import sampling
 
-    site, _ = built_site
-    model = reference(site)
-    page = reader.page
     text = "김치찌개를 맛있게 끓이려면"
-    compute_text(page, text)
+    page = read_prompt(reader, text)
     (_, z, _), *_ = numpy_steps(model, text)[0]
     ids = model.params["E"].ids
     for T, k, p in [(1, 0, 1), (0.5, 0, 1), (1.5, 0, 0.9), (1, 5, 1), (0.8, 20, 0.5), (0, 0, 1), (2, 50, 0.05)]:
@@ -337,12 +342,9 @@ def test_candidates_follow_the_knobs_like_sampling_py(reader, built_site):
     reader.assert_clean()
 
 
-def test_choosing_with_t0_takes_numpys_first_token_and_keep_writing_stops(reader, built_site):
-    site, _ = built_site
-    model = reference(site)
-    page = reader.page
+def test_choosing_with_t0_takes_numpys_first_token_and_keep_writing_stops(reader, model):
     text = "옛날 옛적에 한 마을에"
-    compute_text(page, text)
+    page = read_prompt(reader, text)
     set_knobs(page, 0, 0, 1)
     steps, _ = numpy_steps(model, text)
     for k in range(2):
@@ -372,12 +374,9 @@ def test_choosing_with_t0_takes_numpys_first_token_and_keep_writing_stops(reader
     reader.assert_clean()
 
 
-def test_attention_strip_and_bos_switch_show_numpys_weights(reader, built_site):
-    site, _ = built_site
-    model = reference(site)
-    page = reader.page
+def test_attention_strip_and_bos_switch_show_numpys_weights(reader, model):
     text = "고양이가 매트 위에"
-    compute_text(page, text)
+    page = read_prompt(reader, text)
     (_, _, w), *_ = numpy_steps(model, text)[0]
     for layer, head in [(5, 0), (0, 3), (17, 2), (8, 1)]:
         page.select_option(f"{ROOT} select[data-pick=layer]", str(layer))
@@ -402,15 +401,12 @@ def test_attention_strip_and_bos_switch_show_numpys_weights(reader, built_site):
     reader.assert_clean()
 
 
-def test_logit_lens_table_matches_numpy(reader, built_site):
+def test_logit_lens_table_matches_numpy(reader, model):
     """렌즈 표: 층마다 1등 조각과 마지막 층의 1등이 가진 확률 = numpy (부분 어휘 안에서)."""
     from gemma_decoder import new_cache, residual_stream, rms_norm
 
-    site, _ = built_site
-    model = reference(site)
-    page = reader.page
     text = "봄이 오면 산에"
-    compute_text(page, text)
+    page = read_prompt(reader, text)
     page.locator(f"{ROOT} .own-prompt__lens-button").click()
     page.wait_for_selector(f"{ROOT} .own-prompt__lens[data-lens]", timeout=60_000)
     lens = json.loads(page.locator(f"{ROOT} .own-prompt__lens").get_attribute("data-lens"))

@@ -6,6 +6,7 @@
 """
 
 import base64
+import contextlib
 import fnmatch
 import os
 import shutil
@@ -275,3 +276,24 @@ def fetched(page, *patterns):
     것만 (fnmatch: "journey*" 처럼). 도구가 독자가 가까이 올 때만 스크립트와 데이터를 받는지 보는 데 씁니다."""
     names = page.evaluate("() => performance.getEntriesByType('resource').map(e => e.name.split('/').pop())")
     return [n for n in names if not patterns or any(fnmatch.fnmatchcase(n, p) for p in patterns)]
+
+
+def open_waiting(tab, path, root, files):
+    """path 를 열고 0.3초 뒤를 봅니다: root 상자는 안내 글("…준비하고 있습니다")만 보이며 기다리고(data-ready=waiting),
+    files(fetched 의 패턴)는 하나도 받지 않았습니다. 독자가 가까이 와야 받는 도구의 첫 화면. (page, 상자)를 돌려줍니다."""
+    page = tab.open(path)
+    page.wait_for_timeout(300)
+    box = page.locator(root).first
+    assert box.get_attribute("data-ready") == "waiting" and "준비" in box.inner_text()
+    assert fetched(page, *files) == []
+    return page, box
+
+
+@contextlib.contextmanager
+def without_javascript(browser, server, path):
+    """JavaScript 를 끈 375 px 탭으로 path 를 연 page. 도구 없이도 글과 그림이 읽히는지 보는 데 씁니다."""
+    tab = Tab(browser, server, PHONE, java_script_enabled=False)
+    try:
+        yield tab.open(path)
+    finally:
+        tab.close()

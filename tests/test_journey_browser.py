@@ -17,7 +17,7 @@ import math
 import numpy as np
 import pytest
 
-from browser import PHONE, Tab, fetched
+from browser import PHONE, Tab, fetched, without_javascript
 from support import colour
 
 pytestmark = pytest.mark.browser
@@ -409,12 +409,7 @@ def test_data_comes_only_when_the_reader_comes_near(phone):
 
 
 def test_without_javascript_the_folded_code_remains(browser, server):
-    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
-    try:
-        page = context.new_page()
-        page.goto(server + "four_steps/")
+    with without_javascript(browser, server, "four_steps/") as page:
         assert not page.locator(".journey").is_visible()
         summary = page.locator("details summary", has_text="실제 모델의 숫자를 코어로")
         assert summary.count() == 1
-    finally:
-        context.close()

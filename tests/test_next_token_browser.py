@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import sampling
-from browser import PHONE, fetched
+from browser import PHONE, fetched, open_waiting
 from next_token_data import unpack_attention
 
 pytestmark = pytest.mark.browser
@@ -386,12 +386,8 @@ def test_touch_alone_and_fits_a_phone(touch, scheme):
 
 
 def test_data_comes_only_when_the_reader_scrolls_near(phone):
-    page = phone.open(PAGE)
-    page.wait_for_timeout(300)
-    box = page.locator(".next-token")
-    assert box.get_attribute("data-ready") == "waiting" and "준비" in box.inner_text()
     files = ("next-token.js", "next_token_data*")
-    assert fetched(page, *files) == []
+    page, box = open_waiting(phone, PAGE, ".next-token", files)
     phone.read_through(whole_page=False)
     assert sorted(fetched(page, *files)) == [
         "next-token.js",

@@ -19,7 +19,7 @@ import re
 import numpy as np
 import pytest
 
-from browser import PHONE, Tab
+from browser import PHONE, Tab, without_javascript
 from predict import fill
 from support import colour
 
@@ -575,10 +575,7 @@ def test_phone_layout_targets_colours_and_axe(phone, scheme):
 
 
 def test_without_javascript_the_question_and_folded_answer_read_as_before(browser, server):
-    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
-    try:
-        page = context.new_page()
-        page.goto(server + "library_analogy/")
+    with without_javascript(browser, server, "library_analogy/") as page:
         boxes = page.locator(".predict")
         assert boxes.count() == 2
         for i in range(boxes.count()):
@@ -589,8 +586,6 @@ def test_without_javascript_the_question_and_folded_answer_read_as_before(browse
                 " b.nextElementSibling.querySelector('summary').textContent]"
             )
             assert re.match(r"문제 \d\.", around[0]) and around[1] == "DETAILS" and around[2] == "정답과 풀이", around
-        page.goto(server + "four_steps/")
+    with without_javascript(browser, server, "four_steps/") as page:
         assert not page.locator(".qk-picture").is_visible()
         assert page.locator("details summary", has_text="움직이는 그림의 숫자를 코어로").count() == 1
-    finally:
-        context.close()

@@ -1,7 +1,7 @@
 """줄바꿈 묶음(sitebuild/glue.py): 조사가 닫는 괄호·수식·코드 뒤에서, 숫자 범위가 대시 뒤에서 갈라지지 않게 묶습니다.
 
 여기서는 무엇을 묶고 무엇을 그대로 두는지를 봅니다. 묶음이 실제 화면에서 줄바꿈을 막는지는 브라우저 검사
-(tests/test_pages_in_browser.py 의 test_no_particle_starts_a_line_alone, test_no_range_splits_at_the_dash)가 봅니다.
+(tests/test_pages_in_browser.py 의 test_no_line_breaks_where_a_reader_trips 의 particle, range)가 봅니다.
 """
 
 import functools

@@ -29,9 +29,6 @@ from sitebuild import codestyle, mathml, notebook_pages
 from support import pageweight, runs
 from support.one_figure import OneFigure
 
-# make quick: 이 파일이 import 말고 읽는 것 (tests/support/changes.py)
-pytestmark = pytest.mark.reads("docs/assets/e5-worker.js")
-
 MATERIAL = Path(__import__("material").__file__).parent / "templates"
 
 
@@ -276,6 +273,7 @@ def test_material_reports_a_failed_search_index_as_network_error():
     assert early.index('"Network error"') < early.index("{{ super() }}") and "bundle" in early
 
 
+@pytest.mark.reads("docs/assets/e5-worker.js")
 def test_material_loads_the_search_index_by_xhr_and_the_search_worker_from_its_config():
     """overrides/main.html 의 두 번째 작은 스크립트는 저장본을 네트워크 없이 연 페이지에서 실패할 요청을 막습니다 (issue 39 §8):
     번들이 검색 색인을 XMLHttpRequest 로 "search/search_index.json" 에서 부르고(그 요청은 보내지 않습니다), 검색 작업자를

@@ -3,9 +3,6 @@
 import numpy as np
 import pytest
 
-# make quick: 이 파일이 import 말고 읽는 것 (tests/support/changes.py)
-pytestmark = pytest.mark.reads("docs/core_tour.md")
-
 
 @pytest.fixture(scope="module")
 def ct():
@@ -34,6 +31,7 @@ def test_padding_and_causal_masks_combine(ct):
     assert np.all(w[..., np.triu_indices(5, k=1)[0], np.triu_indices(5, k=1)[1]] == 0)  # 미래
 
 
+@pytest.mark.reads("docs/core_tour.md")
 def test_page_output(ct):
     from page_outputs import page_output
 

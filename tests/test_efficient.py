@@ -21,9 +21,6 @@ from site_pages import DOCS
 from sitebuild import snippets
 from support import runs
 
-# make quick: 이 파일이 import 말고 읽는 것 (tests/support/changes.py)
-pytestmark = pytest.mark.reads("docs/efficient.md")
-
 
 @pytest.fixture(scope="module")
 def ef():
@@ -69,6 +66,7 @@ def no_warnings(call):
 # ---------------------------------------------------------------- 비용
 
 
+@pytest.mark.reads("docs/efficient.md")
 def test_scores_cost_n_squared(ef, peaks):
     core = peaks["core"]
     for n in ef.sizes:
@@ -91,6 +89,7 @@ def test_cost_figure_alt_text_claims(ef, peaks):
 # ---------------------------------------------------------------- 온라인 소프트맥스
 
 
+@pytest.mark.reads("docs/efficient.md")
 def test_online_softmax_steps(ef):
     assert [(m, round(l, 4)) for m, l in ef.steps] == [(3.0, 1.5032), (6.0, 1.2127), (6.0, 1.5988)]
     assert ef.steps[1][1] < ef.steps[0][1]  # "최댓값이 3에서 6으로 바뀌자 l이 오히려 줄었습니다"
@@ -179,6 +178,7 @@ def test_tiled_attention_equals_the_core(ef, case):
     np.testing.assert_allclose(got, want, rtol=tol, atol=tol)
 
 
+@pytest.mark.reads("docs/efficient.md")
 def test_tiled_attention_page_check(ef):
     text = out()
     gaps = re.findall(r"(마스크 없음|인과 마스크): 코어와 최대 차이 (\S+)", text)
@@ -229,6 +229,7 @@ def test_tiled_attention_overflow_is_a_named_error_not_nan(ef):
     assert kind is ValueError and "float32" in msg and "q.shape=(3, 2)" in msg
 
 
+@pytest.mark.reads("docs/efficient.md")
 def test_tiled_attention_memory_follows_the_output(ef, peaks):
     for n in ef.sizes:
         output = n * ef.d * 8
@@ -241,6 +242,7 @@ def test_tiled_attention_memory_follows_the_output(ef, peaks):
     assert abs(core - 134.2) < 1.5 and 1.0 < tiled < 2.0 and output == 1.0  # 출력 2048 × 64 × 8 B = 1.05 MB
 
 
+@pytest.mark.reads("docs/efficient.md")
 def test_tiled_work_is_not_less_than_the_core(ef):
     plain, tiled = ef.plain, ef.tiled
     assert plain["행렬 곱"] == tiled["행렬 곱"] == 2 * 2 * 2048 * 2048 * 64
@@ -250,6 +252,7 @@ def test_tiled_work_is_not_less_than_the_core(ef):
     assert "  타일의 고치기 곱셈 +2,129,920" in text and "  numpy 를 부르는 조각 256개" in text
 
 
+@pytest.mark.reads("docs/efficient.md")
 def test_flash_paper_numbers(ef):
     """FlashAttention 논문(arXiv 2205.14135v2) 그림 2 왼쪽의 값과, 페이지가 말하는 비율."""
     assert ef.fa1_fig2 == {"표준": (66.6, 40.3, 41.7), "Flash": (75.2, 4.4, 7.3)}
@@ -267,6 +270,7 @@ def test_flash_paper_numbers(ef):
 # ---------------------------------------------------------------- KV 캐시
 
 
+@pytest.mark.reads("docs/efficient.md")
 def test_kv_cache_gives_the_same_tokens_and_logits(ef):
     assert ef.plain_tokens == ef.cached_tokens and len(ef.plain_tokens) == 64
     assert len(set(ef.plain_tokens[4:])) > 30  # 같은 토큰만 되풀이하는 뻔한 경우가 아닙니다
@@ -274,6 +278,7 @@ def test_kv_cache_gives_the_same_tokens_and_logits(ef):
     assert "토큰 64개가 같은가? True" in out()
 
 
+@pytest.mark.reads("docs/efficient.md")
 def test_kv_cache_counts_scores(ef):
     heads = ef.model["heads"]
     assert ef.plain_entries == heads * sum(t * t for t in range(4, 64)) == 341_320
@@ -299,6 +304,7 @@ def test_causal_mask_is_why_the_cache_is_exact(ef):
         np.testing.assert_allclose(step[name], batch[name], rtol=1e-12, atol=1e-12)
 
 
+@pytest.mark.reads("docs/efficient.md")
 def test_work_per_token_and_figure_alt_text(ef):
     """센 FLOP (그림과 대체 텍스트): 캐시 없이 약 4천만 → 16억, KV 캐시 약 85만 → 184만 (두 배 남짓),
     그 가운데 어텐션의 몫 약 6만 6천 → 105만 (t 에 비례해 16배)."""
@@ -342,6 +348,7 @@ def test_kv_figure_shows_counted_work_not_timings(ef):
 # ---------------------------------------------------------------- MQA / GQA
 
 
+@pytest.mark.reads("docs/efficient.md")
 def test_kv_bytes_per_token(ef):
     assert {g: ef.kv_bytes_per_token(g) for g in (32, 8, 1)} == {32: 16_384, 8: 4_096, 1: 512}
     text = out()
@@ -353,6 +360,7 @@ def test_kv_bytes_per_token(ef):
         assert line in text
 
 
+@pytest.mark.reads("docs/efficient.md")
 def test_gqa_with_copied_heads_equals_mha(ef):
     np.testing.assert_allclose(ef.out_gqa, ef.out_mha, rtol=1e-12, atol=1e-12)
     assert "복사한 헤드의 MHA 와 같은가? True" in out() and "K·V 파라미터: GQA 2,048, MHA 8,192" in out()
@@ -382,6 +390,7 @@ def test_gqa_bad_head_counts_are_named(ef):
         ef.grouped_query_attention(q, k, k)
 
 
+@pytest.mark.reads("docs/efficient.md")
 def test_gqa_paper_table(ef):
     """GQA 논문(arXiv 2305.13245) 표 1의 T5-XXL 세 줄."""
     assert ef.gqa_table == {"MHA": (1.51, 47.2), "GQA-8": (0.28, 47.1), "MQA": (0.24, 46.6)}
@@ -390,6 +399,7 @@ def test_gqa_paper_table(ef):
         assert line in text
 
 
+@pytest.mark.reads("docs/efficient.md")
 def test_quiz_2_cache_size(ef):
     # 문제 2 (issue 41): 캐시 ∝ KV 헤드 수 × 토큰 수 — 헤드 4분의 1, 토큰 4배면 MHA 와 같은 4 GiB
     assert ef.kv_bytes_per_token(8) == 4096 and ef.total_mha == 4.0 and ef.gqa_short == 1.0 and ef.gqa_long == 4.0
@@ -413,6 +423,7 @@ def test_sliding_window_bad_sizes_are_named(ef, window, sinks, name):
         ef.sliding_window_mask(5, window, sinks)
 
 
+@pytest.mark.reads("docs/efficient.md")
 def test_window_page_output(ef):
     text = out()
     for line in ("4,096개  인과", "1,020개  창 1,020", "1,024개  맨 앞 4 + 창 1,020"):
@@ -429,6 +440,7 @@ def test_masks_figure_counts(ef):
     ] == [16, 4, 8]
 
 
+@pytest.mark.reads("docs/efficient.md")
 def test_streaming_paper_table(ef):
     """StreamingLLM 논문(arXiv 2309.17453) 표 1, 그림 5, 초록."""
     assert list(ef.streaming_table.values()) == [5158.07, 5.40, 5.60]
@@ -456,6 +468,7 @@ def test_sink_logit_identity(ef, seed, n, b):
     np.testing.assert_allclose(hidden, softmax(s), rtol=1e-12)
 
 
+@pytest.mark.reads("docs/efficient.md")
 def test_sink_page_output(ef):
     assert ef.with_sink.sum() == pytest.approx(0.724, abs=5e-4)
     np.testing.assert_allclose(ef.out_zero, ef.e @ ef.V1 / (ef.e.sum() + 1), rtol=1e-12)
@@ -464,6 +477,7 @@ def test_sink_page_output(ef):
     assert "영 벡터 토큰 = 점수 0 인 쉬는 자리? True" in text
 
 
+@pytest.mark.reads("docs/efficient.md")
 def test_quiz_4_sink(ef):
     np.testing.assert_allclose(ef.w4, 1 / 6, rtol=1e-12)
     assert "가중치: [0.167 0.167 0.167]  합: 0.5" in out()
@@ -472,6 +486,7 @@ def test_quiz_4_sink(ef):
 # ---------------------------------------------------------------- RoPE
 
 
+@pytest.mark.reads("docs/efficient.md")
 def test_rope_scores_depend_only_on_the_offset(ef):
     assert ef.rope_gap < 1e-12 and ef.offsets.max() == 4096
     assert float(re.search(r"점수 최대 차이 (\S+)", out()).group(1)) < 1e-12
@@ -539,6 +554,7 @@ def test_the_site_models_use_learned_absolute_positions():
 # ---------------------------------------------------------------- 확인 문제와 인용
 
 
+@pytest.mark.reads("docs/efficient.md")
 def test_quiz_1_block_size_does_not_matter(ef):
     for block in (1, 3, 8):
         np.testing.assert_allclose(ef.online_softmax(ef.row, block)[0], softmax(ef.row), rtol=1e-15, atol=1e-16)
@@ -560,13 +576,14 @@ CITED = [
 ]
 
 
+@pytest.mark.reads("docs/efficient.md")
 def test_cited_numbers_are_the_verified_ones():
     text = PAGE.read_text(encoding="utf-8")
     for phrase in CITED:
         assert phrase in text, phrase
 
 
-@pytest.mark.reads("docs/heatmap.md", "docs/korean_model.md", "docs/real_model.md")
+@pytest.mark.reads("docs/efficient.md", "docs/heatmap.md", "docs/korean_model.md", "docs/real_model.md")
 def test_links_to_what_the_site_measured_itself():
     """쉬는 자리: 이 장은 다른 장이 잰 것을 인용만 합니다. 그 장들이 여전히 그렇게 말하는지 확인합니다."""
     text = PAGE.read_text(encoding="utf-8")
@@ -581,6 +598,7 @@ def test_links_to_what_the_site_measured_itself():
 # ---------------------------------------------------------------- 이슈 29: 말이 증거보다 세지 않게
 
 
+@pytest.mark.reads("docs/efficient.md")
 def test_each_method_is_said_to_reduce_what_it_reduces(ef):
     """FlashAttention, KV 캐시, GQA, 어텐션 싱크를 "n² 비용을 줄이는 방법" 으로 묶지 않습니다. 줄이는 것이 저마다 다르고
     (FlashAttention 은 FLOP 이 그대로), 어텐션 싱크는 방법이 아니라 현상입니다. 페이지 자신의 측정이 그 말을 떠받칩니다."""
@@ -600,6 +618,7 @@ def test_each_method_is_said_to_reduce_what_it_reduces(ef):
     assert ef.kv_bytes_per_token(8) < ef.kv_bytes_per_token(32)  # GQA: 캐시의 바이트가 줄어듭니다
 
 
+@pytest.mark.reads("docs/efficient.md")
 def test_rope_sentence_keeps_q_and_k_in_the_score(ef):
     """RoPE 의 점수는 오프셋에만 달린 것이 아니라 q 와 k 에도 달려 있습니다. 위치만 오프셋으로 들어갑니다."""
     text = PAGE.read_text(encoding="utf-8")
@@ -614,6 +633,7 @@ def test_rope_sentence_keeps_q_and_k_in_the_score(ef):
     assert abs(other_q - same_offset[0]) > 0.1  # 오프셋이 같아도 q 가 다르면 점수가 다릅니다
 
 
+@pytest.mark.reads("docs/efficient.md")
 def test_window_claims_stay_within_the_streaming_paper():
     """StreamingLLM 이 잰 것은 창 없이 학습한 모델을 창으로 돌린 경우입니다. 창으로 학습한 모델이 무너진다고 말하지 않고,
     논문의 창(Longformer)은 양쪽을 보는데 이 장의 창은 앞쪽만 본다고 밝힙니다."""
@@ -624,6 +644,7 @@ def test_window_claims_stay_within_the_streaming_paper():
     assert "Longformer의 창은 쿼리 양쪽의 키를 보지만, 이 장은 디코더에 맞게 앞쪽 키만 보는 인과 창을 씁니다" in text
 
 
+@pytest.mark.reads("docs/efficient.md")
 def test_sink_score_is_not_said_to_replace_the_first_tokens():
     """StreamingLLM 3.3절·표 3: b = 0 (Zero Sink) 으로 학습해도 다른 첫 토큰들이 여전히 필요했고, 학습하는 토큰을 둔 모델만
     그 토큰 하나로 버텼습니다. 페이지는 쉬는 자리 점수가 첫 토큰을 필요 없게 만든다고 말하지 않습니다."""
@@ -636,6 +657,7 @@ def test_sink_score_is_not_said_to_replace_the_first_tokens():
     assert "3.3절과 표 3" in text  # 각주
 
 
+@pytest.mark.reads("docs/efficient.md")
 def test_the_two_flash_speedups_are_said_to_be_different_measurements():
     """그림 1 의 7.6배와 출력이 그림 2 에서 나눈 5.7배는 다른 설정의 값입니다 (그림 2: GPT-2 medium, A100, 순전파 + 역전파)."""
     text = PAGE.read_text(encoding="utf-8")
@@ -644,6 +666,7 @@ def test_the_two_flash_speedups_are_said_to_be_different_measurements():
     assert "시간 5.7배 짧게" in out() and round(41.7 / 7.3, 1) == 5.7
 
 
+@pytest.mark.reads("docs/efficient.md")
 def test_cached_work_is_not_called_flat(ef):
     """캐시를 써도 토큰 하나의 FLOP 은 t 와 함께 늘어납니다 (64 → 1024 에서 두 배 남짓)."""
     text = PAGE.read_text(encoding="utf-8")
@@ -653,6 +676,7 @@ def test_cached_work_is_not_called_flat(ef):
     assert 2.0 < ratio < 2.3  # "두 배 남짓"
 
 
+@pytest.mark.reads("docs/efficient.md")
 def test_korean_counters_and_words(ef):
     """'벌' 은 옷이나 그릇을 세는 말이라 점수·출력·K와 V 에 쓰지 않습니다. '센 일의 양', '재 보겠습니다' 도 쓰지 않습니다."""
     from test_glossary import prose
@@ -666,6 +690,7 @@ def test_korean_counters_and_words(ef):
     assert "재 보겠습니다" not in text
 
 
+@pytest.mark.reads("docs/efficient.md")
 def test_outputs_fit_the_phone_box():
     """375 px 의 출력 칸에 모든 줄이 들어갑니다 (이슈 29, 7절; 예전에는 두 줄이 접혔습니다)."""
     from test_korean_model import too_wide

@@ -18,9 +18,6 @@ import pytest
 from conftest import ROOT
 from sitebuild import modelfiles
 
-# make quick: 이 파일이 import 말고 읽는 것 (tests/support/changes.py)
-pytestmark = pytest.mark.reads("docs/own_prompt.md")
-
 # ---------------------------------------------------------------- 커널 (빠름) ----
 
 
@@ -304,6 +301,7 @@ def test_logit_lens_is_the_forward_pass_of_the_first_layers(gemma):
 # ---------------------------------------------------------------- 페이지가 말하는 것 (model) ----
 
 
+@pytest.mark.reads("docs/own_prompt.md")
 @pytest.mark.model
 def test_page_outputs_say_what_the_prose_says():
     from page_outputs import page_output

@@ -17,9 +17,6 @@ import pytest
 from page_outputs import page_output
 from site_pages import DOCS
 
-# make quick: 이 파일이 import 말고 읽는 것 (tests/support/changes.py)
-pytestmark = pytest.mark.reads("docs/head_ablation.md", "docs/korean_model.md")
-
 SENTENCES = ["The cat sat on the mat.", "A dog chased the ball across the park."]
 
 
@@ -320,6 +317,7 @@ def explorer_e5():
     return json.loads(path.read_text(encoding="utf-8"))
 
 
+@pytest.mark.reads("docs/head_ablation.md")
 def test_looking_is_not_testing(ha, chapters, explorer_e5):
     """헤드 7-11 은 조사 '가' 에서 '▁고양이' 를 밝게 칠하지만, 끄면 문장 임베딩이 거의 움직이지 않습니다.
     한국어 장이 이름 붙이지 않은 헤드 11-12 는 100배 넘게 움직이고, 이 문장에서 헤드 144개 가운데 가장 많이 움직입니다."""
@@ -338,6 +336,7 @@ def test_looking_is_not_testing(ha, chapters, explorer_e5):
     assert "아무것도 끄지 않으면 결과가 같은가? True" in out and "W_O 의 행을 0 으로 만든 모델과 같은가? True" in out
 
 
+@pytest.mark.reads("docs/head_ablation.md", "docs/korean_model.md")
 def test_both_pages_name_the_same_contrast_head_from_one_computation(ha, explorer_e5):
     """issue 39 §5: 한국어 장과 이 장이 같은 문장("고양이가 매트 위에 앉았다")에서 헤드 7-11 과 견주는 헤드가 달랐습니다
     (12-7 과 11-12). 이제 둘 다 그 문장에서 끄면 임베딩이 가장 많이 움직이는 헤드를 이름으로 대고, 같은 값을 적습니다.
@@ -367,6 +366,7 @@ def test_both_pages_name_the_same_contrast_head_from_one_computation(ha, explore
     assert f"끄면 1 − cos가 {printed['7-11']:.5f}입니다" in korean
 
 
+@pytest.mark.reads("docs/head_ablation.md")
 def test_measured_on_every_fourth_sentence_of_both_chapters(ha, chapters):
     rm, km = chapters
     from ablation import chapter_sentences
@@ -431,6 +431,7 @@ def check_named_ranks(ha, worth):
     return found
 
 
+@pytest.mark.reads("docs/head_ablation.md")
 def test_positional_heads_lead_their_layer_and_resting_heads_trail_it(ha):
     """페이지의 세 가지를 이 장의 문장에서. 같은 확인을 장이 고르지 않은 문장에서도 합니다 (held_out 테스트)."""
     check_named_ranks(ha, ha.worth)
@@ -460,6 +461,7 @@ def check_depth(worth):
     assert 10 < np.median(e5[11]) / np.median(e5[0]) < 100  # 확인 문제 2: "수십 배"
 
 
+@pytest.mark.reads("docs/head_ablation.md")
 def test_depth_decides_both_measures(ha):
     check_depth(ha.worth)
     out = page_output("head_ablation.md")
@@ -479,6 +481,7 @@ def within_layer_agreement(ha, w, measure):
     return {k: spearman(a[k], b[k]) for k in range(len(a)) if a[k].any()}
 
 
+@pytest.mark.reads("docs/head_ablation.md")
 def test_halves_agree_within_layers_as_the_page_says(ha):
     """issue 39 §3: 헤드를 모두 한 줄로 세운 순위 상관(0.89–0.98)은 층의 차이가 부풀립니다. 페이지의 말은 같은 층 안의
     순위이므로 층 안에서 잽니다. 페이지가 찍은 범위와 가장 낮은 층이 여기서 따로 계산한 값과 같고, 글이 그 값을 씁니다."""
@@ -525,6 +528,7 @@ def check_quiz_1(worth):
     assert emb[4, 5] < np.median(emb[4])
 
 
+@pytest.mark.reads("docs/head_ablation.md")
 def test_what_the_page_says_about_the_paper_and_about_weights():
     """issue 39 §5: 끄는 방법을 고른 까닭("논문의 숫자와 견줄 수 있고")과 "숫자를 그대로 견줄 수는 없습니다" 가 서로
     어긋났습니다. 그리고 높은 가중치는 그 밸류에 곱하는 계수가 크다는 것이지, 그 밸류가 출력의 큰 몫을 차지한다는 것이
@@ -535,6 +539,7 @@ def test_what_the_page_says_about_the_paper_and_about_weights():
     assert "그 헤드가 출력을 만들 때 그 토큰의 밸류에 큰 계수를 곱한다는 것입니다." in page
 
 
+@pytest.mark.reads("docs/head_ablation.md")
 def test_quiz_answers(ha):
     check_quiz_1(ha.worth)
     out = page_output("head_ablation.md")

@@ -22,9 +22,6 @@ from page_outputs import page_output, printed
 from repeat_task import predictable
 from site_pages import DOCS
 
-# make quick: 이 파일이 import 말고 읽는 것 (tests/support/changes.py)
-pytestmark = pytest.mark.reads("docs/head_roles.md")
-
 
 @pytest.fixture(scope="module")
 def hr():
@@ -42,11 +39,13 @@ def loss_at(run, hr, s):
     return run["repeat_loss"][int(np.searchsorted(run["step"], s))]
 
 
+@pytest.mark.reads("docs/head_roles.md")
 def test_the_model_is_the_issue_size(hr):
     assert hr.count_params(hr.params) == 11_264
     assert "파라미터 11,264개" in page_output("head_roles.md")
 
 
+@pytest.mark.reads("docs/head_roles.md")
 def test_backward_matches_finite_differences_to_a_few_parts_per_billion(hr):
     """페이지: "11개 행렬(…) 모두에서 두 값의 상대 차이가 1억분의 1보다 작습니다" (커널마다 6e-10–1.4e-9). 행렬 수는 코드가 센 것 (예전 글은 "열두")."""
     worst = printed("head_roles.md", r"상대 차이 최대 ([\d.e+-]+)")
@@ -61,6 +60,7 @@ def test_backward_matches_finite_differences_to_a_few_parts_per_billion(hr):
     assert "열두" not in text
 
 
+@pytest.mark.reads("docs/head_roles.md")
 def test_the_loss_falls_slowly_then_at_once(hr, main):
     """처음 300 스텝 동안 천천히 줄다가, 스텝 400–600 사이에 한꺼번에 떨어집니다."""
     assert hr.phase_step(main) == printed("head_roles.md", r"절반 아래로: 스텝 (\d+)")
@@ -78,6 +78,7 @@ def figure_alt(name):
     return text.split(f"](figures/head_roles-{name}.png)")[0].rsplit("![", 1)[1]
 
 
+@pytest.mark.reads("docs/head_roles.md")
 def test_the_loss_figure_alt_text_is_the_run(hr, main):
     """손실 그림의 대체 텍스트의 숫자 = 그 그림이 그리는 기록 (예전 글: "3.47에서", "스텝 400–550 사이에 1 아래로";
     실제로는 3.59 에서 시작해 스텝 580 에 처음 1 아래)."""
@@ -185,6 +186,7 @@ def test_induction_jumps_when_the_loss_falls_and_layer1_shares_then_settles(hr, 
     assert 0.25 < prev[:, 1].max() < 0.5 and prev[-1, 1] < 0.2
 
 
+@pytest.mark.reads("docs/head_roles.md")
 def test_the_induction_walk_through_is_the_printed_sequence(hr):
     """ "두 헤드가 함께 하는 일" 은 추상적인 "A B" 대신 페이지가 찍은 수열로 걷습니다: 둘째 토막의 첫 자리(Q), 앞 토막에서
     Q 의 다음 자리(U). 글의 자리·토큰, 그림의 대체 텍스트의 숫자가 학습한 모델에서 잰 값(walk_through)과 같고, 세 걸음이 모두
@@ -206,6 +208,7 @@ def test_the_induction_walk_through_is_the_printed_sequence(hr):
     assert numbers == [round(walk["previous"], 2), round(walk["induction"][0], 2), round(walk["p_next"], 2)]
 
 
+@pytest.mark.reads("docs/head_roles.md")
 def test_switching_heads_off(hr):
     """이전 토큰 헤드를 끄면 손실이 찍기 가까이, 유도 점수가 무너짐. 1-2 는 거의 상관없음. 유도 헤드 하나를 끄면
     남은 헤드의 가중치(점수)는 그대로인데 손실이 크게 오릅니다."""
@@ -246,6 +249,7 @@ def test_the_trap_figure_stripes(hr, main):
         assert (main_w[second].argmax(-1) == second - gap + 1).sum() >= 9, gap
 
 
+@pytest.mark.reads("docs/head_roles.md")
 def test_quiz_answers(hr):
     text = page_output("head_roles.md")
     assert "가장 많이 보는 자리 − 지금 자리: [-15]" in text
@@ -279,6 +283,7 @@ def test_doubling_the_embedding_of_the_scaled_model_gives_the_unscaled_first_sco
             np.testing.assert_allclose(wa, wb, atol=1e-12)
 
 
+@pytest.mark.reads("docs/head_roles.md")
 def test_pairs_with_the_same_first_scores_learn_alike(hr):
     """출력의 네 줄: 처음 점수의 표준편차가 2쯤인 짝(나눔·임베딩 1.0, 나누지 않음·0.5)은 모두 800 스텝 안에 배우고,
     8쯤인 짝(나눔·2.0, 나누지 않음·1.0)은 하나도 배우지 못하며, 8쯤에서는 처음부터 행의 4분의 1 남짓이 한 키에 몰려 있습니다."""
@@ -303,6 +308,7 @@ def test_pairs_with_the_same_first_scores_learn_alike(hr):
         assert sorted(run["seed"] for _, _, run in hr.models(std, scaled)) == [0, 1]
 
 
+@pytest.mark.reads("docs/head_roles.md")
 def test_the_long_runs_stall_then_the_gradient_jumps(hr):
     """임베딩 1.0, 5,000 스텝 (그림과 글): 나누지 않은 모델은 배우지 못하고, 처음 몇 스텝 뒤로 2,000 스텝 넘게 기울기 노름이
     0.1–2 사이에 머물다가 그 뒤 10을 넘어 수십에서 수백까지 튀며, NaN 은 없습니다. 나눈 모델은 스텝 400–700 사이에 배우고
@@ -394,7 +400,7 @@ def test_slider_data_is_the_run_and_small(hr, main):
     assert len(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()) <= 300_000
 
 
-@pytest.mark.reads("docs/korean_model.md", "docs/real_model.md")
+@pytest.mark.reads("docs/head_roles.md", "docs/korean_model.md", "docs/real_model.md")
 def test_prose_names_the_heads_and_papers_the_runs_show():
     text = (DOCS / "head_roles.md").read_text(encoding="utf-8")
     assert "헤드 1-1은 대각선 바로 아래" in text and "헤드 2-1과 2-2는 둘째 토막에서 대각선보다 15칸 왼쪽" in text
@@ -405,7 +411,7 @@ def test_prose_names_the_heads_and_papers_the_runs_show():
     assert "이전 토큰 헤드**는 1-3" in (DOCS / "korean_model.md").read_text(encoding="utf-8")
 
 
-@pytest.mark.reads("docs/why_scale.md")
+@pytest.mark.reads("docs/head_roles.md", "docs/why_scale.md")
 def test_chapter_3_box_says_what_the_runs_show(hr):
     """3장의 "원래 글과 다른 점" 상자: 처음 점수의 표준편차가 8쯤이면 800 스텝 안에 배우지 못하고(나누든 나누지 않든),
     나누지 않은 모델을 5,000 스텝 두면 2,000 스텝 넘게 멈춰 있다가 기울기 노름이 10을 넘어 튀며, 같은 임베딩에서 나눈 모델은

@@ -9,9 +9,6 @@ from page_outputs import page_output
 from site_pages import DOCS
 from test_glossary import prose
 
-# make quick: 이 파일이 import 말고 읽는 것 (tests/support/changes.py)
-pytestmark = pytest.mark.reads("docs/heatmap.md")
-
 
 @pytest.fixture(scope="module")
 def hm():
@@ -65,6 +62,7 @@ def test_quiz_answers(hm):
     assert round(hm.weights[hm.cat].max(), 2) == 0.41  # 문제 4 의 "cat 행에서 가장 밝은 칸은 0.41"
 
 
+@pytest.mark.reads("docs/heatmap.md")
 def test_quiz_page_output():
     out = page_output("heatmap.md")
     assert "'cat' 행의 mat: 하나일 때 0.4076" in out
@@ -79,6 +77,7 @@ def page_text():
     return (DOCS / "heatmap.md").read_text(encoding="utf-8")
 
 
+@pytest.mark.reads("docs/heatmap.md")
 def test_the_page_quotes_the_seed_counts(hm):
     """본문: 200번 동안 cat 행의 1등을 여섯 토큰이 몇 번씩 나눠 가졌는지와 sat 의 비율 (출력과 같은 숫자)."""
     counts = hm.top_counts.values()
@@ -87,6 +86,7 @@ def test_the_page_quotes_the_seed_counts(hm):
     assert "흩어지고" not in page_text()  # issue 29: "cat의 1등은 … 흩어지고"
 
 
+@pytest.mark.reads("docs/heatmap.md")
 def test_clark_direction_is_the_measured_one():
     """issue 29: Clark 외(2019)의 초록은 "attend to the direct objects of verbs" 라고 쓰지만, 4절과 그림 5 에서
     측정한 방향은 목적어 → 동사입니다 ("in head 8-10 direct objects attend to their verbs"). 표가 둘 다 밝힙니다."""
@@ -95,6 +95,7 @@ def test_clark_direction_is_the_measured_one():
     assert "목적어가 자기 동사를" in row and "86.8%" in row and "40.0%" in row
 
 
+@pytest.mark.reads("docs/heatmap.md")
 def test_trained_figure_titles_say_what_they_average(hm):
     """issue 29: "괄호 속 숫자는…" 이라던 글과 달리 제목에 괄호가 없었고, 평균이 무엇의 평균인지도 없었습니다.
     이제 제목 둘째 줄이 무엇의 평균인지 말하고(trained_title), 글은 그 말들을 그대로 풀어 씁니다."""
@@ -110,13 +111,14 @@ def test_trained_figure_titles_say_what_they_average(hm):
     assert hm.TRAINED_MEASURES["넓게 보기"] == "엔트로피" and "엔트로피(entropy" in text
 
 
+@pytest.mark.reads("docs/heatmap.md")
 def test_quiz_1_says_what_the_two_cells_do():
     """issue 29: "하는 일은 한 자리입니다" 대신, 두 칸이 같은 밸류를 가져와 출력에 한 자리로 더해진다고 씁니다."""
     assert "하는 일은 한 자리" not in page_text()
     assert re.search(r"같은 밸류를 가져오므로 출력에는 두 몫을 더한 한 자리로", page_text())
 
 
-@pytest.mark.reads("docs/index.md")
+@pytest.mark.reads("docs/heatmap.md", "docs/index.md")
 def test_a_layer_is_defined_once_on_the_main_path():
     """issue 39 §5: 히트맵 장이 들어가며(index.md)의 층(layer) 정의를 되풀이했습니다. 뜻은 처음 쓰는 곳(들어가며)에서 한 번만
     밝히고(tests/test_first_use.py), 히트맵 장은 영어 원어만 붙여 씁니다."""

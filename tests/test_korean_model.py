@@ -148,6 +148,7 @@ def test_s_and_end_s_merge_from_layer_6(km):
     assert round(float(km.merged[11].mean()), 2) == 0.47
 
 
+@pytest.mark.reads("docs/korean_loading.md", "docs/korean_model.md")
 def test_page_text_quotes_the_measurements():
     """본문의 숫자는 페이지 출력에서 온 것입니다: 몇 문장을 골라, 본문에 있고 그 안의 소수가 모두 출력에 있는지 봅니다.
 
@@ -189,6 +190,7 @@ def open_page():
     return (DOCS / "korean_model.md").read_text(encoding="utf-8")
 
 
+@pytest.mark.reads("docs/korean_model.md", "docs/real_model.md")
 def test_english_comparison_quotes_the_real_model_page():
     """비교 표의 영어 모델 값은 앞 장의 실행 결과에 있는 그대로입니다."""
     out = page_output("real_model.md")
@@ -204,6 +206,7 @@ def test_english_comparison_quotes_the_real_model_page():
     )
 
 
+@pytest.mark.reads("docs/korean_model.md")
 def test_quiz_section_format():
     text = open_page()
     quiz = text.split("## 확인 문제", 1)[1]
@@ -301,6 +304,7 @@ def test_heatmap_token_labels_read_without_turning_the_phone(figure, narrow):
 # ---------------------------------------------------------------- 이슈 29
 
 
+@pytest.mark.reads("docs/korean_model.md")
 def test_particle_head_is_chosen_on_one_half_and_measured_on_the_other(km):
     """헤드 144개에서 가장 큰 값을 고르면 우연도 함께 고릅니다. 그래서 한쪽 반(14문장)으로 헤드를 고르고, 고를 때 쓰지 않은
     다른 쪽 반에서만 잽니다 (관찰값도 위치 기준도 그 반의 문장으로). 어느 쪽으로 골라도 7-11 이고, 다른 반에서 위치 기준의
@@ -328,6 +332,7 @@ def test_particle_head_is_chosen_on_one_half_and_measured_on_the_other(km):
     assert "뒤 14문장으로 고른 헤드: 7-11\n  앞 14문장(조사 21개)에서 잰 몫 0.50" in out
 
 
+@pytest.mark.reads("docs/korean_model.md")
 def test_one_place_counted_twice_only_from_layer_8(km):
     """본문의 "몇 층부터 한 자리가 둘로" 는 출력의 가중치 비와 맞습니다: 6층 1.353, 7층 1.027 (아직 다름), 8층부터 1.004 이하."""
     ratio = np.exp(km.gap)
@@ -343,6 +348,7 @@ def test_one_place_counted_twice_only_from_layer_8(km):
         assert row in out, row
 
 
+@pytest.mark.reads("docs/korean_model.md")
 def test_group_names_read_as_intended():
     """ "다른 어절 안 조각" 은 "다른 어절 + 안 조각" 으로 읽힙니다. 조사·어미가 아닌 어절 안 조각은 "그 밖의 어절 안 조각"."""
     import korean_model
@@ -354,6 +360,7 @@ def test_group_names_read_as_intended():
     assert "잣대" not in text
 
 
+@pytest.mark.reads("docs/own_sentence.md")
 def test_own_sentence_page_uses_the_careful_wording():
     """ "조사를 가장 잘 따라간 헤드" 가 아니라, 한국어 장이 잰 그대로: 조사에서 붙은 말에 준 몫이 위치 기준을 가장 크게 넘은 헤드."""
     from site_pages import DOCS
@@ -381,6 +388,7 @@ def too_wide(page):
     return [line for line in lines if "['" not in line and phone_width(line) > OUTPUT_BOX_PX]
 
 
+@pytest.mark.reads("docs/korean_loading.md", "docs/korean_model.md", "docs/own_sentence.md", "docs/real_model.md")
 @pytest.mark.parametrize("page", ["korean_model.md", "real_model.md", "korean_loading.md", "own_sentence.md"])
 def test_outputs_fit_the_phone_box(page):
     """이슈 29, 7절: 375 px 에서 출력 칸이 줄의 절반을 접었고, 줄 맞춘 표는 마지막 열이 첫 열 밑으로 갔습니다

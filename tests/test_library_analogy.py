@@ -5,9 +5,6 @@ import pytest
 
 from page_outputs import printed
 
-# make quick: 이 파일이 import 말고 읽는 것 (tests/support/changes.py)
-pytestmark = pytest.mark.reads("docs/library_analogy.md")
-
 
 @pytest.fixture(scope="module")
 def la():
@@ -62,6 +59,7 @@ def test_quiz_answers(la):
 # 페이지 출력 전체는 tests/test_page_snapshots.py 의 스냅숏이 고정합니다. 여기는 본문이 풀어 쓰는 숫자만 이름 붙여 봅니다.
 
 
+@pytest.mark.reads("docs/library_analogy.md")
 def test_the_page_quotes_the_soft_weights():
     """본문의 논지: 한 권만 고르지 않고 파이썬 입문서 0.576, 요리 입문서 0.212 로 나눠 가져옵니다."""
     assert printed("library_analogy.md", r"파이썬 입문서: 가중치 ([\d.]+)") == pytest.approx(0.576, abs=5e-4)

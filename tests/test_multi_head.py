@@ -3,9 +3,6 @@
 import numpy as np
 import pytest
 
-# make quick: 이 파일이 import 말고 읽는 것 (tests/support/changes.py)
-pytestmark = pytest.mark.reads("docs/multi_head.md", "snippets/notebooks/part3_multi_head.md")
-
 
 @pytest.fixture(scope="module")
 def mh():
@@ -62,6 +59,7 @@ def test_quiz_answers(mh):
     assert not np.allclose(mh.from_mean, mh.out) and round(mh.gap, 2) == 0.53
 
 
+@pytest.mark.reads("docs/multi_head.md", "snippets/notebooks/part3_multi_head.md")
 def test_the_practice_exercise_cited_is_the_one_that_shrinks_the_weights():
     """본문이 "값을 줄이면 …(실습 파트 3의 연습 N)" 이라고 가리키는 연습이 정말 W_Q, W_K 를 작게 만드는 연습입니다
     (연습 2 는 헤드의 자리를 맞바꾸는 연습인데 본문이 연습 2 를 가리켰습니다)."""

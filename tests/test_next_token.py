@@ -26,9 +26,6 @@ from conftest import ROOT, SNIPPETS
 from gemma_tokenizer import GemmaTokenizer
 from site_pages import DOCS
 
-# make quick: 이 파일이 import 말고 읽는 것 (tests/support/changes.py)
-pytestmark = pytest.mark.reads("docs/next_token.md", "docs/assets/next-token.js", "tests/fixtures/gemma_reference.npz")
-
 gguf = pytest.importorskip(
     "gguf"
 )  # 잠금 파일에 있습니다: 없으면 설치가 잘못된 것이라 아래 테스트가 모두 실패하게 둡니다
@@ -176,6 +173,7 @@ def reference_forward(path, ids):
 IDS = [2, 264, 270, 275, 266, 272, 261, 267, 278, 271, 268, 262]  # <bos>, 보통 조각, 사용자 정의 조각 ("\n", "▁▁")
 
 
+@pytest.mark.reads("docs/next_token.md")
 def test_tiny_model_matches_an_independent_forward(tiny, tiny_path):
     """읽기(read_gguf, dequantize, 전치), RoPE 의 차례 바꾸기, MQA, 창, 전역 층, QK 정규화, GeGLU, 묶인 출력 층까지."""
     ref_logits, ref_w = reference_forward(tiny_path, IDS)
@@ -336,6 +334,7 @@ def brute_force(z, T, k, p):
 logits_lists = st.lists(st.integers(-40, 40).map(lambda v: v / 4), min_size=2, max_size=40)
 
 
+@pytest.mark.reads("docs/next_token.md")
 @given(
     logits_lists,
     st.sampled_from([0, 0.3, 1.0, 1.7]),
@@ -662,6 +661,7 @@ def out():
     return page_output("next_token.md")
 
 
+@pytest.mark.reads("docs/next_token.md")
 def test_page_model_numbers(out):
     assert "층 18개, d_model 640, 어휘 262,144개" in out
     assert "쿼리 헤드 4개, 키·밸류 헤드 1개, 헤드 폭 256" in out
@@ -678,6 +678,7 @@ def test_page_model_numbers(out):
     )
 
 
+@pytest.mark.reads("docs/next_token.md")
 def test_page_tokens_and_first_candidates(out):
     assert "나는 학교에 → [2, 80232, 125949, 237223]" in out
     assert "<bos> 나는 ▁학교 에" in out
@@ -700,6 +701,7 @@ def test_page_tokens_and_first_candidates(out):
     )
 
 
+@pytest.mark.reads("docs/next_token.md")
 def test_page_looks_left_and_bos(out):
     assert "가중치: (18, 4, 4, 4)" in out
     assert "뒤쪽 키가 받은 가중치의 최댓값: 0.0" in out
@@ -714,6 +716,7 @@ def test_page_looks_left_and_bos(out):
     )
 
 
+@pytest.mark.reads("docs/next_token.md")
 def test_page_temperature_and_kv_numbers(out):
     shares = {T: float(x) for T, x in re.findall(r"T = ([\d.]+): 1등 [\d.]+, 상위 50개 밖 ([\d.]+)", out)}
     assert shares["0.5"] < shares["1"] < shares["1.5"]  # 페이지: "온도를 올리면 … 빠르게 커집니다"
@@ -726,6 +729,7 @@ def test_page_temperature_and_kv_numbers(out):
     assert "이 페이지의 캐시(float32): 36,864 B/토큰" in out  # float16 의 두 배
 
 
+@pytest.mark.reads("docs/next_token.md")
 def test_page_loops_and_quizzes(out):
     greedy = re.search(r"탐욕: 고양이가 매트 위에(.*)", out).group(1)
     assert repeats(greedy)
@@ -840,7 +844,7 @@ def unpack(text, keys):
     return unpack_attention(text, 18, 4).reshape(18, 4, keys)
 
 
-@pytest.mark.reads("docs/self_vs_cross.md")
+@pytest.mark.reads("docs/next_token.md", "docs/self_vs_cross.md")
 def test_page_says_what_its_choices_and_conventions_are():
     """issue 39 §2·§5: 약속인 것은 약속이라고, 근거 없는 탓은 하지 않고, 가려지지 않는 창은 그렇다고 말합니다."""
     text = (DOCS / "next_token.md").read_text(encoding="utf-8")
@@ -875,6 +879,7 @@ def test_page_says_what_its_choices_and_conventions_are():
     assert max(len(tok.encode(p)) for p in PROMPTS) + 20 < 40 < 512
 
 
+@pytest.mark.reads("docs/next_token.md")
 def test_candidates_that_are_not_words_are_explained(steps):
     """도구의 상위 10개 후보에 나오는 낯선 조각(보이지 않는 글자, HTML 표시, 특수 토큰, 바이트 조각)을 페이지가 풀이합니다."""
     meta, _ = gemma_file.read_gguf(gemma_file.gguf_path())
@@ -900,7 +905,7 @@ def test_candidates_that_are_not_words_are_explained(steps):
     assert {"<b>", "<strong>", "<start_of_image>", "바이트", "↵", "⟨ZWSP⟩"} <= seen, seen
 
 
-@pytest.mark.reads("docs/efficient.md", "docs/self_vs_cross.md")
+@pytest.mark.reads("docs/efficient.md", "docs/next_token.md", "docs/self_vs_cross.md")
 def test_pages_link_the_new_page_once():
     for page, target in (
         ("self_vs_cross.md", "next_token.md"),
@@ -929,11 +934,13 @@ def ref():
     return np.load(REFERENCE)
 
 
+@pytest.mark.reads("tests/fixtures/gemma_reference.npz")
 @pytest.mark.model
 def test_fixture_is_for_this_file(ref):
     assert str(ref["gguf_sha256"]) == gemma_file.FILE_SHA256
 
 
+@pytest.mark.reads("tests/fixtures/gemma_reference.npz")
 @pytest.mark.model
 def test_tokenizer_matches_transformers_on_every_text(gemma, ref):
     from gemma_texts import TOKENIZER_TEXTS
@@ -953,6 +960,7 @@ def test_tokenizer_matches_transformers_on_every_text(gemma, ref):
     assert set(PROMPTS) <= set(TOKENIZER_TEXTS)
 
 
+@pytest.mark.reads("tests/fixtures/gemma_reference.npz")
 @pytest.mark.model
 def test_decoder_matches_transformers(gemma, ref):
     """프롬프트 넷의 모든 자리: 로짓(상위 32개와 어휘 전체에서 고른 256개, logsumexp), 모든 층·헤드의 가중치, 탐욕 20토큰."""
@@ -980,6 +988,7 @@ def test_decoder_matches_transformers(gemma, ref):
     assert worst["logits"] < LOGITS_TOL and worst["attention"] < ATTENTION_TOL  # 페이지: 0.001, 0.0001 보다 작습니다
 
 
+@pytest.mark.reads("tests/fixtures/gemma_reference.npz")
 @pytest.mark.model
 def test_long_prompt_slides_the_window_like_transformers(gemma, ref):
     ids = ref["long_ids"].tolist()
@@ -1020,6 +1029,7 @@ def test_embedding_table_stays_8_bit_and_gives_the_same_values(tiny_path):
 # --- issue 39: 한 프롬프트의 어텐션, 고른 프롬프트 밖에서도 맞는 말, 읽는 차례 ----------------------------------
 
 
+@pytest.mark.reads("docs/next_token.md")
 def test_single_prompt_attention_is_the_cached_one(tiny):
     """페이지가 먼저 보이는 attention_one(프롬프트 하나, 캐시 없이 네 단계를 풀어 쓴 것) = 도구의 데이터를 만드는
     attention_block(여러 프롬프트, KV 캐시, 8장의 grouped_query_attention): 모든 층(지역 층의 창 포함)에서."""
@@ -1037,6 +1047,7 @@ def test_single_prompt_attention_is_the_cached_one(tiny):
             assert np.all(w_one[:, n - 1, : n - TINY["window"]] == 0)  # 창 밖
 
 
+@pytest.mark.reads("docs/next_token.md")
 @pytest.mark.model
 def test_single_prompt_attention_is_the_cached_one_on_the_real_weights(gemma):
     r = np.random.default_rng(8)
@@ -1066,6 +1077,7 @@ def held_out_prompts(seed, count, words=(3, 9)):
     return out
 
 
+@pytest.mark.reads("docs/next_token.md")
 @pytest.mark.model
 def test_many_heads_give_bos_most_weight_on_held_out_prompts(gemma):
     """페이지: "다른 짧은 프롬프트(30토큰 아래)에서는 쿼리마다 5분의 1이 넘는 헤드가 (절반이 넘는 가중치를 <bos> 에)
@@ -1108,7 +1120,17 @@ def test_every_digit_is_its_own_piece_on_held_out_numbers(gemma):
         assert "".join(digits) == "".join(ch for ch in str(text) if ch.isdigit())
 
 
-@pytest.mark.reads("docs/*.md")
+@pytest.mark.reads(
+    "docs/*.md",
+    "docs/efficient.md",
+    "docs/four_steps.md",
+    "docs/head_roles.md",
+    "docs/heatmap.md",
+    "docs/index.md",
+    "docs/multi_head.md",
+    "docs/next_token.md",
+    "docs/self_vs_cross.md",
+)
 def test_the_reading_guide_names_every_page_after_what_it_builds_on():
     """index.md 의 읽는 법이 nav 의 모든 페이지를 부르고, 괄호 속 바탕 장과 → 의 앞 페이지가 nav 에서 그 페이지보다 앞에
     있습니다. 다음 토큰 고르기는 8장(MQA, 창, RoPE, KV 캐시, 쉬는 자리)에 링크 여덟 개로 기대므로 8장 뒤입니다
@@ -1134,6 +1156,7 @@ def test_the_reading_guide_names_every_page_after_what_it_builds_on():
         assert order.index(page) < order.index("next_token.md")
 
 
+@pytest.mark.reads("docs/assets/next-token.js")
 def test_the_tool_script_is_an_outline_of_short_named_functions():
     """docs/assets/next-token.js: 3b36f65 의 mount() 는 293줄 한 덩어리였습니다. 이제 이름 붙은 함수들의 차례이고, 어느
     함수도 80줄을 넘지 않습니다 (head-explorer.js 처럼). 화면의 글은 조사를 붙여 씁니다 ("<bos>를", "온도 0은")."""

@@ -14,9 +14,6 @@ from conftest import SNIPPETS, background
 from page_outputs import page_output, printed
 from support import runs
 
-# make quick: 이 파일이 import 말고 읽는 것 (tests/support/changes.py)
-pytestmark = pytest.mark.reads("docs/real_model.md", ".ci/bench_encoder.py", "tests/fixtures/minilm_reference.npz")
-
 FIXTURE = Path(__file__).parent / "fixtures" / "minilm_reference.npz"
 
 
@@ -32,6 +29,7 @@ def rm():
     return real_model
 
 
+@pytest.mark.reads(".ci/bench_encoder.py")
 def test_uses_the_sites_attention_core():
     import attention
     import bert_numpy
@@ -39,6 +37,7 @@ def test_uses_the_sites_attention_core():
     assert bert_numpy.multi_head_attention is attention.multi_head_attention
 
 
+@pytest.mark.reads(".ci/bench_encoder.py", "tests/fixtures/minilm_reference.npz")
 def test_matches_transformers_bertmodel(reference):
     """tests/fixtures/make_minilm_fixture.py 가 transformers BertModel(eager)로 만든 값과 비교."""
     from bert_numpy import encode, load_model, tokenize
@@ -57,6 +56,7 @@ def test_matches_transformers_bertmodel(reference):
     assert np.abs(hidden[0] - reference["last_hidden_state"]).max() <= 1e-5
 
 
+@pytest.mark.reads(".ci/bench_encoder.py", "tests/fixtures/minilm_reference.npz")
 @pytest.mark.parametrize("side", ["right", "left"])
 def test_padded_batches_give_transformers_unpadded_answer(reference, side):
     """패딩이 어느 쪽에 붙든 진짜 토큰은 BertModel 이 패딩 없이(오른쪽 패딩으로) 낸 값과 같습니다.
@@ -78,6 +78,7 @@ def test_padded_batches_give_transformers_unpadded_answer(reference, side):
         assert np.abs(shifted - unpadded).max() > 0.05  # transformers 의 왼쪽 패딩은 위치가 밀립니다
 
 
+@pytest.mark.reads(".ci/bench_encoder.py")
 def test_details_that_change_the_numbers():
     from bert_numpy import gelu, load_model
 
@@ -92,6 +93,7 @@ def test_details_that_change_the_numbers():
     assert len(model.tokenizer.encode("word " * 400).ids) == 256  # sentence-transformers 처럼 256 에서 자릅니다
 
 
+@pytest.mark.reads(".ci/bench_encoder.py")
 def test_gelu_erf_approximation_against_math_erf():
     """gelu 의 erfc 근사 (bert_numpy 의 주석이 밝힌 오차 범위) 를 촘촘한 격자와 꼬리에서 math 와 비교합니다."""
     from bert_numpy import _erfc_nonnegative, gelu
@@ -124,6 +126,7 @@ def test_gelu_erf_approximation_against_math_erf():
     assert np.all(np.abs(out.astype(float) - exact) <= bound)
 
 
+@pytest.mark.reads(".ci/bench_encoder.py")
 def test_paraphrases_are_closer_than_unrelated_sentences():
     from bert_numpy import sentence_embeddings
 
@@ -135,6 +138,7 @@ def test_paraphrases_are_closer_than_unrelated_sentences():
     assert para > 0.7 and unrelated < 0.2 and para > unrelated + 0.5
 
 
+@pytest.mark.reads(".ci/bench_encoder.py")
 def test_padding_does_not_change_a_sentence_embedding():
     from bert_numpy import sentence_embeddings
 
@@ -143,6 +147,7 @@ def test_padding_does_not_change_a_sentence_embedding():
     np.testing.assert_allclose(alone, padded, atol=1e-5)
 
 
+@pytest.mark.reads(".ci/bench_encoder.py")
 def test_head_statistics(rm):
     s = rm.stats
     assert s["이전 토큰"].shape == (6, 12)
@@ -153,6 +158,7 @@ def test_head_statistics(rm):
     assert s["엔트로피"].mean(axis=1).argmax() == 0  # 1층이 가장 넓게 봅니다
 
 
+@pytest.mark.reads(".ci/bench_encoder.py")
 def test_random_heads_are_nearly_uniform(rm):
     r = rm.random_stats
     assert r["이전 토큰"].max() < 0.2
@@ -167,11 +173,13 @@ def test_random_heads_are_nearly_uniform(rm):
     assert rm.init_spread == pytest.approx(rm.ratio**2, rel=0.15)  # 예상한 c² 와 잰 값이 맞습니다
 
 
+@pytest.mark.reads(".ci/bench_encoder.py")
 def test_cat_sat_is_a_next_token_head(rm):
     assert rm.name(*rm.top) == "2-9"
     assert rm.stats["다음 토큰"][rm.top] > 0.5
 
 
+@pytest.mark.reads(".ci/bench_encoder.py")
 def test_korean_is_split_into_jamo(rm):
     from bert_numpy import tokenize
 
@@ -180,6 +188,7 @@ def test_korean_is_split_into_jamo(rm):
     assert tokenize(rm.model, "고양이가 매트 위에 앉았다.")[1].count("[UNK]") == 3
 
 
+@pytest.mark.reads(".ci/bench_encoder.py", "docs/real_model.md")
 def test_init_scale_caveat_is_measured():
     """본문의 "0.02 는 BERT 크기에서 아주 작지 않습니다": 출력이 1/√d 와 견준 배수와 점수의 표준편차를 찍습니다."""
     out = page_output("real_model.md")
@@ -190,6 +199,7 @@ def test_init_scale_caveat_is_measured():
     assert "1층 점수(÷√d_k)의 표준편차: 0.16\n  같은 행렬을 1/√d_model 크기로: 1.03" in out
 
 
+@pytest.mark.reads(".ci/bench_encoder.py")
 def test_layer1_alt_text_claims(rm):
     """그림 real_model-layer1 의 대체 텍스트가 말하는 것."""
     l1 = rm.maps[0]
@@ -200,6 +210,7 @@ def test_layer1_alt_text_claims(rm):
     assert rm.layer1_cls_top[0] < 0.5 and rm.layer1_cls_top[3] < 0.5  # 헤드 1-1, 1-4
 
 
+@pytest.mark.reads(".ci/bench_encoder.py")
 def test_word_order_comes_from_position_embeddings(rm):
     assert rm.name(*rm.prev_head) == "1-3"
     assert rm.with_order > 0.99 and rm.without_order < 0.3
@@ -208,6 +219,7 @@ def test_word_order_comes_from_position_embeddings(rm):
     np.testing.assert_allclose(rm.shuffled, rm.maps_no_order[:, :, rm.perm][:, :, :, rm.perm], atol=1e-5)
 
 
+@pytest.mark.reads(".ci/bench_encoder.py")
 def test_preposition_object_measurement(rm):
     assert rm.n_pairs == 15 == sum(len(v) for v in rm.PREP_OBJECTS.values())
     assert set(rm.PREP_OBJECTS) <= set(rm.SENTENCES)
@@ -217,6 +229,7 @@ def test_preposition_object_measurement(rm):
     assert rm.maps[rm.best_head][rm.on, rm.mat] == pytest.approx(0.50, abs=0.005)
 
 
+@pytest.mark.reads(".ci/bench_encoder.py")
 def test_word_maps_follow_clark():
     """토큰 → 단어: 받는 쪽은 조각의 합, 주는 쪽은 조각의 평균. 행의 합은 (특수 토큰 몫을 빼면) 그대로."""
     import real_model as rm
@@ -227,6 +240,7 @@ def test_word_maps_follow_clark():
     np.testing.assert_allclose(wm, [[((0.25 + 0.25) + (0.3 + 0.2)) / 2, (0.25 + 0.1) / 2], [0.5 + 0.5, 0.0]])
 
 
+@pytest.mark.reads(".ci/bench_encoder.py")
 def test_quiz_answers(rm):
     assert rm.sentence_maps[rm.park].shape == (6, 12, 11, 11) and len(rm.park_tokens) == 11
     q = np.arange(1, len(rm.sofa_tokens))
@@ -260,6 +274,7 @@ BACKGROUND = {
 }
 
 
+@pytest.mark.reads(".ci/bench_encoder.py")
 def test_encoder_benchmark_runs_without_torch():
     """make bench 의 인코더 표 (.ci/bench_encoder.py): torch 가 없으면 그렇다고 말하고 numpy 만 잽니다.
 
@@ -275,6 +290,7 @@ def test_encoder_benchmark_runs_without_torch():
 # 페이지 출력 전체는 tests/test_page_snapshots.py 의 스냅숏이 고정합니다. 여기는 본문이 풀어 쓰는 숫자만 이름 붙여 봅니다.
 
 
+@pytest.mark.reads(".ci/bench_encoder.py", "docs/real_model.md")
 def test_the_page_quotes_the_trained_entropy():
     """본문이 학습된 모델의 평균 엔트로피 1.29(약 3.6 토큰에 고르게 나눈 만큼)를 풀어 씁니다."""
     entropy = printed("real_model.md", r"평균 엔트로피 \(나트\)\n  학습됨 ([\d.]+)")
@@ -290,6 +306,7 @@ def real_page():
     return (DOCS / "real_model.md").read_text(encoding="utf-8")
 
 
+@pytest.mark.reads(".ci/bench_encoder.py", "docs/real_model.md")
 def test_removing_positions_is_described_with_its_numbers(rm):
     """위치 정보를 지운 뒤 이전 토큰 헤드의 몫 0.18 은 고르게 나눈 몫 1/9 = 0.11 보다 큽니다: "비슷한 수준" 이 아닙니다."""
     text = real_page()
@@ -301,6 +318,7 @@ def test_removing_positions_is_described_with_its_numbers(rm):
     assert "  위치 정보 있음 1.00, 없음 0.18\n  토큰 9개에 고르게 나누면 0.11" in out
 
 
+@pytest.mark.reads(".ci/bench_encoder.py", "docs/real_model.md")
 def test_clark_row_and_the_next_token_head_read_cleanly():
     """ "(가중치의 절반 넘게)" 가 [CLS] 에도 걸려 읽히지 않게 [SEP] 쪽에만 붙이고, "넘게(…)를" 을 쓰지 않습니다."""
     text = real_page()

@@ -3,9 +3,6 @@
 import numpy as np
 import pytest
 
-# make quick: 이 파일이 import 말고 읽는 것 (tests/support/changes.py)
-pytestmark = pytest.mark.reads("docs/summary.md", "docs/efficient.md")
-
 
 @pytest.fixture(scope="module")
 def sm():
@@ -52,6 +49,7 @@ def test_quiz_answers(sm):
     assert sm.w_new.shape == (1, 512) and sm.out_new.shape == (1, 16)
 
 
+@pytest.mark.reads("docs/efficient.md", "docs/summary.md")
 def test_summary_does_not_call_8_a_way_to_cut_the_n2_cost():
     """issue 29 §2: FlashAttention 은 n² FLOP 을 그대로 두고(메모리만 줄임), KV 캐시는 되풀이 계산을 피할 뿐이라
     "n² 비용을 줄이는 방법들" 은 틀린 말입니다. 8장은 선택 과정이고, 정리 다음은 실습 파트 1 입니다."""

@@ -9,9 +9,6 @@ from attention import softmax
 from page_outputs import printed
 from site_pages import DOCS
 
-# make quick: 이 파일이 import 말고 읽는 것 (tests/support/changes.py)
-pytestmark = pytest.mark.reads("docs/why_scale.md")
-
 
 @pytest.fixture(scope="module")
 def ws():
@@ -106,12 +103,14 @@ def test_quiz_answers(ws):
 # 페이지 출력 전체는 tests/test_page_snapshots.py 의 스냅숏이 고정합니다. 여기는 본문이 풀어 쓰는 숫자만 이름 붙여 봅니다.
 
 
+@pytest.mark.reads("docs/why_scale.md")
 def test_the_page_quotes_the_unscaled_peak():
     """본문이 "가장 큰 가중치의 평균이 0.867" 이라고 풀어 씁니다 (나누지 않으면 한 곳에 몰린다는 논지)."""
     assert printed("why_scale.md", r"나누지 않음\n  가장 큰 가중치 평균 ([\d.]+)") == pytest.approx(0.867, abs=5e-4)
     assert printed("why_scale.md", r"÷ √d_k\n  가장 큰 가중치 평균 ([\d.]+)") < 0.4
 
 
+@pytest.mark.reads("docs/why_scale.md")
 def test_the_page_quotes_the_share_of_queries_on_one_key():
     """본문: "쿼리 세 개 가운데 하나꼴(0.356)은 한 키에 99% 넘게" 몰아 주고, 나누면 그런 쿼리가 사라집니다."""
     raw = printed("why_scale.md", r"나누지 않음\n(?:  .*\n)*?  한 키에 0\.99 넘게 몰린 쿼리 ([\d.]+)")
@@ -120,6 +119,7 @@ def test_the_page_quotes_the_share_of_queries_on_one_key():
     assert "쿼리 세 개 가운데 하나꼴(0.356)" in (DOCS / "why_scale.md").read_text(encoding="utf-8")
 
 
+@pytest.mark.reads("docs/why_scale.md")
 def test_the_page_keeps_the_papers_hedge():
     """issue 29 §3: Vaswani 외(2017) 3.2.1절은 큰 d_k 가 소프트맥스를 기울기가 작은 곳으로 민다고 "We suspect" 라고
     적었습니다. 페이지는 그 말을 확인된 사실처럼 옮기지 않습니다."""
@@ -129,6 +129,7 @@ def test_the_page_keeps_the_papers_hedge():
     assert "추측한다" in sentence and "[^vaswani]" in sentence
 
 
+@pytest.mark.reads("docs/why_scale.md")
 def test_the_page_quotes_the_gradient_norms(ws):
     """ "몇 분의 일에 그치고, 세 행에 한 행꼴은" 대신 출력의 숫자를 그대로: 중앙값 두 개, 그 비, 0.01 보다 작은 행."""
     raw = printed("why_scale.md", r"나누지 않음\n  노름 중앙값 ([\d.]+)\n")

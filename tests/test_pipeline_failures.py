@@ -21,6 +21,9 @@ from sitebuild import codeblocks, figures, snippets
 from sitebuild.figure_markup import FigureExtension
 from support.one_figure import OneFigure
 
+# make quick: 이 파일이 import 말고 읽는 것 (tests/support/changes.py): 작은 사이트에 복사하는 plotting
+pytestmark = pytest.mark.reads("snippets/plotting.py")
+
 GOOD_SNIPPET = """
 # --8<-- [start:demo]
 import numpy as np
@@ -127,9 +130,6 @@ PROCESS_SNIPPET = """
 # --8<-- [start:demo]
 import sys
 import threading
-
-# make quick: 이 파일이 import 말고 읽는 것 (tests/support/changes.py)
-pytestmark = pytest.mark.reads("snippets/plotting.py")
 
 print("스레드", threading.active_count(), "conftest" in sys.modules)
 # --8<-- [end:demo]

@@ -148,3 +148,18 @@ def test_quiz_1_answer_holds_on_other_seeds(seed):
         spread[d] = np.sum(q * k, axis=-1).std()
     assert spread[1024] / spread[64] == pytest.approx(4.0, rel=0.05)
     assert spread[256] / spread[64] == pytest.approx(2.0, rel=0.05)
+
+
+def test_the_chapter_opens_with_chapter_1s_tenfold_request():
+    """issue 41: 3장은 분산 이야기 전에 1장 문제 3 의 직관(요청을 열 배로 키우면 고르는 책은 그대로, 가중치는 한 권에 몰림)으로
+    엽니다. 글의 두 숫자는 1장 스니펫의 값입니다."""
+    import library_analogy as la
+
+    text = (DOCS / "why_scale.md").read_text(encoding="utf-8")
+    intro = text.split("\n## ", 1)[0]
+    assert "library_analogy.md#확인-문제" in intro and "열 배" in intro
+    assert np.array_equal(la.scores_loud, 10 * la.scores_cooking)
+    before, after = la.weights_cooking.max(), la.weights_loud.max()
+    assert f"{before:.3f}에서 {after:.5f}로" in intro, (before, after)
+    assert intro.index("열 배") < text.index("분산")
+

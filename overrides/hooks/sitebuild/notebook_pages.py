@@ -19,6 +19,7 @@ tests/test_contracts.py 가 지킵니다.
 """
 
 import html
+import re
 import xml.etree.ElementTree as etree
 from pathlib import Path
 
@@ -33,6 +34,7 @@ from pygments.lexers import PythonLexer
 from .codestyle import LeanTokens
 from .fences import output_html
 from .figure_markup import figure_info, figure_links
+from .lines import code_break_points, wrap_lines
 from .notebooks import SITE_KEY
 
 # mkdocs-jupyter 0.27 의 출력에서 기대는 구조
@@ -49,10 +51,19 @@ class NotebookPageError(RuntimeError):
     pass
 
 
+_CODE = re.compile(r"(<code>)(.*)(</code></pre>)", re.S)
+
+
 def code_block(source):
-    """코드 셀 하나 → 본문 페이지의 코드 블록과 같은 모양 (div.highlight > pre > code), 검색 색인 제외."""
+    """코드 셀 하나 → 본문 페이지의 코드 블록과 같은 모양 (div.highlight > pre > code), 검색 색인 제외.
+
+    노트북 페이지의 코드는 긴 줄을 상자 안에서 접습니다 (issue 41: 휴대전화에서 채점 도구의 줄이 783 px 까지 가로로
+    넘쳤습니다). 접은 상자 속 코드와 같은 방법입니다: 가장 좁은 상자에 들어가지 않는 줄만 span.line 으로 감싸 내어쓰기로
+    접고(lines.py, site.css 의 .notebook pre > code), 복사하는 글은 그대로입니다."""
     lexer = PythonLexer(filters=[LeanTokens()])
-    block = BeautifulSoup(highlight(source, lexer, HtmlFormatter(wrapcode=True)), "html.parser").div
+    html = highlight(source, lexer, HtmlFormatter(wrapcode=True))
+    html = _CODE.sub(lambda m: m.group(1) + wrap_lines(m.group(2), code_break_points(m.group(2))) + m.group(3), html)
+    block = BeautifulSoup(html, "html.parser").div
     block["data-search-exclude"] = ""
     return block
 

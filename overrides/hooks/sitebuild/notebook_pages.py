@@ -123,7 +123,7 @@ def slim_notebook_html(page_html, notebook_path, label, figures, page_url):
     link.string = f"노트북 내려받기 ({Path(notebook_path).name})"
     download.append(link)
     note = soup.new_tag("span")
-    note.string = "numpy와 matplotlib만 있으면 Jupyter나 Colab에서 그대로 실행됩니다."
+    note.string = "numpy와 matplotlib만 있으면 그대로 돌아갑니다."
     download.append(note)
 
     for cell in soup.select(SELECTORS["cells"]):

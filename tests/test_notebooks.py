@@ -480,6 +480,26 @@ def code_before_first_figure(notebook_text):
     return None
 
 
+def test_grader_answers_and_solutions_are_folded():
+    """채점 도구와 확인 함수(흔한 실수와 그 설명이 든 코드)와 풀이는 코드째, 연습 문제는 출력(확인 함수가 짚은 실수)이
+    페이지에서 접혀 있습니다 (issue 41: 휴대전화에서 183줄 채점 도구가 3,500 px, 출력이 답을 알려 줌). 내려받은 노트북에서도
+    코드를 접는 셀은 jupyter.source_hidden 입니다. 새 연습 문제나 풀이를 더하고 접기를 잊으면 여기서 깨집니다."""
+    for name, text in generated().items():
+        src = (SNIPPETS / "notebooks" / f"{name}.md").read_text(encoding="utf-8")
+        sections = re.findall(r'^```python[^\n]*\n--8<-- "([^"]+)"\n```', src, flags=re.M)
+        cells = [c for c in json.loads(text)["cells"] if c["cell_type"] == "code"]
+        assert len(sections) == len(cells)
+        for section, cell in zip(sections, cells, strict=True):
+            part = section.split(":")[-1]
+            site = cell["metadata"].get(notebooks.SITE_KEY, {})
+            hidden = cell["metadata"].get("jupyter", {}).get("source_hidden", False)
+            whole = (
+                section == "practice_checks.py:checker" or part in ("checks", "check") or part.startswith("solution")
+            )
+            assert bool(site.get("fold")) == whole == hidden, (name, section, cell["metadata"])
+            assert bool(site.get("fold_output")) == part.startswith("exercise"), (name, section, site)
+
+
 def test_the_first_figure_comes_within_80_code_lines():
     """파트 2·3 은 그림이 나오기 전에 준비 코드(예제 입력, 한글 글꼴 도우미)가 길어, 파트 3 은 그림 셀까지 89줄이었습니다
     (이슈 29; 지난 검토의 상한 80줄). 헤드 8개의 가중치를 먼저 그리고, 잇고 W_O 를 곱하는 단계는 그림 뒤로 옮겼습니다."""

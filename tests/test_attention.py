@@ -450,6 +450,7 @@ CORE_NAMES = {
 }
 
 
+@pytest.mark.reads("snippets/*.py")
 @pytest.mark.parametrize("path", sorted(p.name for p in SNIPPETS.glob("*.py") if p.name != "attention.py"))
 def test_no_other_snippet_reimplements_the_core(path):
     tree = ast.parse((SNIPPETS / path).read_text(encoding="utf-8"))

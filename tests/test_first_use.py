@@ -79,6 +79,7 @@ def first_use_table():
     return first, per_page
 
 
+@pytest.mark.reads("docs/*.md")
 def test_table_covers_every_core_function():
     assert set(INTRODUCED_IN) == core_functions()
     assert set(INTRODUCED_IN.values()) <= set(nav_pages())
@@ -90,6 +91,7 @@ def test_names_in_sees_calls_imports_and_definitions():
     assert "multi_head_attention" not in names_in("# multi_head_attention 은 주석일 뿐\nx = 'multi_head_attention'")
 
 
+@pytest.mark.reads("docs/*.md")
 @pytest.mark.parametrize("name", sorted(INTRODUCED_IN))
 def test_no_chapter_uses_a_core_function_before_it_is_introduced(name):
     first, per_page = first_use_table()
@@ -132,6 +134,7 @@ def paragraphs(doc):
     return [p for p in re.split(r"\n\s*\n", text) if p.strip()]
 
 
+@pytest.mark.reads("docs/*.md")
 @pytest.mark.parametrize("word", sorted(DEFINED_AT_FIRST_USE))
 def test_words_are_explained_where_they_are_first_used(word):
     import re

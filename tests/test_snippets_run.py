@@ -12,6 +12,9 @@ from conftest import SNIPPETS, background
 from sitebuild import snippets
 from support import runs
 
+# make quick: 이 파일이 import 말고 읽는 것 (tests/support/changes.py)
+pytestmark = pytest.mark.reads("snippets/*.py")
+
 FILES = sorted(p.name for p in SNIPPETS.glob("*.py"))
 
 

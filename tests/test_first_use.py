@@ -114,7 +114,7 @@ DEFINED_AT_FIRST_USE = {
     "d_k": ("library_analogy.md", r"d_k", r"d_k는 새로 만드는 쿼리와 키 벡터의 차원"),
     # 3장이 처음 쓰는 통계와 학습의 낱말 (issue 41: 새로 온 독자의 통독이 뜻 없이 나온다고 짚었습니다)
     "분산": ("why_scale.md", r"분산", r"분산은 값이 평균에서 떨어진 거리의 제곱을 평균한 것"),
-    "표준편차": ("why_scale.md", r"표준편차", r"표준편차\(standard deviation\)는 값이 흔히 갖는 크기"),
+    "표준편차": ("why_scale.md", r"표준편차", r"표준편차\(standard deviation\)는 값이 평균에서 보통 얼마나 떨어지는지"),
     "기울기": ("why_scale.md", r"기울기", r"기울기\(gradient\), 곧 점수를 조금 움직일 때 가중치가 변하는 정도"),
     "헤드": ("heatmap.md", r"(?<!멀티)헤드", r"어텐션 계산 하나를 헤드\(head\)라고 부릅니다"),
     "특수 토큰": ("heatmap.md", r"특수 토큰", r"\[SEP\]라는 특수 토큰\(special token\)을 붙입니다"),

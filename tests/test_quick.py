@@ -36,7 +36,7 @@ def chosen(graph, *paths):
 
 
 def test_a_snippet_reaches_its_importers_pages_figures_and_tests(graph):
-    sel = chosen(graph, "snippets/four_steps.py")
+    sel = chosen(graph, "snippets/chapters/four_steps.py")
     assert not sel.full
     assert "test_quiz_answers" in sel.tests["tests/test_four_steps.py"]  # 픽스처 fs 가 import four_steps
     assert set(sel.tests["tests/test_self_vs_cross.py"]) == {"test_encoder_self_attention_is_chapter_2"}  # 4장을 import
@@ -48,9 +48,9 @@ def test_a_snippet_reaches_its_importers_pages_figures_and_tests(graph):
     # 빌드된 사이트나 브라우저가 필요한 것은 make check 처럼 빠집니다
     assert "tests/test_pages_in_browser.py" not in sel.tests and "tests/test_site_build.py" not in sel.tests
     # 모든 그림이 쓰는 plotting 은 모든 그림에 닿습니다
-    assert set(graph.figures) <= set(chosen(graph, "snippets/plotting.py").subjects)
+    assert set(graph.figures) <= set(chosen(graph, "snippets/lib/plotting.py").subjects)
     # 코어는 그것을 import 하는 모든 스니펫에, 그래서 거의 모든 페이지에 닿습니다
-    core = chosen(graph, "snippets/attention.py")
+    core = chosen(graph, "snippets/lib/attention.py")
     assert {"korean_model.md", "four_steps.md", "efficient.md"} <= set(core.subjects)
 
 
@@ -168,11 +168,11 @@ def test_changed_files_are_the_diff_against_head_and_untracked_files(tmp_path):
 # --- 빠뜨리지 않음: 대표적인 수정마다 make check 전부와 make quick ---------------------------------------------
 # (이름, [(파일, 바꿀 글, 새 글)], 수정 뒤 make snapshots 를 할지)
 EDITS = [
-    ("스니펫: 찍는 자리수 (issue 30)", [("snippets/four_steps.py", "precision=3", "precision=4")], False),
+    ("스니펫: 찍는 자리수 (issue 30)", [("snippets/chapters/four_steps.py", "precision=3", "precision=4")], False),
     (
         "스니펫 + 장의 테스트 + 스냅숏: 확인 문제 1 의 모양 (issue 30)",
         [
-            ("snippets/four_steps.py", "rng.standard_normal((5, 4))", "rng.standard_normal((6, 4))"),
+            ("snippets/chapters/four_steps.py", "rng.standard_normal((5, 4))", "rng.standard_normal((6, 4))"),
             ("tests/test_four_steps.py", "fs.w5.shape == (5, 7) and fs.out5.shape == (5, 6)", "fs.w5.shape == (6, 7)"),
         ],
         True,

@@ -10,7 +10,7 @@
 - 그 밖의 파일 → 그 파일 이름을 글자로 부르는 테스트 (docs/ 안인데 부르는 테스트가 없으면 make check 전부).
 
 테스트가 무엇을 보는지는 import 하지 않고 소스로, 테스트 함수마다 봅니다(TestFile): import 하는 스니펫, 글자로 적힌 파일
-이름, 그리고 "모두 읽기"(nav_pages(), markdown_pages(), SNIPPETS.glob(…), figures.discover(…), rglob(…)). 고른 함수의
+이름, 그리고 "모두 읽기"(nav_pages(), markdown_pages(), snippet_files(), SNIPPETS.glob(…), figures.discover(…), rglob(…)). 고른 함수의
 테스트 가운데 매개변수가 페이지·노트북·스니펫 파일·그림 이름인 것은 고른 이름만 남깁니다 (keep). 매개변수가 그런 이름이 아닌
 테스트는 남깁니다: "모든 페이지가 nav 에 있다" 처럼 어느 페이지를 고쳐도 깨질 수 있는 테스트입니다.
 
@@ -49,7 +49,9 @@ INCLUDE = re.compile(r'--8<--\s+"([A-Za-z0-9_]+)\.py(?::[^"]*)?"')
 READS_ALL = {
     "pages": re.compile(r"\b(?:nav_pages|markdown_pages)\(|DOCS\)?\.r?glob\("),
     "notebooks": re.compile(r'"notebooks"\)\.r?glob\('),
-    "snippets": re.compile(r"SNIPPETS\)?\.r?glob\(|\b(?:snippets|figures)\.discover\("),
+    "snippets": re.compile(
+        r"SNIPPETS\)?\.r?glob\(|\bsnippet_files\(|\b(?:snippets|figures)\.discover\(|\bsnippets\.modules\("
+    ),
     "files": re.compile(r"\.rglob\("),
 }
 
@@ -253,7 +255,7 @@ class Graph:
         root = Path(root)
         g = cls(root)
         snippet_dir, docs = root / "snippets", root / "docs"
-        for path in sorted(snippet_dir.glob("*.py")):
+        for path in snippets.modules(snippet_dir).values():
             g.imports[path.stem] = snippets.imports_in(path.read_text(encoding="utf-8"), snippet_dir)
         for path in sorted(docs.rglob("*.md")):
             g.pages[path.relative_to(docs).as_posix()] = set(INCLUDE.findall(path.read_text(encoding="utf-8")))
@@ -351,7 +353,7 @@ def select(changed, graph):
         if path.startswith(FULL):
             sel.full.append(path)
             sel.notes[path] = "빌드 코드·테스트의 토대·설정: make check 전부"
-        elif p.parent.as_posix() == "snippets" and p.suffix == ".py":
+        elif p.parent.parent.as_posix() == "snippets" and p.parent.name in snippets.ROOMS and p.suffix == ".py":
             _snippet(sel, graph, p.stem, path)
         elif p.parent.as_posix() == "snippets/notebooks" and p.suffix == ".md":
             _subject(sel, graph, p.stem, "notebooks", f"노트북 {p.stem}")

@@ -13,6 +13,7 @@ import pytest
 
 from conftest import SNIPPETS
 from site_pages import nav_pages, page_blocks
+from sitebuild import snippets
 from test_pages import source_of
 
 # 코어 함수마다 그 함수를 처음 보여 주고 설명하는 장.
@@ -57,11 +58,11 @@ def page_code(doc):
 
         src = source_of(doc).read_text(encoding="utf-8")
         blocks = [b.code for b in codeblocks.python_blocks(expander()(src))]
-        module = SNIPPETS / ("practice_part" + doc.split("part")[1][0] + ".py")
+        module = snippets.path_of(SNIPPETS, "practice_part" + doc.split("part")[1][0])
     else:
         blocks = [b.code for b in page_blocks(doc)]
-        module = SNIPPETS / doc.replace(".md", ".py")
-    if module.exists():
+        module = snippets.path_of(SNIPPETS, doc.removesuffix(".md"))
+    if module is not None:
         blocks.append(module.read_text(encoding="utf-8"))
     return "\n\n".join(blocks)
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import SNIPPETS, background
+from conftest import SNIPPETS, background, snippet_path
 from site_pages import expander
-from sitebuild import notebooks
+from sitebuild import notebooks, snippets
 from support import runs
 
 NB_SOURCES = sorted((SNIPPETS / "notebooks").glob("*.md"))
@@ -26,7 +26,7 @@ def generate(tmp_path, snippets_dir=SNIPPETS):
     from sitebuild import codeblocks
 
     expand = codeblocks.SnippetExpander(
-        {"base_path": [str(snippets_dir)], "check_paths": True, "dedent_subsections": True}
+        {"base_path": [str(f) for f in snippets.folders(snippets_dir)], "check_paths": True, "dedent_subsections": True}
     )
     return {p.stem: p for p in notebooks.build_notebooks(snippets_dir / "notebooks", tmp_path, expand)}
 
@@ -81,7 +81,7 @@ def test_editing_a_snippet_changes_the_notebook_and_its_cache_key(tmp_path):
     copy = tmp_path / "snippets"
     shutil.copytree(SNIPPETS, copy, ignore=shutil.ignore_patterns("__pycache__"))
     before = generate(tmp_path / "before", copy)["part1_numpy_attention"]
-    part1 = copy / "practice_part1.py"
+    part1 = copy / "chapters" / "practice_part1.py"
     source = part1.read_text(encoding="utf-8")
     assert "tokens, X, Q, K, V = toy_qkv()" in source
     part1.write_text(
@@ -426,7 +426,7 @@ def test_exercise_cells_start_wrong_and_the_checker_names_the_mistake(module_nam
     import importlib
 
     module = importlib.import_module(module_name)
-    src = (SNIPPETS / f"{module_name}.py").read_text(encoding="utf-8")
+    src = snippet_path(module_name).read_text(encoding="utf-8")
     for section, check, fn, messages in STARTS_WRONG[module_name]:
         code = src.split(f"# --8<-- [start:{section}]")[1].split(f"# --8<-- [end:{section}]")[0]
         assert re.search(rf"^{check}\({fn}\)$", code, flags=re.M), f"{section} 셀이 {check}({fn}) 를 부르지 않습니다"
@@ -740,7 +740,7 @@ def test_part5_learner_backward_matches_the_sites_backward_and_the_exercises_sta
     np.testing.assert_allclose(dV, P.T @ dO, rtol=1e-12)
     assert passes(p5.check, p5.attention_backward, capsys)
     assert passes(p5.check_softmax_backward, p5.softmax_backward, capsys)
-    src = (SNIPPETS / "practice_part5.py").read_text(encoding="utf-8")
+    src = snippet_path("practice_part5").read_text(encoding="utf-8")
     space = exercise_space(p5)
     for name in ("exercise_1", "exercise_2"):
         exec(src.split(f"# --8<-- [start:{name}]")[1].split(f"# --8<-- [end:{name}]")[0], space)

@@ -29,6 +29,9 @@ from sitebuild import codestyle, mathml, notebook_pages
 from support import pageweight, runs
 from support.one_figure import OneFigure
 
+# make quick: 이 파일이 import 말고 읽는 것 (tests/support/changes.py)
+pytestmark = pytest.mark.reads("docs/assets/e5-worker.js")
+
 MATERIAL = Path(__import__("material").__file__).parent / "templates"
 
 

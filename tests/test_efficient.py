@@ -15,11 +15,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from attention import causal_mask, masked_softmax, multi_head_attention, scaled_dot_product_attention, softmax
-from conftest import SNIPPETS, background
+from conftest import SNIPPETS, background, snippet_path
 from page_outputs import page_output
 from site_pages import DOCS
 from sitebuild import snippets
 from support import runs
+
+# make quick: 이 파일이 import 말고 읽는 것 (tests/support/changes.py)
+pytestmark = pytest.mark.reads("docs/efficient.md")
 
 
 @pytest.fixture(scope="module")
@@ -128,7 +131,7 @@ def test_tiled_attention_is_at_most_forty_lines():
     """페이지가 보여 주는 타일 어텐션은 코드 40줄 이하입니다 (import 와 독스트링 포함). 빈 줄과 주석만 있는 줄은 세지
     않습니다: 휴대전화에서 읽히도록 주석을 줄 끝이 아니라 제 줄에 두기 때문입니다 (그만큼 줄이 늘어도 코드가 길어진 것은
     아닙니다)."""
-    src = (SNIPPETS / "efficient.py").read_text(encoding="utf-8")
+    src = snippet_path("efficient").read_text(encoding="utf-8")
     section = src.split("# --8<-- [start:tiled]\n")[1].split("# --8<-- [end:tiled]")[0]
     code = [line for line in section.splitlines() if line.strip() and not line.strip().startswith("#")]
     assert len(code) <= 40, len(code)
@@ -563,6 +566,7 @@ def test_cited_numbers_are_the_verified_ones():
         assert phrase in text, phrase
 
 
+@pytest.mark.reads("docs/heatmap.md", "docs/korean_model.md", "docs/real_model.md")
 def test_links_to_what_the_site_measured_itself():
     """쉬는 자리: 이 장은 다른 장이 잰 것을 인용만 합니다. 그 장들이 여전히 그렇게 말하는지 확인합니다."""
     text = PAGE.read_text(encoding="utf-8")
@@ -655,7 +659,7 @@ def test_korean_counters_and_words(ef):
 
     text = prose(PAGE.read_text(encoding="utf-8"))
     printed_text = out()
-    src = (SNIPPETS / "efficient.py").read_text(encoding="utf-8")
+    src = snippet_path("efficient").read_text(encoding="utf-8")
     for where, body in (("페이지", text), ("출력", printed_text), ("efficient.py", src)):
         assert not re.search(r"(한|두|세|네|\d) ?벌", body), where
         assert "센 일의 양" not in body and "잣대" not in body, where

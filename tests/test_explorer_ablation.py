@@ -1,4 +1,4 @@
-"""헤드 탐색기의 "헤드 끄기" 데이터 (snippets/explorer_ablation.py → data/explorer_ablation-<모델>.json).
+"""헤드 탐색기의 "헤드 끄기" 데이터 (snippets/sitedata/explorer_ablation.py → data/explorer_ablation-<모델>.json).
 
 빌드와 같은 캐시(.cache/site/data)의 파일을 읽고, 몇 칸을 numpy 로 따로 다시 계산해 견줍니다: 문장 하나를 배치 없이
 `encode(heads_off=switch_off(...))` 로 돌려, 문장 임베딩의 1 − cos 와 뒤 층 헤드마다 쿼리 행의 JS 거리를 여기서 직접
@@ -149,6 +149,7 @@ def paragraph(doc, start):
     return text[at : text.index("\n## ", at)]
 
 
+@pytest.mark.reads("docs/korean_model.md", "docs/real_model.md")
 def test_what_the_pages_say_is_the_stored_data(stored):
     """두 모델 페이지의 "헤드 끄기" 문단이 말하는 숫자와 비교가 저장된 값에 있습니다."""
     minilm, e5 = stored["minilm"], stored["e5"]

@@ -95,6 +95,7 @@ def drawn():
     return figure_set, figure_set.wait_each()
 
 
+@pytest.mark.reads("snippets/*.py")
 @pytest.mark.parametrize("name", sorted(FIGURES))
 def test_figure_is_legible_on_a_phone_and_a_desktop(name, drawn):
     """그림 하나의 모든 판이 그려지고, 잰 값이 기준을 넘습니다 (좁은 판은 휴대전화 기준, 넓은 판은 둘 다)."""
@@ -112,6 +113,7 @@ def test_figure_is_legible_on_a_phone_and_a_desktop(name, drawn):
         assert path.stat().st_size > 1000, path
 
 
+@pytest.mark.reads("snippets/*.py")
 def test_the_table_measures_every_figure():
     """모두 모은 표(legibility.json, 빌드가 쓰는 것)가 모든 그림을 담고, 그림마다의 측정값과 같습니다.
     그림은 위의 그림별 테스트가 이미 그렸으므로 여기서는 캐시를 읽기만 합니다 (그 테스트 없이 돌면 여기서 그립니다)."""

@@ -19,7 +19,8 @@ import math
 import numpy as np
 import pytest
 
-from browser import PHONE, Tab
+from browser import PHONE, Tab, fetched, without_javascript
+from support import colour
 
 pytestmark = pytest.mark.browser
 
@@ -443,16 +444,6 @@ COLORS_JS = """() => {
 }"""
 
 
-def contrast(a, b):
-    def lum(rgb):
-        c = [v / 255 for v in rgb]
-        c = [v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4 for v in c]
-        return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
-
-    hi, lo = sorted((lum(a), lum(b)), reverse=True)
-    return (hi + 0.05) / (lo + 0.05)
-
-
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_palettes_axe_and_contrast(phone, scheme):
     """두 팔레트의 375 px: 키 그림(①)과 밸류 그림(④)에서 axe-core 위반이 없고, 선의 색(투명도를 배경에 섞은 색)이 배경과 3:1 이상."""
@@ -469,14 +460,10 @@ def test_palettes_axe_and_contrast(phone, scheme):
         for sel, (r, g, b, a), opacity in colors["lines"]:
             alpha = a * opacity
             mixed = [alpha * c + (1 - alpha) * d for c, d in zip((r, g, b), bg)]
-            assert contrast(mixed, bg) >= 3.0, (scheme, sel, mixed, bg)
+            assert colour.contrast(mixed, bg, scale=255) >= 3.0, (scheme, sel, mixed, bg)
         violations = Axe().run(page, context={"include": [[".journey"]]}).response["violations"]
         assert not violations, [(v["id"], [n["target"] for n in v["nodes"]]) for v in violations]
     phone.assert_clean()
-
-
-FILES_JS = """() => performance.getEntriesByType('resource').map(e => e.name.split('/').pop())
-    .filter(n => n.startsWith('journey'))"""
 
 
 def test_data_comes_only_when_the_reader_comes_near(phone):
@@ -484,27 +471,22 @@ def test_data_comes_only_when_the_reader_comes_near(phone):
     도구들은 함께 붙습니다, overrides/main.html) 데이터는 아직이고, 따라가기 그림 가까이 와야 데이터를 받아 그립니다."""
     page = phone.open("four_steps/")
     page.wait_for_timeout(400)
-    assert page.evaluate(FILES_JS) == []
+    assert fetched(page, "journey*") == []
     box = page.locator(".journey")
     assert box.get_attribute("data-ready") == "waiting"
     page.locator(".qk-picture").evaluate("e => e.scrollIntoView({block: 'center'})")
     page.wait_for_function("() => document.querySelector('.qk-picture').getAttribute('data-ready') === 'yes'")
     page.wait_for_timeout(300)
-    assert "journey-e5.json" not in page.evaluate(FILES_JS)
+    assert "journey-e5.json" not in fetched(page, "journey*")
     assert box.get_attribute("data-ready") == "waiting"
     box.evaluate("e => e.scrollIntoView({block: 'center'})")
     page.wait_for_function("() => document.querySelector('.journey').getAttribute('data-ready') === 'yes'")
-    assert sorted(page.evaluate(FILES_JS)) == ["journey-e5.json", "journey.css", "journey.js"]
+    assert sorted(fetched(page, "journey*")) == ["journey-e5.json", "journey.css", "journey.js"]
     phone.assert_clean()
 
 
 def test_without_javascript_the_folded_code_remains(browser, server):
-    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
-    try:
-        page = context.new_page()
-        page.goto(server + "four_steps/")
+    with without_javascript(browser, server, "four_steps/") as page:
         assert not page.locator(".journey").is_visible()
         summary = page.locator("details summary", has_text="실제 모델의 숫자를 코어로")
         assert summary.count() == 1
-    finally:
-        context.close()

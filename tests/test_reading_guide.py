@@ -4,6 +4,8 @@
 
 import re
 
+import pytest
+
 from site_pages import DOCS, nav_pages
 
 LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
@@ -16,6 +18,7 @@ def guide():
     return text[start : end if end != -1 else len(text)]
 
 
+@pytest.mark.reads("docs/*.md")
 def test_the_guide_links_every_nav_page():
     linked = {link for link in LINK.findall(guide()) if "://" not in link}
     missing = [doc for doc in nav_pages() if doc != "index.md" and doc not in linked]
@@ -23,6 +26,7 @@ def test_the_guide_links_every_nav_page():
     assert linked <= set(nav_pages()), f"읽는 법이 nav 에 없는 페이지를 부릅니다: {sorted(linked - set(nav_pages()))}"
 
 
+@pytest.mark.reads("docs/index.md")
 def test_every_guide_line_after_the_chapters_says_what_it_builds_on():
     """장 목록 다음의 줄마다: 괄호 속 장, 화살표의 앞 페이지, 또는 "아무 때나" (부록)."""
     text = guide()

@@ -1,4 +1,4 @@
-"""snippets/bert_numpy.py 와 docs/real_model.md: numpy BERT 인코더가 참조 구현과 같고, 페이지의 측정이 맞습니다."""
+"""snippets/lib/bert_numpy.py 와 docs/real_model.md: numpy BERT 인코더가 참조 구현과 같고, 페이지의 측정이 맞습니다."""
 
 import json
 import math
@@ -13,6 +13,9 @@ import pytest
 from conftest import SNIPPETS, background
 from page_outputs import page_output, printed
 from support import runs
+
+# make quick: 이 파일이 import 말고 읽는 것 (tests/support/changes.py)
+pytestmark = pytest.mark.reads("docs/real_model.md", ".ci/bench_encoder.py", "tests/fixtures/minilm_reference.npz")
 
 FIXTURE = Path(__file__).parent / "fixtures" / "minilm_reference.npz"
 
@@ -265,7 +268,7 @@ def test_encoder_benchmark_runs_without_torch():
     proc = background("real_model:encoder-benchmark")
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "토큰 128개 (배치 1)" in proc.stdout
-    assert "numpy (snippets/bert_numpy.py)" in proc.stdout
+    assert "numpy (snippets/lib/bert_numpy.py)" in proc.stdout
     assert "transformers 는 재지 않았습니다" in proc.stdout and "BENCH_TORCH_PYTHON" in proc.stdout
 
 

@@ -10,8 +10,13 @@ korean_sentences.py). 어떤 스니펫도 다른 스니펫의 소스를 파싱�
 
 import ast
 
-from conftest import SNIPPETS
+import pytest
+
+from conftest import SNIPPETS, snippet_files
 from sitebuild.snippets import imports_in
+
+# make quick: 이 파일이 import 말고 읽는 것 (tests/support/changes.py)
+pytestmark = pytest.mark.reads("snippets/*.py")
 
 # 아직 장의 스크립트를 import 하는 장의 스크립트와 그 까닭 (줄이기만 합니다: 새로 더하면 이 테스트가 실패합니다)
 CHAPTER_IMPORTS = {
@@ -41,7 +46,7 @@ def prints_when_imported(tree):
     return False
 
 
-MODULES = {p.stem: p for p in sorted(SNIPPETS.glob("*.py"))}
+MODULES = {p.stem: p for p in snippet_files()}
 CHAPTERS = {name for name, path in MODULES.items() if prints_when_imported(_tree(path))}
 
 

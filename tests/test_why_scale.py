@@ -9,6 +9,9 @@ from attention import softmax
 from page_outputs import printed
 from site_pages import DOCS
 
+# make quick: 이 파일이 import 말고 읽는 것 (tests/support/changes.py)
+pytestmark = pytest.mark.reads("docs/why_scale.md")
+
 
 @pytest.fixture(scope="module")
 def ws():

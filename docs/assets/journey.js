@@ -1,7 +1,7 @@
 /* 2장의 "실제 모델에서 쿼리 하나 따라가기": 실제 모델의 쿼리 하나가 어텐션의 네 단계를 지나는 모습을 한 걸음씩 보입니다.
  *
  * 페이지에 <div class="journey" data-src="../data/journey-e5.json"></div> 를 두면, 이 스크립트가 빌드 때 스니펫
- * (snippets/journey.py 의 data_e5)이 만든 JSON 을 읽어 그립니다: multilingual-e5-small 의 한 헤드에서 쿼리 하나의 q 와
+ * (snippets/chapters/journey.py 의 data_e5)이 만든 JSON 을 읽어 그립니다: multilingual-e5-small 의 한 헤드에서 쿼리 하나의 q 와
  * 문장의 모든 토큰의 k, v (float32 그대로), 그리고 그림의 두 축(2차원으로 줄이는 방법은 스니펫의 설명).
  * 숫자는 모두 여기서 float32 값을 float64 로 계산합니다: 내적, √d_k 로 나누기, 최댓값을 뺀 소프트맥스, 가중합.
  * 그 숫자가 numpy 코어와 같다는 것은 tests/test_journey_browser.py 가 확인합니다 (숫자마다 data-value 에 전체 값).

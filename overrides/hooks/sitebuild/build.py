@@ -55,8 +55,10 @@ class SiteBuild:
     def __init__(self, config):
         self.root = Path(config["config_file_path"]).parent
         snip = snippets_config(config)
-        base = snip.get("base_path")
-        self.snippets_dir = Path(base[0] if isinstance(base, list) else base).resolve()
+        try:  # 스니펫 폴더 (base_path 는 그 방들: chapters, lib, sitedata)
+            self.snippets_dir = snippets.root_of(snip.get("base_path"))
+        except ValueError as exc:
+            raise PluginError(f"mkdocs.yml 의 pymdownx.snippets: {exc}") from exc
         self.cache_dir = self.root / ".cache" / "site"  # docs/ 밖: serve 가 자기 출력 때문에 다시 빌드하지 않게
         self.environment = disk_cache.environment(self.root)
         self.expand = codeblocks.SnippetExpander(snip)
@@ -65,7 +67,7 @@ class SiteBuild:
         self.math_characters = set()  # 수식이 쓴 글자: 수식 글꼴에 모두 있는지 on_post_build 에서 봅니다
         self.math_font = None
         self.tools = tools.load_table()  # 훅 옆의 overrides/tools.yml (훅을 빌려 쓰는 작은 사이트도 같은 표)
-        snippets.add_to_path(self.snippets_dir)
+        snippets.add_snippets_to_path(self.snippets_dir)
 
     # on_config: Markdown 확장과 펜스, 코드 색칠을 설정에 더합니다.
     def configure(self, config):

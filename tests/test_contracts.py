@@ -232,6 +232,13 @@ def test_material_base_template_blocks_we_extend():
     """overrides/main.html 은 base.html 의 scripts 블록에 덧붙이고, pageweight 는 __config 의 search 를 읽습니다."""
     base = (MATERIAL / "base.html").read_text(encoding="utf-8")
     assert "{% block scripts %}" in base, "Material base.html 에 scripts 블록이 없습니다: overrides/main.html"
+    # 첫 그림 미리 받기(head 의 extrahead)와 첫 그림을 곧바로 받는 스크립트(본문 article 안의 content 블록 끝): issue 41
+    assert "{% block extrahead %}" in base.split("</head>")[0], (
+        "extrahead 블록이 head 안에 없습니다: overrides/main.html"
+    )
+    assert re.search(r'<article class="md-content__inner md-typeset">\s*\{% block content %\}', base), (
+        "content 블록이 article 안에 없습니다: overrides/main.html 의 첫 그림 스크립트가 article 을 찾습니다"
+    )
     assert re.search(r'"search": "assets/javascripts/workers/search\.[0-9a-f]+\.min\.js" \| url', base), (
         "Material 이 __config 에 검색 작업자 경로를 적는 방식이 바뀌었습니다: tests/support/pageweight.py"
     )

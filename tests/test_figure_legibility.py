@@ -13,7 +13,7 @@ import matplotlib
 import pytest
 
 import disk_cache
-from conftest import ROOT, SNIPPETS, background
+from conftest import ROOT, SNIPPETS, background, snippet_path
 from sitebuild import figures, legibility
 
 matplotlib.use("Agg")
@@ -155,7 +155,7 @@ def test_korean_tick_labels_of_the_sentence_heatmaps_are_legible_on_a_phone():
     import plotting
 
     plotting.use_korean_font()
-    source = (SNIPPETS / "korean_model.py").read_text(encoding="utf-8")
+    source = snippet_path("korean_model").read_text(encoding="utf-8")
     consts = {
         node.targets[0].id: ast.literal_eval(node.value)
         for node in ast.parse(source).body

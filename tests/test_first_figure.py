@@ -6,11 +6,12 @@
 여기서는 그 한 장이 스크롤하지 않아도 받아지고, 숨은 세 장과 다른 그림은 받지 않는 것을 봅니다.
 """
 
+import re
+
 import pytest
 
-from support.pageweight import page_url
-
-pytestmark = pytest.mark.browser
+from sitebuild.figure_markup import first_figure_preloads
+from support.pageweight import page_file, page_url
 
 STATE_JS = """() => {
   const links = [...document.querySelectorAll('article .figure-link')];
@@ -29,6 +30,33 @@ STATE_JS = """() => {
 }"""
 
 
+def test_preloads_pick_one_copy_of_the_first_figure_by_screen_and_palette():
+    """첫 그림의 네 장마다 미리 받기 링크 하나, media 는 그 판(폭)과 팔레트가 보이는 화면. 둘째 그림은 넣지 않습니다."""
+    links = "".join(
+        f'<a class="figure-link figure--{v} figure--{t}" href="figures/{name}-{v}-{t}.png"><img></a> '
+        for name in ("first", "second")
+        for v in ("wide", "narrow")
+        for t in ("light", "dark")
+    )
+    got = first_figure_preloads(f"<p>글</p><p>{links}</p>")
+    assert [g["href"] for g in got] == [
+        f"figures/first-{v}-{t}.png" for v in ("wide", "narrow") for t in ("light", "dark")
+    ]
+    assert got[0]["media"] == "(min-width: 720px) and (prefers-color-scheme: light)"
+    assert got[3]["media"] == "(max-width: 719.98px) and (prefers-color-scheme: dark)"
+    assert first_figure_preloads("<p>그림 없는 페이지</p>") == []
+
+
+def test_the_built_page_preloads_its_first_figure(built_site):
+    """빌드된 heatmap.md 의 head 에 첫 그림(korean_model-heads_meaning)의 미리 받기 링크 넷이 있습니다."""
+    site, _ = built_site
+    html = page_file(site, "heatmap.md").read_text(encoding="utf-8")
+    head = html[: html.index("</head>")]
+    hrefs = re.findall(r'<link rel="?preload"? as="?image"? href="?([^" >]+)', head)
+    assert len(hrefs) == 4 and all("korean_model-heads_meaning" in h for h in hrefs), hrefs
+
+
+@pytest.mark.browser
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("screen", ["phone", "desktop"])
 def test_only_the_visible_copy_of_the_first_figure_loads_eagerly(request, screen, scheme):

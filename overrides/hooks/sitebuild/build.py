@@ -145,15 +145,19 @@ class SiteBuild:
             raise PluginError(str(exc)) from exc
 
     # on_page_content: 접은 상자 속 코드를 줄마다 감싸고(lines.py), 노트북 페이지를 가볍게 바꿉니다.
+    # 첫 그림을 미리 받을 링크는 page.meta["first_figure_preloads"] 로 overrides/main.html 의 head 에 갑니다.
     def page_content(self, html, page, config):
         if not page.file.src_uri.endswith(".ipynb"):
-            return lines.wrap_code_in_details(html)
-        try:
-            return notebook_pages.slim_notebook_html(
-                html, page.file.abs_src_path, page.file.src_uri, self.figures, page.url
-            )
-        except notebook_pages.NotebookPageError as exc:
-            raise PluginError(str(exc)) from exc
+            html = lines.wrap_code_in_details(html)
+        else:
+            try:
+                html = notebook_pages.slim_notebook_html(
+                    html, page.file.abs_src_path, page.file.src_uri, self.figures, page.url
+                )
+            except notebook_pages.NotebookPageError as exc:
+                raise PluginError(str(exc)) from exc
+        page.meta["first_figure_preloads"] = figure_markup.first_figure_preloads(html)
+        return html
 
     # on_page_context: 페이지 설명(meta description). 노트북 페이지의 설명은 노트북 메타데이터에서 옵니다.
     def page_meta(self, page):

@@ -18,7 +18,7 @@ PYTHON ?= $(shell for p in python3.12 python3.13 python3.14 python3 \
 export NO_MKDOCS_2_WARNING := 1
 # 사이트의 계산은 작은 행렬 곱이 대부분입니다. numpy 의 OpenBLAS 가 코어마다 스레드를 띄우면, 특히 그림을
 # 그리는 작업 프로세스와 나란히 돌 때 스레드끼리 코어를 다투며 기다리느라 몇 배 느려집니다
-# (2코어에서 python snippets/real_model.py: 스레드 1개 2.2 초, 2개 6–11 초). 이미 정해 두었으면 그 값을 씁니다.
+# (2코어에서 python snippets/chapters/real_model.py: 스레드 1개 2.2 초, 2개 6–11 초). 이미 정해 두었으면 그 값을 씁니다.
 export OPENBLAS_NUM_THREADS ?= 1
 export JUPYTER_PLATFORM_DIRS := 1
 export PYDEVD_DISABLE_FILE_VALIDATION := 1

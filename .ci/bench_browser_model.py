@@ -40,7 +40,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "snippets"), str(ROOT / "tests"), str(Path(__file__).resolve().parent)]
+sys.path[:0] = [
+    *(str(ROOT / "snippets" / room) for room in ("chapters", "lib", "sitedata")),
+    str(ROOT / "tests"),
+    str(Path(__file__).resolve().parent),
+]
 
 from browser_bench import WorkerChannel, heap, offline_page, prefix_with_tokens, print_table
 

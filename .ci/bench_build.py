@@ -40,6 +40,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# 스니펫의 세 방 (mkdocs.yml 의 base_path, pyproject.toml 의 pythonpath 와 같은 것)
+SNIPPET_PATH = os.pathsep.join(str(ROOT / "snippets" / room) for room in ("chapters", "lib", "sitedata"))
 MKDOCS = [sys.executable, "-m", "mkdocs"]
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "JUPYTER_PLATFORM_DIRS": "1"}
 
@@ -190,7 +192,7 @@ def decoder_timing(script):
         capture_output=True,
         text=True,
         check=True,
-        env={**ENV, "PYTHONPATH": str(ROOT / "snippets")},
+        env={**ENV, "PYTHONPATH": SNIPPET_PATH},
     )
     wall, cpu, rss = (float(x) for x in out.stdout.split()[-3:])
     return wall, cpu, rss, before
@@ -204,7 +206,7 @@ def model_timing(script=MODEL_TIMING):
         capture_output=True,
         text=True,
         check=True,
-        env={**ENV, "PYTHONPATH": str(ROOT / "snippets")},
+        env={**ENV, "PYTHONPATH": SNIPPET_PATH},
     )
     n, load, forward = out.stdout.split()
     return int(n), float(load), float(forward)
@@ -230,7 +232,9 @@ def main():
         print(f"{'  그동안 빌드 프로세스 무리의 최대 RSS (GB)':<40}{peak[0] / 1e9:>8.2f}   ≤ 3")
         print(f"{'캐시가 있는 빌드':<44}{warm:>8.2f}         (부하 {warm_load:.1f})")
     if "serve" in parts:
-        for path, wall, built in serve_rebuild([ROOT / "docs" / "four_steps.md", ROOT / "snippets" / "four_steps.py"]):
+        for path, wall, built in serve_rebuild(
+            [ROOT / "docs" / "four_steps.md", ROOT / "snippets" / "chapters" / "four_steps.py"]
+        ):
             goal = "≤ 3" if path.suffix == ".md" else ""
             label = f"serve: {path} 수정 → 다시 빌드"
             print(f"{label:<44}{built:>8.2f}   {goal}  (수정부터 완료까지 {wall:.2f} 초, 부하 {load():.1f})")

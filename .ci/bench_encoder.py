@@ -4,7 +4,7 @@
     BENCH_TORCH_PYTHON=/work/venvs/torch311/bin/python .venv/bin/python .ci/bench_encoder.py
 
 같은 입력(all-MiniLM-L6-v2, 토큰 128개, 배치 1)을 두 구현에 넣고 한 번의 실행 안에서 번갈아 잽니다.
-- numpy: snippets/bert_numpy.py 의 encode (이 저장소의 가상환경)
+- numpy: snippets/lib/bert_numpy.py 의 encode (이 저장소의 가상환경)
 - transformers: BertModel(attn_implementation="eager") 의 forward, torch.inference_mode
   프로젝트 가상환경에는 torch 가 없습니다(requirements 에 넣지 않습니다). transformers 와 torch 를
   import 할 수 있는 파이썬을 BENCH_TORCH_PYTHON 으로 알려 주면 그 파이썬으로 잽니다. 그런 환경은
@@ -48,7 +48,7 @@ if kind == "numpy":
     import bert_numpy
     model = bert_numpy.load_model()
     forward = lambda: bert_numpy.encode(model, ids)[0]
-    info = {"name": "numpy (snippets/bert_numpy.py)", "version": "numpy " + np.__version__}
+    info = {"name": "numpy (snippets/lib/bert_numpy.py)", "version": "numpy " + np.__version__}
 else:
     import torch, transformers
     from transformers import BertModel
@@ -99,7 +99,7 @@ class Worker:
     def __init__(self, python, kind, ids_path, model_dir, threads):
         env = {
             **os.environ,
-            "PYTHONPATH": str(ROOT / "snippets"),
+            "PYTHONPATH": str(ROOT / "snippets" / "lib"),
             "OPENBLAS_NUM_THREADS": str(threads),
             "OMP_NUM_THREADS": str(threads),
         }
@@ -130,7 +130,7 @@ class Worker:
 
 
 def main():
-    sys.path.insert(0, str(ROOT / "snippets"))
+    sys.path.insert(0, str(ROOT / "snippets" / "lib"))
     import bert_numpy
 
     model = bert_numpy.load_model()

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-SNIPPETS = ROOT / "snippets"
+SNIPPETS = ROOT / "snippets" / "lib"  # e5_numpy 와 그것이 import 하는 라이브러리
 COUNT = 1000
 MAX_TOKENS = 512
 RSS_GOAL_GB = 1.5

@@ -17,10 +17,28 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parent.parent
-SNIPPETS = ROOT / "snippets"
+SNIPPETS = ROOT / "snippets"  # 세 방(chapters, lib, sitedata)과 노트북 원고(notebooks/)
 DOCS = ROOT / "docs"
 HOOKS = ROOT / "overrides" / "hooks"
-# snippets/, overrides/hooks/ 와 tests/ 는 pyproject.toml 의 pythonpath 로 import 경로에 들어갑니다.
+# snippets/ 의 세 방, overrides/hooks/ 와 tests/ 는 pyproject.toml 의 pythonpath 로 import 경로에 들어갑니다.
+
+
+def snippet_files():
+    """스니펫 모듈 파일 전부 (세 방, 이름 순서): sitebuild.snippets.modules 와 같은 목록."""
+    from sitebuild import snippets
+
+    return list(snippets.modules(SNIPPETS).values())
+
+
+def snippet_path(name):
+    """모듈 이름 → snippets/<방>/<이름>.py (어느 방인지는 적지 않아도 됩니다: 이름은 방을 건너 하나뿐입니다)."""
+    from sitebuild import snippets
+
+    path = snippets.path_of(SNIPPETS, name)
+    if path is None:
+        raise FileNotFoundError(f"스니펫 모듈 {name!r} 이 snippets/ 의 어느 방에도 없습니다")
+    return path
+
 
 # CI 에서는 예제를 더 많이, 그리고 매번 같은 순서로 뽑습니다 (실패를 그대로 다시 볼 수 있게).
 settings.register_profile(

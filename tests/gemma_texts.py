@@ -4,7 +4,7 @@ make_gemma_fixture.py(torch 가 있는 다른 가상환경)와 tests/test_next_t
 이 글을 바꾸면 기준값을 다시 만들어야 합니다 (그 스크립트 맨 위).
 """
 
-# 페이지의 프롬프트 여덟 개(snippets/next_token.py 의 PROMPTS)를 모두 담고, 그 밖에 토크나이저가 갈릴 만한 것들:
+# 페이지의 프롬프트 여덟 개(snippets/chapters/next_token.py 의 PROMPTS)를 모두 담고, 그 밖에 토크나이저가 갈릴 만한 것들:
 # 띄어쓰기 여러 개, 줄바꿈과 탭(사용자 정의 조각), HTML 태그, 숫자, 영어, 한자, 이모지, 어휘에 없는 글자(바이트 조각).
 TOKENIZER_TEXTS = [
     "나는 학교에",

@@ -5,8 +5,8 @@
 세게 말하지 않는지 봅니다 (tests/test_head_ablation_held_out.py, model 표시).
 
 고른 방법 (한 번 정해 두고 결과를 본 뒤에 바꾸지 않습니다)
-- 두 장의 문장(snippets/real_model.py 의 SENTENCES, snippets/korean_model.py 의 ANNOTATED)과 탐색기 문장
-  (snippets/head_explorer.py)에 없는 문장. 같은 문장이 없는지는 테스트가 봅니다.
+- 두 장의 문장(snippets/chapters/real_model.py 의 SENTENCES, snippets/chapters/korean_model.py 의 ANNOTATED)과 탐색기 문장
+  (snippets/sitedata/head_explorer.py)에 없는 문장. 같은 문장이 없는지는 테스트가 봅니다.
 - 길이와 꼴을 섞었습니다: 짧은 문장과 긴 문장, 물음, 명령, 숫자가 든 문장, 쉼표로 이은 문장.
 - 한국어는 합니다체·해요체·반말과 여러 조사(이/가, 은/는, 을/를, 에서, 으로, 와/과, 께서)를 섞었습니다.
 """

@@ -11,14 +11,15 @@ import functools
 
 import disk_cache
 from site_pages import ROOT, page_blocks, site_config
+from sitebuild import snippets
 from sitebuild.outputs import PageOutputs
 
 
 @functools.cache
 def _outputs():
-    snippets = site_config()["mdx_configs"]["pymdownx.snippets"]["base_path"]
-    snippets = snippets[0] if isinstance(snippets, list) else snippets
-    return PageOutputs(ROOT / ".cache" / "site" / "outputs", snippets, disk_cache.environment(ROOT))
+    # 빌드와 같은 스니펫 폴더: base_path 는 그 방들(chapters, lib, sitedata)입니다
+    snippets_dir = snippets.root_of(site_config()["mdx_configs"]["pymdownx.snippets"]["base_path"])
+    return PageOutputs(ROOT / ".cache" / "site" / "outputs", snippets_dir, disk_cache.environment(ROOT))
 
 
 def page_outputs(page):

@@ -1,6 +1,6 @@
 """정의를 그대로 옮긴 느린 참조 구현 (Python 반복문, float64).
 
-코어(snippets/attention.py)와 독립적으로 쓰였습니다: numpy 는 배열을 담고 모양을
+코어(snippets/lib/attention.py)와 독립적으로 쓰였습니다: numpy 는 배열을 담고 모양을
 브로드캐스트하는 데에만 쓰고, 내적·지수·합은 모두 Python 의 math 로 한 칸씩 계산합니다.
 """
 

@@ -4,7 +4,7 @@
   어텐션 가중치 차이 ≤ 1e-4, 마지막 은닉 상태 코사인 ≥ 0.99999 (끄지 않은 계산과 같은 허용치,
   test_own_sentence_browser.py). 견주는 것: "보는 것과 시험하는 것" 의 참고 데이터(data/head_ablation-reference.json:
   탐색기의 두 문장 × 끄는 방법 다섯)와, 다른 문장 셋에서 numpy 로 바로 계산한 값.
-- 끄기 전과의 차이(문장 임베딩의 1 − cos, 헤드마다 가중치의 JS 거리)도 snippets/ablation.py 의 pooled, moved 와 같습니다.
+- 끄기 전과의 차이(문장 임베딩의 1 − cos, 헤드마다 가중치의 JS 거리)도 snippets/lib/ablation.py 의 pooled, moved 와 같습니다.
 - 잘못 적은 off·ablation 은 인자의 이름과 값을 밝힌 오류입니다 (switch_off 와 같은 규칙).
 - 화면 (여러분의 문장으로의 "헤드 끄기"): 키보드로 헤드나 층을 골라 끄면, 보이는 숫자(1 − cos, 가장 많이 바뀐 헤드 다섯과
   그 JS 거리, 조사 표의 7-11 가중치 끄기 전·뒤)가 numpy 의 값과 같습니다. "탐색기에서 고른 헤드" 는 탐색기의 헤드를 가져옵니다.

@@ -1,4 +1,4 @@
-"""어텐션 코어(snippets/attention.py)의 정확성: 참조 구현과의 비교, 성질 테스트, 오류, 회귀.
+"""어텐션 코어(snippets/lib/attention.py)의 정확성: 참조 구현과의 비교, 성질 테스트, 오류, 회귀.
 
 허용 오차
     float64: 참조 구현(역시 float64)과 rtol=1e-10, atol=1e-12
@@ -24,7 +24,7 @@ from attention import (
     softmax,
     split_heads,
 )
-from conftest import SNIPPETS
+from conftest import snippet_files, snippet_path
 from reference_attention import reference_attention, reference_multi_head
 
 TOL = {np.float64: dict(rtol=1e-10, atol=1e-12), np.float32: dict(rtol=1e-4, atol=2e-5)}
@@ -451,8 +451,8 @@ CORE_NAMES = {
 
 
 @pytest.mark.reads("snippets/*.py")
-@pytest.mark.parametrize("path", sorted(p.name for p in SNIPPETS.glob("*.py") if p.name != "attention.py"))
+@pytest.mark.parametrize("path", [p.name for p in snippet_files() if p.name != "attention.py"])
 def test_no_other_snippet_reimplements_the_core(path):
-    tree = ast.parse((SNIPPETS / path).read_text(encoding="utf-8"))
+    tree = ast.parse(snippet_path(path.removesuffix(".py")).read_text(encoding="utf-8"))
     defined = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
     assert not defined & CORE_NAMES, f"{path} 가 코어 함수를 다시 만듭니다: {defined & CORE_NAMES}"

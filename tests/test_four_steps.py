@@ -1,4 +1,4 @@
-"""docs/four_steps.md 가 말하는 내용을 확인합니다 (snippets/four_steps.py)."""
+"""docs/four_steps.md 가 말하는 내용을 확인합니다 (snippets/chapters/four_steps.py)."""
 
 import numpy as np
 import pytest

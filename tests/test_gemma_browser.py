@@ -1,4 +1,4 @@
-"""snippets/gemma_browser.py: 브라우저로 보내는 Gemma 파일이 GGUF 와 같은 모델이고, 부분 어휘로도 토큰이 같습니다.
+"""snippets/sitedata/gemma_browser.py: 브라우저로 보내는 Gemma 파일이 GGUF 와 같은 모델이고, 부분 어휘로도 토큰이 같습니다.
 
 - 커널 (빠름): docs/assets/gemma-matmul.wat 을 wasmtime 으로 돌려, 푼 가중치가 q × s − m 과 비트까지 같고 행렬 곱이
   numpy(float64)와 반올림만큼만 다른지 봅니다. 행·토큰 수가 4의 배수가 아닐 때와 최솟값이 없는 형식까지.

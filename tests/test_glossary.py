@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from conftest import SNIPPETS
+from conftest import SNIPPETS, snippet_files
 from site_pages import DOCS, markdown_pages
 
 ROW = re.compile(r"^\|\s*([^|]+?)\s*\|\s*([^|]+?)\s*\|\s*[^|]*\|\s*([^|]*?)\s*\|$")
@@ -36,7 +36,7 @@ def prose(text):
 SOURCES = (
     [DOCS / p for p in markdown_pages() if p != "glossary.md"]
     + sorted((SNIPPETS / "notebooks").glob("*.md"))
-    + sorted(SNIPPETS.glob("*.py"))
+    + snippet_files()
 )
 
 

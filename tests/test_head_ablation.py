@@ -1,4 +1,4 @@
-"""헤드 끄기(bert_numpy.switch_off / encode(heads_off=...)), 헤드의 값 재기(snippets/ablation.py), 그리고
+"""헤드 끄기(bert_numpy.switch_off / encode(heads_off=...)), 헤드의 값 재기(snippets/lib/ablation.py), 그리고
 docs/head_ablation.md 가 말하는 것.
 
 끄는 방법의 확인은 손으로 만든 모델과 견줍니다: 헤드를 끄는 것 = W_O 에서 그 헤드의 행을 0 으로 만든 모델,
@@ -304,7 +304,7 @@ def test_the_cache_key_reads_every_snippet_the_measurement_imports():
 # ---------------------------------------------------------------- 페이지 ----
 @pytest.fixture(scope="module")
 def explorer_e5():
-    """한국어 장의 헤드 탐색기가 헤드를 끈 값 (snippets/explorer_ablation.py, 빌드와 같은 데이터 캐시)."""
+    """한국어 장의 헤드 탐색기가 헤드를 끈 값 (snippets/sitedata/explorer_ablation.py, 빌드와 같은 데이터 캐시)."""
     import json
 
     import disk_cache

@@ -1,4 +1,4 @@
-"""snippets/head_explorer.py: 헤드 탐색기의 JSON 이 모델의 값 그대로이고, 페이지가 말하는 문장·헤드를 담고, 예산 안입니다.
+"""snippets/sitedata/head_explorer.py: 헤드 탐색기의 JSON 이 모델의 값 그대로이고, 페이지가 말하는 문장·헤드를 담고, 예산 안입니다.
 
 브라우저에서 보이는 숫자는 tests/test_head_explorer_browser.py 가 확인합니다.
 """
@@ -146,7 +146,7 @@ def test_presets_are_the_sentences_the_pages_discuss(data):
     """영어 문장은 실제 모델 페이지의 코드에, 한국어 문장은 한국어 페이지의 코드에 나오는 문장이고, 모두 6개 이상입니다."""
     total = 0
     for which, (_, snippet) in PAGES.items():
-        code = (SNIPPETS / snippet).read_text(encoding="utf-8")
+        code = snippets.path_of(SNIPPETS, snippet.removesuffix(".py")).read_text(encoding="utf-8")
         for sent in data[which]["sentences"]:
             assert f'"{sent["text"]}"' in code, f"{sent['text']!r} 는 {snippet} 에 없는 문장입니다"
             total += 1
@@ -236,7 +236,7 @@ def test_bad_inputs_name_the_argument(args, error, words):
 
 @pytest.mark.parametrize("which", ["minilm", "e5"])
 def test_docstring_bound_on_float32_scores_holds(which):
-    """snippets/head_explorer.py 맨 위의 약속: 화면의 q·k(float32 점수)와 32개 곱의 float64 합의 차이는 0.0001 보다 작고,
+    """snippets/sitedata/head_explorer.py 맨 위의 약속: 화면의 q·k(float32 점수)와 32개 곱의 float64 합의 차이는 0.0001 보다 작고,
     소수 둘째 자리로 적은 두 글자가 다른 곳은 천 곳에 하나 꼴 이하이며 그때도 마지막 자리 한 단위입니다.
 
     (예전 설명은 0.00003 과 "언어마다 한 곳" 이었는데, 다른 빌드에서 4.24e-5 와 세 곳이 나왔습니다: float32 행렬 곱의

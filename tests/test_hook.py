@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HOOKS, SNIPPETS, background
+from conftest import HOOKS, background, snippet_path
 from site_pages import html_text
 from support import runs
 
-DISK_CACHE = SNIPPETS / "disk_cache.py"
+DISK_CACHE = snippet_path("disk_cache")
 OVERRIDES = HOOKS.parent
 
 TWICE = """
@@ -42,12 +42,12 @@ print(first is second, getattr(first, "EDITED", None), getattr(second, "EDITED",
 
 def serve_twice(tmp_path):
     # 저장소와 같은 배치(overrides/, snippets/)로 복사합니다: 빌드 코드는 훅 폴더에서 찾습니다 — 도구 표
-    # (overrides/tools.yml)와 캐시 모듈(snippets/disk_cache.py, sitebuild/snippets.py 의 LIBRARY).
+    # (overrides/tools.yml)와 캐시 모듈(snippets/lib/disk_cache.py, sitebuild/snippets.py 의 LIBRARY).
     shutil.copytree(OVERRIDES, tmp_path / "overrides", ignore=shutil.ignore_patterns("__pycache__"))
     hooks = tmp_path / "overrides" / "hooks"
     (tmp_path / "docs").mkdir()
-    (tmp_path / "snippets").mkdir()
-    shutil.copy(DISK_CACHE, tmp_path / "snippets")
+    (tmp_path / "snippets" / "lib").mkdir(parents=True)
+    shutil.copy(DISK_CACHE, tmp_path / "snippets" / "lib")
     (tmp_path / "mkdocs.yml").write_text(
         textwrap.dedent(f"""
         site_name: 훅 다시 읽기
@@ -57,7 +57,8 @@ def serve_twice(tmp_path):
           - attr_list
           - pymdownx.superfences
           - pymdownx.snippets:
-              base_path: !relative $config_dir/snippets
+              base_path:
+                - !relative $config_dir/snippets/lib
               check_paths: true
         """),
         encoding="utf-8",

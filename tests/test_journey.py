@@ -1,4 +1,4 @@
-"""snippets/journey.py: 2장의 "실제 모델에서 쿼리 하나 따라가기" 의 데이터가 모델의 값 그대로이고, 2차원 그림이 페이지가
+"""snippets/chapters/journey.py: 2장의 "실제 모델에서 쿼리 하나 따라가기" 의 데이터가 모델의 값 그대로이고, 2차원 그림이 페이지가
 말하는 것(그림자 = q·k/|q|, 이어 붙인 밸류의 끝 = o)을 지키고, 글이 말하는 사실이 맞습니다.
 
 화면의 숫자가 numpy 와 같다는 것은 tests/test_journey_browser.py 가 봅니다.
@@ -14,7 +14,7 @@ import pytest
 NAMES = set(
     "model n layer head layers heads d_k sentence focus shadow q_len score sqrt_d top second gap ratio w_sum".split()
 )
-NAMES |= {"o_len", "top_part"}
+NAMES |= {"o_len", "top_part", "other", "differ", "times", "weight", "part"}
 # "이 헤드를 고른 까닭" 을 이 문장 밖에서 보는 문장들: "에" 가 조각 하나로 떨어지는 문장 (이 파일에서 처음 고른 것,
 # 페이지의 문장과 겹치지 않습니다)
 HELD_OUT = [

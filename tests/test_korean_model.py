@@ -1,4 +1,4 @@
-"""docs/korean_model.md 와 snippets/korean_model.py: 한국어 문장에서 잰 값이 페이지가 말하는 그대로입니다."""
+"""docs/korean_model.md 와 snippets/chapters/korean_model.py: 한국어 문장에서 잰 값이 페이지가 말하는 그대로입니다."""
 
 import re
 

@@ -112,7 +112,7 @@ def read_number(text):
 
 
 def particle(number, after_consonant, after_vowel):
-    """snippets/particles.py 의 받침 규칙을 수를 읽은 소리에: "으로" 는 ㄹ 받침 뒤에 "로"."""
+    """snippets/lib/particles.py 의 받침 규칙을 수를 읽은 소리에: "으로" 는 ㄹ 받침 뒤에 "로"."""
     from particles import RIEUL, final_consonant
 
     jong = final_consonant(read_number(number)[-1])

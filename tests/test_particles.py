@@ -1,4 +1,4 @@
-"""snippets/particles.py: 독자의 문장에서 조사를 어림하는 규칙. 손으로 표시한 조사와 견주고, 브라우저의 같은 규칙
+"""snippets/lib/particles.py: 독자의 문장에서 조사를 어림하는 규칙. 손으로 표시한 조사와 견주고, 브라우저의 같은 규칙
 (docs/assets/own-sentence.js 의 findParticles)이 파이썬과 같은 답을 내는지 봅니다."""
 
 import contextlib

@@ -16,13 +16,13 @@ import pytest
 from mkdocs.exceptions import PluginError
 from pymdownx.snippets import SnippetMissingError
 
-from conftest import HOOKS, SNIPPETS, mkdocs_build
+from conftest import HOOKS, mkdocs_build, snippet_path
 from sitebuild import codeblocks, figures, snippets
 from sitebuild.figure_markup import FigureExtension
 from support.one_figure import OneFigure
 
 # make quick: 이 파일이 import 말고 읽는 것 (tests/support/changes.py): 작은 사이트에 복사하는 plotting
-pytestmark = pytest.mark.reads("snippets/plotting.py")
+pytestmark = pytest.mark.reads("snippets/lib/plotting.py")
 
 GOOD_SNIPPET = """
 # --8<-- [start:demo]
@@ -57,7 +57,7 @@ GOOD_PAGE = """# 작은 페이지
 def snippets_dir(tmp_path, snippet=GOOD_SNIPPET, name="demo"):
     folder = tmp_path / "snippets"
     folder.mkdir(exist_ok=True)
-    shutil.copy(SNIPPETS / "plotting.py", folder / "plotting.py")
+    shutil.copy(snippet_path("plotting"), folder / "plotting.py")
     (folder / f"{name}.py").write_text(textwrap.dedent(snippet), encoding="utf-8")
     return folder
 

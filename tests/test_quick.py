@@ -54,7 +54,7 @@ def kept(selection, graph, file, function, **params):
 
 @pytest.mark.reads("*")  # 저장소의 모든 테스트가 밝힌 것과 모든 import 를 봅니다
 def test_a_snippet_reaches_its_importers_pages_figures_and_tests(graph):
-    sel = chosen(graph, "snippets/four_steps.py")
+    sel = chosen(graph, "snippets/chapters/four_steps.py")
     assert not sel.full
     # import 닫힘: 4장을 import 하는 테스트 파일은 통째로 (test_self_vs_cross 는 함수 안에서 import 합니다)
     assert {"tests/test_four_steps.py", "tests/test_self_vs_cross.py"} <= set(sel.whole)
@@ -74,9 +74,9 @@ def test_a_snippet_reaches_its_importers_pages_figures_and_tests(graph):
     # 빌드된 사이트나 브라우저가 필요한 파일은 make check 처럼 모으지도 않습니다
     assert "tests/test_pages_in_browser.py" not in sel.files() and "tests/test_phone.py" not in sel.files()
     # 모든 그림이 쓰는 plotting 은 모든 그림에 닿습니다
-    assert set(graph.figures) <= set(chosen(graph, "snippets/plotting.py").subjects)
+    assert set(graph.figures) <= set(chosen(graph, "snippets/lib/plotting.py").subjects)
     # 코어는 그것을 import 하는 모든 스니펫에, 그래서 거의 모든 페이지에 닿습니다
-    core = chosen(graph, "snippets/attention.py")
+    core = chosen(graph, "snippets/lib/attention.py")
     assert {"korean_model.md", "four_steps.md", "efficient.md"} <= set(core.subjects)
 
 
@@ -131,7 +131,7 @@ def test_every_declared_read_names_files_that_exist(graph):
 
 def test_the_cached_facts_are_the_fresh_facts(graph):
     """공용 캐시에서 읽은 파일의 facts = 지금 소스를 새로 파싱한 것."""
-    for rel in ("tests/test_pages.py", "tests/test_quizzes.py", "snippets/toy_data.py"):
+    for rel in ("tests/test_pages.py", "tests/test_quizzes.py", "snippets/lib/toy_data.py"):
         assert graph.imports.facts(rel) == changes.facts(rel, (ROOT / rel).read_text(encoding="utf-8")), rel
 
 
@@ -175,7 +175,7 @@ def test_keep_filters_by_the_declared_reads_and_the_named_parameter():
     plan = {
         "whole": ["tests/test_four_steps.py"],
         "reads": ["tests/test_pages.py"],
-        "touched": {"docs/four_steps.md": "four_steps.md", "snippets/four_steps.py": "four_steps.py"},
+        "touched": {"docs/four_steps.md": "four_steps.md", "snippets/chapters/four_steps.py": "four_steps.py"},
         "subjects": ["four_steps.md", "four_steps.py"],
         "universe": ["four_steps.md", "heatmap.md", "four_steps.py", "heatmap.py"],
     }
@@ -252,11 +252,11 @@ def test_changed_files_are_the_diff_against_head_and_untracked_files(tmp_path):
 # --- 빠뜨리지 않음: 대표적인 수정마다 make check 전부와 make quick ---------------------------------------------
 # (이름, [(파일, 바꿀 글, 새 글)], 수정 뒤 make snapshots 를 할지)
 EDITS = [
-    ("스니펫: 찍는 자리수 (issue 30)", [("snippets/four_steps.py", "precision=3", "precision=4")], False),
+    ("스니펫: 찍는 자리수 (issue 30)", [("snippets/chapters/four_steps.py", "precision=3", "precision=4")], False),
     (
         "스니펫 + 장의 테스트 + 스냅숏: 확인 문제 1 의 모양 (issue 30)",
         [
-            ("snippets/four_steps.py", "rng.standard_normal((5, 4))", "rng.standard_normal((6, 4))"),
+            ("snippets/chapters/four_steps.py", "rng.standard_normal((5, 4))", "rng.standard_normal((6, 4))"),
             ("tests/test_four_steps.py", "fs.w5.shape == (5, 7) and fs.out5.shape == (5, 6)", "fs.w5.shape == (6, 7)"),
         ],
         True,

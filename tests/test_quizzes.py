@@ -19,7 +19,7 @@
 
     ??? success "정답과 풀이"
 
-그 JSON 은 같은 장의 스니펫 함수 data_quiz_N() 이 snippets/predict.py 로 만듭니다 (정답, 내다본 오답, 돌려줄 말).
+그 JSON 은 같은 장의 스니펫 함수 data_quiz_N() 이 snippets/lib/predict.py 로 만듭니다 (정답, 내다본 오답, 돌려줄 말).
 돌려줄 말에는 숫자를 직접 적지 않고 {이름} 자리로만 적고, 그 값은 스니펫이 계산해 quiz_N 의 출력에도 찍습니다.
 docs/assets/predict.js 가 상자에 입력 칸이나 보기를 그립니다. JavaScript 가 없으면 상자는 비어 숨고, 문제와 접힌 풀이가
 그대로 읽힙니다. 브라우저에서 답해 보는 테스트는 tests/test_predict_browser.py 입니다.
@@ -29,7 +29,7 @@ import re
 
 import pytest
 
-from conftest import SNIPPETS
+from conftest import snippet_path
 from site_pages import DOCS, nav_pages
 
 # 확인 문제가 없는 페이지와 그 까닭. nav 의 다른 페이지는 모두 확인 문제가 있어야 합니다: nav 에 새 장을 넣으면 여기 적지
@@ -115,7 +115,7 @@ def test_every_quiz_section_of_the_chapter_is_shown_inside_an_answer(page):
     _, part = quiz_part(page)
     module = page.removesuffix(".md")
     defined = re.findall(
-        r"^# --8<-- \[start:(quiz_\d+)\]", (SNIPPETS / f"{module}.py").read_text(encoding="utf-8"), flags=re.M
+        r"^# --8<-- \[start:(quiz_\d+)\]", snippet_path(module).read_text(encoding="utf-8"), flags=re.M
     )
     shown = re.findall(rf'^    --8<-- "{module}\.py:(quiz_\d+)"', part, flags=re.M)
     assert defined and sorted(defined) == sorted(shown) and len(shown) == len(set(shown))
@@ -129,7 +129,7 @@ def test_answers_with_code_print_something(page):
     from site_pages import expander, page_blocks
 
     module = page.removesuffix(".md")
-    text = (SNIPPETS / f"{module}.py").read_text(encoding="utf-8")
+    text = snippet_path(module).read_text(encoding="utf-8")
     results = list(zip((b.code for b in page_blocks(page)), page_outputs(page)))
     for name in re.findall(r"^# --8<-- \[start:(quiz_\d+)\]", text, flags=re.M):
         code = expander()(f'--8<-- "{module}.py:{name}"').strip("\n")
@@ -157,7 +157,7 @@ def predict_boxes(page):
 
 def data_functions(page):
     module = page.removesuffix(".md")
-    text = (SNIPPETS / f"{module}.py").read_text(encoding="utf-8")
+    text = snippet_path(module).read_text(encoding="utf-8")
     return sorted(int(n) for n in re.findall(r"^def data_quiz_(\d+)\(\):", text, flags=re.M))
 
 
@@ -266,7 +266,7 @@ def test_predict_data_refuses_typed_numbers_and_missing_values():
 
 
 # ---------------------------------------------------------------- 독자가 적은 답 읽기 (issue 39 §6)
-# 규칙과 문법은 snippets/predict.py 의 "독자가 적은 답 읽기" 에 있고, docs/assets/predict.js 가 같은 규칙을 씁니다.
+# 규칙과 문법은 snippets/lib/predict.py 의 "독자가 적은 답 읽기" 에 있고, docs/assets/predict.js 가 같은 규칙을 씁니다.
 # 이 표는 두 구현이 함께 지키는 약속입니다: 여기서는 파이썬(predict.respond)을, tests/test_predict_browser.py 는 같은 표를
 # 브라우저의 predictQuiz.respond 로 봅니다. 열: 페이지, 문제, 적은 글, 판정, 오답 번호, 읽은 값들(읽지 못하면 None),
 # 말의 첫머리(읽은 것을 보일 때) 또는 말에 든 글.

@@ -1,4 +1,4 @@
-"""snippets/bert_numpy.py 와 docs/real_model.md: numpy BERT 인코더가 참조 구현과 같고, 페이지의 측정이 맞습니다."""
+"""snippets/lib/bert_numpy.py 와 docs/real_model.md: numpy BERT 인코더가 참조 구현과 같고, 페이지의 측정이 맞습니다."""
 
 import json
 import math
@@ -283,7 +283,7 @@ def test_encoder_benchmark_runs_without_torch():
     proc = background("real_model:encoder-benchmark")
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "토큰 128개 (배치 1)" in proc.stdout
-    assert "numpy (snippets/bert_numpy.py)" in proc.stdout
+    assert "numpy (snippets/lib/bert_numpy.py)" in proc.stdout
     assert "transformers 는 재지 않았습니다" in proc.stdout and "BENCH_TORCH_PYTHON" in proc.stdout
 
 

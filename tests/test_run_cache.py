@@ -1,4 +1,4 @@
-"""학습은 한 번만 (snippets/run_cache.py): 같은 인자·같은 학습 코드면 남겨 둔 기록을 읽고, 무엇 하나라도 바뀌면 다시 학습하며,
+"""학습은 한 번만 (snippets/lib/run_cache.py): 같은 인자·같은 학습 코드면 남겨 둔 기록을 읽고, 무엇 하나라도 바뀌면 다시 학습하며,
 여러 프로세스(여기서는 스레드)가 동시에 찾아도 같은 기록을 두 번 학습하지 않고, 여러 기록은 나눠서 학습합니다."""
 
 import json
@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 import run_cache
-from conftest import SNIPPETS
+from conftest import SNIPPETS, snippet_path
 from sitebuild import snippets
+from support import runs
 
 # 과제(토막 8–16개, 확인용 수열)가 들어갈 길이와 어휘는 그대로 두고, 폭만 줄인 모델 (몇 스텝이면 끝납니다)
 TINY = {"vocab": 32, "n_ctx": 32, "d_model": 4, "heads": 2, "layers": 1, "embed_std": 0.5, "scaled": True}
@@ -63,7 +64,7 @@ def test_changed_arguments_train_again_and_drop_the_old_record(tmp_path, counted
 def test_the_key_covers_the_training_code(monkeypatch, tmp_path):
     """학습 코드 파일의 글자 하나가 바뀌어도 열쇠가 바뀝니다 (스니펫 폴더를 복사해 고쳐 봅니다)."""
     for name in run_cache.TRAINING_CODE:
-        (tmp_path / f"{name}.py").write_bytes((SNIPPETS / f"{name}.py").read_bytes())
+        (tmp_path / f"{name}.py").write_bytes(snippet_path(name).read_bytes())
     monkeypatch.setattr(run_cache, "HERE", tmp_path)
     before = run_cache.run_key(run(0))
     path = tmp_path / "tiny_transformer.py"
@@ -120,7 +121,7 @@ def test_training_uses_one_blas_thread_whatever_the_environment(tmp_path):
     for threads in ("1", "2"):
         env = {
             "PATH": "/usr/bin:/bin",
-            "PYTHONPATH": str(SNIPPETS),
+            "PYTHONPATH": runs.snippet_pythonpath(),
             "OPENBLAS_NUM_THREADS": threads,
             "OPENBLAS_CORETYPE": "Haswell",
         }

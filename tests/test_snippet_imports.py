@@ -12,7 +12,7 @@ import ast
 
 import pytest
 
-from conftest import SNIPPETS
+from conftest import SNIPPETS, snippet_files
 from sitebuild.snippets import imports_in
 
 # make quick: 이 파일이 import 말고 읽는 것 (tests/support/changes.py)
@@ -46,7 +46,7 @@ def prints_when_imported(tree):
     return False
 
 
-MODULES = {p.stem: p for p in sorted(SNIPPETS.glob("*.py"))}
+MODULES = {p.stem: p for p in snippet_files()}
 CHAPTERS = {name for name, path in MODULES.items() if prints_when_imported(_tree(path))}
 
 

@@ -1,4 +1,4 @@
-"""작은 Transformer (snippets/tiny_transformer.py, repeat_task.py, tiny_training.py): 역전파 = 중앙 차분(float64),
+"""작은 Transformer (snippets/lib/tiny_transformer.py, repeat_task.py, tiny_training.py): 역전파 = 중앙 차분(float64),
 층 하나 = 코어의 어텐션, 학습은 시드에서 정해지고, 잘못된 입력은 이름을 밝힌 오류."""
 
 import numpy as np
@@ -176,7 +176,7 @@ def test_bad_input_names_the_argument(call, error, words):
         assert word in str(info.value), (word, str(info.value))
 
 
-# --- 여러 모델을 한꺼번에 (snippets/tiny_batch.py) ---------------------------------------------------------------
+# --- 여러 모델을 한꺼번에 (snippets/lib/tiny_batch.py) ---------------------------------------------------------------
 
 
 def test_many_models_at_once_have_the_gradients_of_each_model_alone():

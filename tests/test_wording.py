@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from conftest import SNIPPETS
+from conftest import SNIPPETS, snippet_files
 from site_pages import DOCS, nav_pages
 from test_glossary import prose
 
@@ -27,7 +27,7 @@ def test_heads_are_counted_from_one(path):
 @pytest.mark.reads("snippets/*.py")
 def test_printed_head_names_count_from_one():
     """스니펫이 찍는 헤드 이름도 1부터입니다 (f"헤드 {i}" 처럼 0부터 세는 인덱스를 그대로 찍지 않습니다)."""
-    for path in SNIPPETS.glob("*.py"):
+    for path in snippet_files():
         for line in path.read_text(encoding="utf-8").splitlines():
             assert not re.search(r"헤드 0\b|헤드 \{(?:i|h|head)\}", line), f"{path.name}: {line.strip()}"
 

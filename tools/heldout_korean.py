@@ -1,6 +1,6 @@
-"""snippets/gemma_heldout.py 를 만듭니다: 부분 어휘 밖의 몫을 잴 한국어 글 (한 번 만들어 저장소에 둡니다).
+"""snippets/lib/gemma_heldout.py 를 만듭니다: 부분 어휘 밖의 몫을 잴 한국어 글 (한 번 만들어 저장소에 둡니다).
 
-    .venv/bin/python tools/heldout_korean.py     # 이 저장소의 docs/*.md 에서 다시 뽑아 snippets/gemma_heldout.py 를 씁니다
+    .venv/bin/python tools/heldout_korean.py     # 이 저장소의 docs/*.md 에서 다시 뽑아 snippets/lib/gemma_heldout.py 를 씁니다
 
 "여러분의 프롬프트로" 는 어휘 262,144개 가운데 한글·숫자·문장부호로 된 조각만 브라우저로 보냅니다. 나머지 조각이 가졌을
 확률은 브라우저가 모르므로, 빌드가 numpy 디코더로 잽니다. 그 글은 테스트나 페이지가 고른 프롬프트가 아니어야 합니다.
@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "snippets")]
+sys.path[:0] = [str(ROOT / "snippets" / room) for room in ("chapters", "lib", "sitedata")]
 
 # 뽑는 장: 본문과 실제 모델 장. 이 도구의 페이지와 다음 토큰 고르기(프롬프트를 고른 페이지)는 뺍니다.
 PAGES = [
@@ -78,7 +78,7 @@ def main():
     ]
     lines += [f"    {t!r}," for t in texts] + ["]", ""]
     (ROOT / "snippets" / "gemma_heldout.py").write_text("\n".join(lines), encoding="utf-8")
-    print(f"글 {len(texts)}개를 snippets/gemma_heldout.py 에 썼습니다")
+    print(f"글 {len(texts)}개를 snippets/lib/gemma_heldout.py 에 썼습니다")
 
 
 if __name__ == "__main__":

@@ -29,7 +29,11 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
-sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "overrides" / "hooks"), str(ROOT / "snippets")]
+sys.path[:0] = [
+    str(ROOT / "tests"),
+    str(ROOT / "overrides" / "hooks"),
+    *(str(ROOT / "snippets" / room) for room in ("chapters", "lib", "sitedata")),
+]
 
 from site_pages import nav_pages
 from support import static

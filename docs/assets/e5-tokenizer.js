@@ -1,4 +1,4 @@
-/* multilingual-e5-small 의 토크나이저를 평범한 JavaScript 로: 사이트의 tokenizers 토크나이저(snippets/e5_numpy.py 의
+/* multilingual-e5-small 의 토크나이저를 평범한 JavaScript 로: 사이트의 tokenizers 토크나이저(snippets/lib/e5_numpy.py 의
  * build_tokenizer)와 토큰 하나하나까지 같은 결과를 냅니다. 웹 워커(e5-worker.js)와 페이지가 함께 씁니다.
  *
  * 단계 (build_tokenizer 의 설명과 같은 순서)
@@ -11,7 +11,7 @@
  *      전체 어휘의 가장 낮은 점수 - 10. 이어진 <unk> 는 하나로 합칩니다 (tokenizers 의 fuse_unk).
  *   5. 앞에 <s>, 뒤에 </s>.
  * 보내는 어휘는 글자가 모두 S 에 있는 조각뿐입니다. S 위의 글에서는 후보 조각이 모두 그 안에 있으므로 전체 어휘와
- * 같은 나누기가 나옵니다 (snippets/browser_model.py 의 설명).
+ * 같은 나누기가 나옵니다 (snippets/sitedata/browser_model.py 의 설명).
  */
 (function (global) {
   "use strict";

@@ -1,6 +1,6 @@
 /* multilingual-e5-small 을 웹 워커 안에서: 모델 파일 받기(브라우저에 저장), 4비트 가중치 풀기, 토큰 나누기, 12층 계산.
  *
- * 계산은 snippets/bert_numpy.py 의 encode 를 그대로 옮긴 것입니다. 2장의 네 단계가 attention() 안에 차례로 있습니다.
+ * 계산은 snippets/lib/bert_numpy.py 의 encode 를 그대로 옮긴 것입니다. 2장의 네 단계가 attention() 안에 차례로 있습니다.
  *   임베딩: 단어 + 위치 + 종류 0, 그리고 층 정규화
  *   층마다: Q, K, V = x W + b → 헤드마다 ① Q·Kᵀ ② ÷ √d_k ③ 소프트맥스 ④ × V → 헤드를 이어 붙여 W_O
  *           → 더하고 층 정규화 → GELU FFN → 더하고 층 정규화
@@ -35,7 +35,7 @@
  *     헤드 끄기(어블레이션): bert_numpy 의 switch_off 와 encode(heads_off=…, ablation=…) 를 옮긴 것입니다. 번호는 0부터
  *     (페이지의 "7-11" = [6, 10]). off: 끈 헤드 (층 × 헤드, 1 = 끔), weights·hidden: 끈 모델의 값 (run 과 같은 모양),
  *     oneMinusCos: 끄기 전과 뒤의 문장 임베딩(토큰 평균을 길이 1 로)의 1 − cos, moved: 헤드마다 끄기 전과 뒤의 가중치의
- *     JS 거리(쿼리 행마다, 모든 행의 평균; 끈 헤드는 NaN). snippets/ablation.py 의 pooled, moved 와 같은 값입니다.
+ *     JS 거리(쿼리 행마다, 모든 행의 평균; 끈 헤드는 NaN). snippets/lib/ablation.py 의 pooled, moved 와 같은 값입니다.
  */
 /* global E5Tokenizer */
 "use strict";
@@ -510,7 +510,7 @@ function run(msg) {
            kernel: model.kernel ? "wasm" : "js" };
 }
 
-/* ---- 헤드 끄기 (bert_numpy.switch_off 와 snippets/ablation.py 의 pooled, moved) ------------------------------ */
+/* ---- 헤드 끄기 (bert_numpy.switch_off 와 snippets/lib/ablation.py 의 pooled, moved) ------------------------------ */
 
 var ABLATIONS = ["zero", "uniform"];
 

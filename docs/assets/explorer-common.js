@@ -33,7 +33,7 @@ window.attentionExplorers = (function () {
     return node;
   }
 
-  /* 코어(snippets/attention.py)의 softmax 와 같은 순서의 float64 계산: 최댓값을 빼고 지수를 취해 합으로 나눕니다. */
+  /* 코어(snippets/lib/attention.py)의 softmax 와 같은 순서의 float64 계산: 최댓값을 빼고 지수를 취해 합으로 나눕니다. */
   function softmax(row) {
     var max = Math.max.apply(null, row);
     var exps = row.map(function (v) { return Math.exp(v - max); });

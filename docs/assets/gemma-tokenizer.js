@@ -1,4 +1,4 @@
-/* Gemma 3 의 토크나이저를 브라우저에서: snippets/gemma_tokenizer.py 의 GemmaTokenizer 를 부분 어휘(vocab.json)로 옮긴 것.
+/* Gemma 3 의 토크나이저를 브라우저에서: snippets/lib/gemma_tokenizer.py 의 GemmaTokenizer 를 부분 어휘(vocab.json)로 옮긴 것.
  *
  * 나누기 세 단계 (파이썬과 같은 차례):
  *   1. 공백을 ▁ 로 바꾸고, 사용자 정의 조각(줄바꿈, 공백 여러 개 …)을 글에서 먼저 통째로 떼어 냅니다 (긴 것부터).
@@ -6,7 +6,7 @@
  *      합치기를 되풀이합니다 (SentencePiece 의 BPE).
  *   3. 끝까지 남은 덩어리가 어휘에 없으면 UTF-8 바이트마다 바이트 조각(<0xEC> 같은)으로 씁니다.
  * 어휘는 전체 262,144개가 아니라 "글자가 모두 프롬프트 글자(S)에 있는 조각" 뿐입니다. 다루는 덩어리가 언제나 글의 부분
- * 문자열이므로, 글자가 모두 S 에 있는 글에서는 전체 어휘와 같은 토큰이 나옵니다 (까닭: snippets/gemma_browser.py 맨 위,
+ * 문자열이므로, 글자가 모두 S 에 있는 글에서는 전체 어휘와 같은 토큰이 나옵니다 (까닭: snippets/sitedata/gemma_browser.py 맨 위,
  * 확인: tests/test_own_prompt_browser.py 가 수천 개의 글로). 그래서 S 밖의 글자는 나누기 전에 알립니다 (check).
  *
  *   var tok = new GemmaTokenizer(vocabJson, maxTokens, manifest.prompt_chars);

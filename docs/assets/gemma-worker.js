@@ -1,6 +1,6 @@
 /* Gemma 3 270M 을 웹 워커 안에서: 모델 파일 받기(브라우저에 저장), GGUF 블록 풀기, 프롬프트 읽기, 한 토큰씩 이어 쓰기.
  *
- * 계산은 snippets/gemma_decoder.py 의 forward 를 그대로 옮긴 것입니다 (층마다):
+ * 계산은 snippets/lib/gemma_decoder.py 의 forward 를 그대로 옮긴 것입니다 (층마다):
  *   h → RMS 정규화 → q, k, v = x W → 쿼리·키의 RMS 정규화(QK-norm) → RoPE → 2장의 네 단계 (Q·Kᵀ, √d_k 로 나누기,
  *   인과 마스크(지역 층은 창 512)를 쓴 소프트맥스, V 와의 가중합; 쿼리 헤드 넷이 K·V 헤드 하나를 함께 씀) → W_O →
  *   정규화해서 더하기 → GeGLU 피드포워드 → 정규화해서 더하기. 마지막에 RMS 정규화와 임베딩 표(부분 어휘)로 로짓.

@@ -1,7 +1,7 @@
 /* 헤드 탐색기: 실제 모델의 모든 층·헤드를 고르고, 헤드 하나의 가중치와 점수 하나의 네 단계를 봅니다.
  *
  * 페이지에 <div class="head-explorer" data-src="../data/head_explorer-minilm.json"></div> 를 두면
- * 이 스크립트가 빌드 때 스니펫(snippets/head_explorer.py)이 만든 JSON 을 읽어 도구를 그립니다.
+ * 이 스크립트가 빌드 때 스니펫(snippets/sitedata/head_explorer.py)이 만든 JSON 을 읽어 도구를 그립니다.
  * 페이지는 독자가 탐색기 가까이 내려올 때 이 스크립트를 붙입니다 (overrides/main.html).
  * JSON 에는 문장마다 모든 층·헤드의 점수 q·kᵀ 가 float32 그대로 들어 있고(형식은 스니펫의 설명),
  * 층 수·헤드 수·d_head·토큰도 JSON 에서 읽으므로 모델마다 다른 코드가 없습니다.

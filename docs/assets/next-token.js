@@ -1,11 +1,11 @@
 /* 다음 토큰 고르기 (docs/next_token.md): Gemma 3 270M 이 프롬프트 뒤에 고른 토큰을 한 걸음씩 봅니다.
  *
  * 페이지에 <div class="next-token" data-src="../data/next_token_data-steps-index.json"></div> 를 두면, 이 스크립트가
- * 빌드 때 스니펫(snippets/next_token_data.py)이 만든 JSON 을 읽어 도구를 그립니다. 목록(index)을 먼저 받고, 프롬프트
+ * 빌드 때 스니펫(snippets/sitedata/next_token_data.py)이 만든 JSON 을 읽어 도구를 그립니다. 목록(index)을 먼저 받고, 프롬프트
  * 하나의 파일(p0 … p7: 후보, 나머지 토큰의 몫, 어텐션)은 독자가 그 프롬프트를 고를 때 받습니다.
  *
  * - 온도·top-k·top-p 는 걸음마다 저장한 후보 50개의 로짓과, 손잡이의 자리마다 빌드가 어휘 전체로 더해 둔 나머지의
- *   몫(snippets/sampling.py 의 summarize)에 여기서 적용합니다. 계산은 sampling.from_summary 와 같은 float64 계산을
+ *   몫(snippets/lib/sampling.py 의 summarize)에 여기서 적용합니다. 계산은 sampling.from_summary 와 같은 float64 계산을
  *   같은 차례로 합니다 (브라우저 테스트가 견줍니다). 그래서 손잡이의 어느 자리에서나 어휘 전체의 계산과 같습니다.
  * - 어텐션은 층·헤드마다 쿼리 한 행의 가중치(0..65535 정수)를 풀어 보입니다. 쿼리보다 오른쪽 키는 0 입니다.
  * 페이지는 독자가 도구 가까이 내려올 때 이 스크립트를 붙입니다 (overrides/main.html, docs/assets/site.js).
@@ -101,7 +101,7 @@
 
   function fixed3(x) { return x.toFixed(3); }
 
-  /* 수를 소리 내어 읽을 때 마지막 글자의 받침 번호 (snippets/particles.py 의 final_consonant 와 같은 번호: 0 = 없음,
+  /* 수를 소리 내어 읽을 때 마지막 글자의 받침 번호 (snippets/lib/particles.py 의 final_consonant 와 같은 번호: 0 = 없음,
      8 = ㄹ). 소수점 아래는 숫자를 하나씩 읽고("0.879" → 영 점 팔칠구), 정수는 끝의 0 이 자리 이름이 됩니다
      ("20" → 이십, "300" → 삼백, "10,000" → 만). */
   var DIGIT_FINAL = [21, 8, 0, 16, 0, 0, 1, 8, 8, 0];  // 영 일 이 삼 사 오 육 칠 팔 구
@@ -121,7 +121,7 @@
   }
 
   /* 수 뒤의 조사: pair 는 [받침 뒤, 받침 없을 때] ("을", "를"), ("으로", "로"). "으로" 는 ㄹ 받침 뒤에 "로" 가 됩니다
-     (snippets/particles.py 의 agrees 와 같은 규칙). */
+     (snippets/lib/particles.py 의 agrees 와 같은 규칙). */
   function withParticle(number, pair) {
     var jong = numberFinal(number);
     var consonant = jong !== null && jong !== 0 && !(pair[0] === "으로" && jong === 8);

@@ -4,7 +4,7 @@
  * 독자가 가까이 내려올 때(overrides/main.html) 이 스크립트가 붙어 목록(manifest.json, 10 KB 남짓)만 받고 단추를 그립니다.
  * 모델 파일(75 MB)은 "모델 받기" 를 누를 때만 받습니다. 받기·확인·저장·계산은 모두 웹 워커(gemma-worker.js)가 합니다.
  *
- * 화면: 글 상자와 "계산하기" → 다음 토큰의 후보 10개 (온도·top-k·top-p 는 여기서 로짓에 적용합니다: snippets/sampling.py 의
+ * 화면: 글 상자와 "계산하기" → 다음 토큰의 후보 10개 (온도·top-k·top-p 는 여기서 로짓에 적용합니다: snippets/lib/sampling.py 의
  * probabilities 와 같은 계산, 같은 차례) → "한 토큰 고르기" / "계속 쓰기"·"멈추기" / "처음으로" → 마지막 자리의 쿼리가
  * 앞 토큰들에 준 어텐션 가중치 (층·헤드를 고르고, <bos> 를 빼고 다시 나누기) → 층마다의 로짓 렌즈 (누를 때만 계산).
  * 저장: 워커가 받은 파일을 확인(sha256)한 뒤 Cache Storage 에 넣고, 모델을 한 번 연 뒤에는 "여러분의 문장으로" 와 같은
@@ -22,7 +22,7 @@
   var say = common.say, fail = common.fail, clearProblem = common.clearProblem, setState = common.setState;
   var setBlocked = common.setBlocked, blocked = common.blocked;
 
-  /* ---- 확률: snippets/sampling.py 의 probabilities 와 같은 계산 -------------------------------------------- */
+  /* ---- 확률: snippets/lib/sampling.py 의 probabilities 와 같은 계산 -------------------------------------------- */
 
   /* 행 번호를 로짓이 큰 차례로 (같으면 행 번호, 곧 id 가 작은 것부터: 부분 어휘의 행은 id 차례입니다).
      워커가 정렬해 보낸 차례(order)를 쓰고, 이것은 그것이 없을 때와 테스트를 위한 같은 규칙입니다. */

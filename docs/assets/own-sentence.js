@@ -20,7 +20,7 @@
   var say = common.say, fail = common.fail, clearProblem = common.clearProblem, setState = common.setState;
   var setBlocked = common.setBlocked, blocked = common.blocked;
 
-  /* ---- 조사 찾기 (snippets/particles.py 의 find_particles, unsplit_words 와 같은 규칙) ------------- */
+  /* ---- 조사 찾기 (snippets/lib/particles.py 의 find_particles, unsplit_words 와 같은 규칙) ------------- */
 
   var SPACE = "\u2581";
   var PARTICLES = ["이", "가", "은", "는", "을", "를", "의", "에", "에서", "에게", "께서", "께", "한테", "으로", "로",

@@ -2,14 +2,14 @@
  * 생각하기 쉬운지, 무엇을 놓쳤는지를 알려 줍니다.
  *
  * 페이지의 문제 아래에 <div class="predict" data-src="../data/<장>-quiz_<N>.json"></div> 를 두면, 이 스크립트가 빌드 때
- * 스니펫(data_quiz_<N>, snippets/predict.py)이 만든 JSON 을 읽어 입력 칸이나 보기를 그립니다. 정답, 오답의 수, 돌려줄
+ * 스니펫(data_quiz_<N>, snippets/lib/predict.py)이 만든 JSON 을 읽어 입력 칸이나 보기를 그립니다. 정답, 오답의 수, 돌려줄
  * 말과 그 안의 숫자는 모두 그 JSON 에 있습니다: 이 스크립트는 숫자를 만들지 않고, 글의 {이름} 자리를 JSON 의 values 로
  * 채울 뿐입니다. 독자가 적은 식(√100, 1/3, 2^4)을 계산한 값은 "…로 읽었습니다" 로 함께 보입니다.
  * JavaScript 가 꺼져 있으면 상자는 비어서 숨고, 문제와 접힌 "정답과 풀이" 가 그대로 남습니다.
  * 사이트 스크립트(docs/assets/site.js)가 독자가 문제 가까이 내려올 때 이 파일을 붙입니다 (overrides/main.html 의 data-loads).
  *
  * 차례: 글 채우기 → 독자의 글 읽기 (토큰, 식, 값) → 수를 보이는 글과 조사 → 판정 → 상자 그리기.
- * 읽기와 판정의 규칙(문법은 predict.py 의 "독자가 적은 답 읽기")은 snippets/predict.py 의 read_answer·respond 와 같고,
+ * 읽기와 판정의 규칙(문법은 predict.py 의 "독자가 적은 답 읽기")은 snippets/lib/predict.py 의 read_answer·respond 와 같고,
  * 낱말과 돌려줄 말은 JSON 의 reading 에 있습니다. 두 구현이 같은 답을 내는지는 tests/test_predict_browser.py 가 봅니다.
  * 프레임워크나 외부 스크립트 없이 평범한 JavaScript 만 씁니다.
  */
@@ -18,7 +18,7 @@
 
   var FIELD = /\{([a-z_][a-z0-9_]*)\}/g;
 
-  /* {이름} 자리를 values 의 글자로 채웁니다 (snippets/predict.py 의 fill 과 같은 규칙). 채운 글은 다시 보지 않습니다. */
+  /* {이름} 자리를 values 의 글자로 채웁니다 (snippets/lib/predict.py 의 fill 과 같은 규칙). 채운 글은 다시 보지 않습니다. */
   function fill(text, values) {
     return text.replace(FIELD, function (_, name) { return values[name]; });
   }

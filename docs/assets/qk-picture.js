@@ -2,7 +2,7 @@
  *
  * 페이지에 <div class="qk-picture" data-src="../data/four_steps-qk_picture.json"></div> 를 두면, 이 스크립트가 빌드 때
  * 스니펫(four_steps.py 의 data_qk_picture)이 만든 JSON(처음 위치, d_k, 눈금)을 읽어 그림과 표를 그립니다. 계산은
- * 코어(snippets/attention.py)의 scaled_dot_product_attention 과 같은 순서입니다: 내적, √d_k 로 나누기, 최댓값을 뺀
+ * 코어(snippets/lib/attention.py)의 scaled_dot_product_attention 과 같은 순서입니다: 내적, √d_k 로 나누기, 최댓값을 뺀
  * 소프트맥스. 그 숫자가 numpy 코어와 같다는 것은 tests/test_predict_browser.py 가 확인합니다.
  * 끝점은 손가락·마우스로 끌거나, 끝점에 초점을 두고 화살표 키로 움직입니다 (Shift 를 함께 누르면 다섯 칸씩).
  * 화면 읽기 프로그램에는 움직임이 멈출 때 지금 상태를 한 문단으로 알립니다 (aria-live).

@@ -1,7 +1,7 @@
 /* 학습 슬라이더: "헤드는 어떻게 역할을 배우나" 장에서 학습 스텝을 옮기며 네 헤드의 어텐션 가중치를 다시 그립니다.
  *
  * 페이지에 <div class="training-explorer" data-src="../data/head_roles-training.json"></div> 를 두면, 독자가 가까이
- * 내려올 때 site.js 가 이 스크립트를 붙이고(data-loads), 이 스크립트가 빌드 때 스니펫(snippets/head_roles.py 의
+ * 내려올 때 site.js 가 이 스크립트를 붙이고(data-loads), 이 스크립트가 빌드 때 스니펫(snippets/chapters/head_roles.py 의
  * data_training)이 만든 JSON 을 읽어 그립니다. JSON 에는 20 스텝마다 네 헤드의 가중치(확인용 수열 하나, 백분율 정수,
  * 인과 마스크 때문에 늘 0 인 대각선 위는 빼고)와, 그 스텝의 손실과 두 점수가 화면에 적는 자리수로 들어 있습니다.
  * 그래서 화면의 숫자는 빌드가 계산한 값 그대로입니다 (tests/test_head_roles_browser.py 가 numpy 와 견줍니다).
@@ -52,7 +52,7 @@
     }, 0);
   }
 
-  /* 곡선의 색: 페이지의 그림(snippets/plotting.py 의 THEMES)과 같은 색을 팔레트마다 */
+  /* 곡선의 색: 페이지의 그림(snippets/lib/plotting.py 의 THEMES)과 같은 색을 팔레트마다 */
   var THEMES = {
     light: { text: "#1f2328", muted: "#57606a", accent: "#3949ab", accent2: "#d81b60" },
     dark: { text: "#e6e8ee", muted: "#aab1bf", accent: "#8c9eff", accent2: "#ff80ab" }

@@ -26,7 +26,7 @@ def _build_module():
     if _build is not None:
         snippets.forget_modules(HOOKS_DIR / "sitebuild")
     snippets.add_to_path(HOOKS_DIR)  # MkDocs 는 훅을 읽는 동안만 이 폴더를 import 경로에 둡니다
-    snippets.add_to_path(snippets.LIBRARY)  # 빌드가 쓰는 캐시 모듈(snippets/disk_cache.py)
+    snippets.add_to_path(snippets.LIBRARY)  # 빌드가 쓰는 캐시 모듈(snippets/lib/disk_cache.py)
     return importlib.import_module("sitebuild.build")
 
 

@@ -27,11 +27,19 @@ def page_refs(html):
     """페이지 HTML 이 부르는 것 [(종류, url, 판)] 과 Material 의 __config JSON (lxml 로 읽습니다).
 
     판: 그림이 figure_markup 의 그림 링크(<a class="figure--wide|figure--narrow">) 안에 있으면 "wide" 나 "narrow".
+    첫 그림의 <link rel=preload as=image media=…> 는 media 의 폭과 팔레트로 판과 테마를 정합니다.
     """
     refs, config = [], None
     for el in lxml.html.document_fromstring(html).iter("link", "script", "img", "div"):
         a = el.attrib
-        if el.tag == "link" and a.get("href") and a.get("rel") in ("stylesheet", "preload", "icon"):
+        if el.tag == "link" and a.get("rel") == "preload" and a.get("as") == "image" and a.get("media"):
+            # 첫 그림의 미리 받기 (overrides/main.html): media 가 판과 팔레트를 고릅니다. 그 그림의 <img> 와 같은 파일이라
+            # 같은 (판, 테마)에서 한 번만 셉니다.
+            media = a["media"]
+            variant = "narrow" if "max-width" in media else "wide"
+            theme = "dark" if "prefers-color-scheme: dark" in media else "light"
+            refs.append(("img", f"{a['href']}#only-{theme}", variant))
+        elif el.tag == "link" and a.get("href") and a.get("rel") in ("stylesheet", "preload", "icon"):
             refs.append((a["rel"], a["href"], None))
         elif el.tag == "script" and (a.get("src") or a.get("data-loads")):
             if a.get("src"):

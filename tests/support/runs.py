@@ -1,6 +1,6 @@
 """새 파이썬 프로세스로 도는 테스트 일(스니펫 파일 실행, 내려받은 노트북 실행 …)의 결과를 재료로 캐시합니다.
 
-빌드가 페이지 출력과 그림을 다루는 것과 같은 규칙입니다 (snippets/disk_cache.py 의 캐시 하나를 씁니다). 열쇠는
+빌드가 페이지 출력과 그림을 다루는 것과 같은 규칙입니다 (snippets/lib/disk_cache.py 의 캐시 하나를 씁니다). 열쇠는
 
 - 재료: 일마다 넘기는 것. 문자열은 그대로, 경로는 파일 내용으로 (폴더면 그 아래의 .py 파일 모두).
 - 환경: 파이썬 버전, 잠금 파일(모든 패키지 버전), BLAS 스레드 수와 CPU (disk_cache.environment).
@@ -10,6 +10,7 @@
 깨끗한 클론(CI)에는 캐시가 없으므로 모두 돕니다. 성공한 결과만 남깁니다: 실패는 언제나 다시 돌려 봅니다.
 """
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -69,9 +70,16 @@ def cached(name, inputs, run, module):
     return proc
 
 
+def snippet_pythonpath():
+    """스니펫의 세 방을 import 경로로 (PYTHONPATH 의 값): 새 프로세스가 `import attention` 을 이 저장소처럼 읽습니다."""
+    from sitebuild import snippets
+
+    return os.pathsep.join(str(f) for f in snippets.folders(ROOT / "snippets"))
+
+
 def in_snippets(*args, timeout=300):
-    """snippets/ 에서 새 파이썬 프로세스로 `python <args>` (경고는 오류로). 스니펫 폴더만 import 경로에 있고,
-    그림은 화면 없이(Agg), BLAS 스레드는 하나입니다 (테스트 프로세스와 나란히 돌므로)."""
+    """snippets/ 에서 새 파이썬 프로세스로 `python <args>` (경로는 snippets/ 기준, 예: chapters/four_steps.py; 경고는 오류로).
+    스니펫의 방들만 import 경로에 있고, 그림은 화면 없이(Agg), BLAS 스레드는 하나입니다 (테스트 프로세스와 나란히 돌므로)."""
     snippets_dir = ROOT / "snippets"
     return subprocess.run(
         [sys.executable, "-W", "error", *args],
@@ -80,7 +88,7 @@ def in_snippets(*args, timeout=300):
         text=True,
         timeout=timeout,
         env={
-            "PYTHONPATH": str(snippets_dir),
+            "PYTHONPATH": snippet_pythonpath(),
             "MPLBACKEND": "Agg",
             "PATH": "/usr/bin:/bin",
             "OPENBLAS_NUM_THREADS": "1",

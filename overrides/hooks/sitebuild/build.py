@@ -55,8 +55,10 @@ class SiteBuild:
     def __init__(self, config):
         self.root = Path(config["config_file_path"]).parent
         snip = snippets_config(config)
-        base = snip.get("base_path")
-        self.snippets_dir = Path(base[0] if isinstance(base, list) else base).resolve()
+        try:  # 스니펫 폴더 (base_path 는 그 방들: chapters, lib, sitedata)
+            self.snippets_dir = snippets.root_of(snip.get("base_path"))
+        except ValueError as exc:
+            raise PluginError(f"mkdocs.yml 의 pymdownx.snippets: {exc}") from exc
         self.cache_dir = self.root / ".cache" / "site"  # docs/ 밖: serve 가 자기 출력 때문에 다시 빌드하지 않게
         self.environment = disk_cache.environment(self.root)
         self.expand = codeblocks.SnippetExpander(snip)
@@ -65,7 +67,7 @@ class SiteBuild:
         self.math_characters = set()  # 수식이 쓴 글자: 수식 글꼴에 모두 있는지 on_post_build 에서 봅니다
         self.math_font = None
         self.tools = tools.load_table()  # 훅 옆의 overrides/tools.yml (훅을 빌려 쓰는 작은 사이트도 같은 표)
-        snippets.add_to_path(self.snippets_dir)
+        snippets.add_snippets_to_path(self.snippets_dir)
 
     # on_config: Markdown 확장과 펜스, 코드 색칠을 설정에 더합니다.
     def configure(self, config):
@@ -143,15 +145,19 @@ class SiteBuild:
             raise PluginError(str(exc)) from exc
 
     # on_page_content: 접은 상자 속 코드를 줄마다 감싸고(lines.py), 노트북 페이지를 가볍게 바꿉니다.
+    # 첫 그림을 미리 받을 링크는 page.meta["first_figure_preloads"] 로 overrides/main.html 의 head 에 갑니다.
     def page_content(self, html, page, config):
         if not page.file.src_uri.endswith(".ipynb"):
-            return lines.wrap_code_in_details(html)
-        try:
-            return notebook_pages.slim_notebook_html(
-                html, page.file.abs_src_path, page.file.src_uri, self.figures, page.url
-            )
-        except notebook_pages.NotebookPageError as exc:
-            raise PluginError(str(exc)) from exc
+            html = lines.wrap_code_in_details(html)
+        else:
+            try:
+                html = notebook_pages.slim_notebook_html(
+                    html, page.file.abs_src_path, page.file.src_uri, self.figures, page.url
+                )
+            except notebook_pages.NotebookPageError as exc:
+                raise PluginError(str(exc)) from exc
+        page.meta["first_figure_preloads"] = figure_markup.first_figure_preloads(html)
+        return html
 
     # on_page_context: 페이지 설명(meta description). 노트북 페이지의 설명은 노트북 메타데이터에서 옵니다.
     def page_meta(self, page):

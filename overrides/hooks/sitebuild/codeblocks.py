@@ -216,7 +216,7 @@ def compile_segment(file, code, linemap, shift):
 
 
 def _display(path):
-    """오류에 보일 경로: 현재 폴더(저장소) 아래이면 상대 경로 (snippets/four_steps.py)."""
+    """오류에 보일 경로: 현재 폴더(저장소) 아래이면 상대 경로 (snippets/chapters/four_steps.py)."""
     path = str(path)
     if path.startswith("<"):
         return path

@@ -84,3 +84,26 @@ class FigureExtension(Extension):
     def extendMarkdown(self, md):
         # inline(20) 뒤, MkDocs 의 relpath(0)보다 앞
         md.treeprocessors.register(_Figures(md, self.figure_set), "attention_site_figures", 10)
+
+
+# 판과 팔레트마다 그 그림이 보이는 화면 (site.css 의 .figure--narrow 미디어 쿼리, Material 의 팔레트는 mkdocs.yml 의 media)
+VARIANT_MEDIA = {"narrow": "(max-width: 719.98px)", "wide": "(min-width: 720px)"}
+THEME_MEDIA = {"light": "(prefers-color-scheme: light)", "dark": "(prefers-color-scheme: dark)"}
+_LINK = re.compile(r'<a class="figure-link figure--(?P<variant>\w+) figure--(?P<theme>\w+)" href="(?P<href>[^"]+)"')
+
+
+def first_figure_preloads(html):
+    """페이지 HTML 의 첫 그림(판·팔레트별 링크 넷)을 미리 받을 <link rel=preload> 의 [{"href", "media"}].
+
+    첫 그림은 첫 화면에 있기 쉬워서(heatmap.md), 이미지를 HTML 을 읽는 대로 받기 시작하게 head 에 알립니다
+    (overrides/main.html). media 가 화면 폭과 OS 의 팔레트로 넷 가운데 하나만 고릅니다. 사이트의 팔레트 단추로 OS 와 다른
+    팔레트를 고른 독자에게는 맞지 않는 한 장을 받게 하지만, 그때도 보이는 한 장은 본문 끝의 스크립트가 곧바로 받습니다."""
+    out, seen = [], set()
+    for m in _LINK.finditer(html):
+        key = (m["variant"], m["theme"])
+        if key in seen:
+            break  # 둘째 그림
+        seen.add(key)
+        media = f"{VARIANT_MEDIA[m['variant']]} and {THEME_MEDIA[m['theme']]}"
+        out.append({"href": m["href"], "media": media})
+    return out

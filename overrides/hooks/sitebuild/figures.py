@@ -7,7 +7,7 @@ narrow 인자가 없는 함수는 넓은 판 하나만 그립니다. 페이지�
 라고만 씁니다 (figure_markup.py 가 판과 테마마다의 그림으로 바꿔 넣습니다).
 
 그림은 docs/ 밖(.cache/site/figures)에 쓰고, 모듈과 그 모듈이 가져다 쓰는 스니펫(과 plotting)의 내용, 또는
-그리는 빌드 코드(figures, legibility, images)가 바뀔 때만 다시 그립니다 (snippets/disk_cache.py). 다시 그릴 그림은 작업 프로세스 2개에서 페이지 빌드와 나란히 그립니다.
+그리는 빌드 코드(figures, legibility, images)가 바뀔 때만 다시 그립니다 (snippets/lib/disk_cache.py). 다시 그릴 그림은 작업 프로세스 2개에서 페이지 빌드와 나란히 그립니다.
 그릴 때 나오는 모든 경고(한글 글리프 누락 포함)는 오류이고, 휴대전화·데스크톱에서 글자가 너무 작거나
 가장자리에서 잘리는 그림도 오류입니다 (legibility.py: 잰 값은 legibility.json 에 남습니다).
 """
@@ -69,7 +69,7 @@ def render(module_name, func_name, out_paths, snippets_dir):
     matplotlib.use("Agg")  # 화면 없이 파일로만 그립니다
     import matplotlib.pyplot as plt
 
-    snippets.add_to_path(snippets_dir)
+    snippets.add_snippets_to_path(snippets_dir)
     import plotting
 
     if not plotting.use_korean_font():

@@ -4,7 +4,7 @@
 - gemma_browser.model_files() → models/gemma-ko/ (여러분의 프롬프트로: Gemma 3 270M, GGUF 파일에서 자름)
 
 파일은 패키지의 가중치 파일에서 잘라 낸 것이라 저장소에 올리지 않습니다. `.cache/site/models/<이름>/` 에 두고
-캐시(snippets/disk_cache.py) 열쇠 하나로 다시 만들지 정합니다: 그 스니펫과 그것이 import 하는 스니펫의 내용, 환경(파이썬·잠금
+캐시(snippets/lib/disk_cache.py) 열쇠 하나로 다시 만들지 정합니다: 그 스니펫과 그것이 import 하는 스니펫의 내용, 환경(파이썬·잠금
 파일), 이 모듈의 소스, 고정된 가중치 파일의 sha256, 그리고 커널의 WAT 글.
 
 커널: 행렬 곱의 가장 안쪽 고리를 WebAssembly SIMD 로 적은 글(docs/assets/*.wat)을 wasmtime.wat2wasm 으로
@@ -72,7 +72,7 @@ def build_model_files(snippets_dir, out_dir, environment):
 
 def _build_one(module, snippets_dir, out_dir, environment):
     site_dir, (weights_module, weights_name), _ = MODELS[module]
-    if not (snippets_dir / f"{module}.py").exists():
+    if snippets.path_of(snippets_dir, module) is None:
         return []
     store = disk_cache.Cache.for_code(out_dir, environment, sys.modules[__name__], snippets, disk_cache)
     root = snippets_dir.parent

@@ -24,7 +24,7 @@ class NoticeError(RuntimeError):
 def build_notices(snippets_dir, out_dir, environment):
     """(사이트 안 경로, 캐시 파일) 목록. 열쇠가 맞고 파일이 모두 있으면 다시 만들지 않습니다."""
     snippets_dir, out_dir = Path(snippets_dir), Path(out_dir)
-    if not (snippets_dir / f"{MODULE}.py").exists():
+    if snippets.path_of(snippets_dir, MODULE) is None:
         return []
     store = disk_cache.Cache.for_code(out_dir, environment, sys.modules[__name__], snippets, disk_cache)
     try:

@@ -1,6 +1,6 @@
 """페이지 실행 결과의 캐시: 같은 코드는 한 번만, 새 프로세스에서 실행합니다.
 
-열쇠는 "페이지의 코드 블록들 + 그 코드가 import 하는 스니펫 파일 내용" 에, 캐시(snippets/disk_cache.py)가 섞는 환경(파이썬·패키지
+열쇠는 "페이지의 코드 블록들 + 그 코드가 import 하는 스니펫 파일 내용" 에, 캐시(snippets/lib/disk_cache.py)가 섞는 환경(파이썬·패키지
 버전)과 실행기의 소스(codeblocks, outputs, fresh, snippets, disk_cache)입니다. 출력을 정하는 것만 넣습니다: 글이나 머리말만
 고친 페이지는 다시 실행하지 않고, 스니펫 하나를 고치면 그 스니펫에 기대는 페이지만, 실행기를 고치면 모든 페이지를
 다시 실행합니다.
@@ -29,7 +29,7 @@ def runner_modules():
 
 def run_here(snippets_dir, blocks):
     """새 프로세스에서 (fresh.call): ("ok", 블록마다의 출력) 또는 ("error", CodeBlockError 의 메시지)."""
-    snippets.add_to_path(snippets_dir)
+    snippets.add_snippets_to_path(snippets_dir)
     try:
         return ("ok", [r.output for r in codeblocks.run_blocks(blocks)])
     except codeblocks.CodeBlockError as exc:

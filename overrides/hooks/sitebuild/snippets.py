@@ -1,4 +1,4 @@
-"""스니펫 ↔ 빌드의 약속: 빌드가 `snippets/*.py` 에서 무엇을 찾고, 어떻게 import 하고, 무엇으로 캐시를 가르는지.
+"""스니펫 ↔ 빌드의 약속: 빌드가 `snippets/<방>/*.py` 에서 무엇을 찾고, 어떻게 import 하고, 무엇으로 캐시를 가르는지.
 
 스니펫은 평범한 파이썬 모듈입니다. 빌드는 그 안의 것을 이름으로만 찾습니다.
 
@@ -39,6 +39,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 PREFIXES = {"figure": "figure_", "data": "data_", "datafiles": "datafiles_"}
+# 스니펫 폴더의 세 방: 페이지가 보여 주는 장의 스크립트(import 하면 찍을 수 있음), import 해도 아무것도 하지 않는 라이브러리,
+# 빌드가 브라우저 도구에 줄 데이터를 만드는 모듈. 모듈 이름은 방을 건너 하나뿐이고, 세 방 모두 import 경로와 include 의
+# base_path 에 들어가므로 `import attention` 과 `--8<-- "why_scale.py:절"` 은 방을 적지 않습니다.
+ROOMS = ("chapters", "lib", "sitedata")
 FIGURE_HELPERS = ("plotting",)  # 그림을 그리는 쪽이 늘 import 하는 스니펫 (테마, 글꼴, 판의 폭과 글자 크기)
 
 
@@ -52,11 +56,54 @@ class Entry:
     narrow: bool  # figure_* 가 narrow 인자를 받으면 좁은 판도 그립니다
 
 
+def folders(snippets_dir):
+    """스니펫 폴더의 방들 (있는 것만, ROOMS 순서). 방이 없는 폴더(테스트가 만드는 작은 폴더)는 그 자신이 방 하나입니다."""
+    root = Path(snippets_dir)
+    return [root / room for room in ROOMS if (root / room).is_dir()] or [root]
+
+
+def modules(snippets_dir):
+    """{모듈 이름: 파일} — 방마다의 `*.py` 전부 (이름 순서)."""
+    found = {}
+    for folder in folders(snippets_dir):
+        for path in folder.glob("*.py"):
+            if path.stem in found:
+                raise ValueError(f"스니펫 모듈 {path.stem!r} 이 두 방에 있습니다: {found[path.stem]}, {path}")
+            found[path.stem] = path
+    return dict(sorted(found.items()))
+
+
+def path_of(snippets_dir, name):
+    """모듈 이름 → 그 파일 (어느 방에 있든). 스니펫이 아니면 None."""
+    for folder in folders(snippets_dir):
+        if (path := folder / f"{name}.py").exists():
+            return path
+    return None
+
+
+def root_of(base_path):
+    """mkdocs.yml 의 pymdownx.snippets base_path (방들의 목록, 또는 폴더 하나) → 스니펫 폴더.
+
+    방들을 적었다면 그 폴더의 방이 모두, 그리고 그것만 있어야 합니다: 빠진 방의 절은 include 할 수 없고 그림은 그려지는
+    어긋남을 막습니다.
+    """
+    paths = [Path(p).resolve() for p in (base_path if isinstance(base_path, list) else [base_path])]
+    roots = {p.parent if p.name in ROOMS else p for p in paths}
+    if len(roots) != 1:
+        raise ValueError(f"base_path 는 스니펫 폴더 하나의 방들이어야 합니다: {[str(p) for p in paths]}")
+    root = roots.pop()
+    if paths != [root] and paths != folders(root):
+        raise ValueError(
+            f"base_path 는 {root} 의 방 {', '.join(ROOMS)} 을 이 순서로 모두 적어야 합니다: {[str(p) for p in paths]}"
+        )
+    return root
+
+
 def discover(snippets_dir, kind):
-    """{"<모듈>-<이름>": Entry} — `snippets/*.py` 의 최상위 `figure_*`/`data_*`/`datafiles_*` 함수 (kind 로 고릅니다)."""
+    """{"<모듈>-<이름>": Entry} — 스니펫 모듈의 최상위 `figure_*`/`data_*`/`datafiles_*` 함수 (kind 로 고릅니다)."""
     prefix = PREFIXES[kind]
     found = {}
-    for path in sorted(Path(snippets_dir).glob("*.py")):
+    for path in modules(snippets_dir).values():
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         for node in tree.body:
             if isinstance(node, ast.FunctionDef) and node.name.startswith(prefix):
@@ -86,8 +133,8 @@ def imported_names(code):
 
 
 def imports_in(code, snippets_dir):
-    """코드가 직접 import 하는 스니펫 모듈 이름들 (snippets/ 에 파일이 있는 것만: 그것은 부를 때마다 봅니다)."""
-    return {n for n in imported_names(code) if (Path(snippets_dir) / f"{n}.py").exists()}
+    """코드가 직접 import 하는 스니펫 모듈 이름들 (어느 방에든 파일이 있는 것만: 그것은 부를 때마다 봅니다)."""
+    return {n for n in imported_names(code) if path_of(snippets_dir, n) is not None}
 
 
 def closure(modules, snippets_dir):
@@ -97,7 +144,7 @@ def closure(modules, snippets_dir):
         name = todo.pop()
         if name not in seen:
             seen.add(name)
-            todo.extend(imports_in((Path(snippets_dir) / f"{name}.py").read_text(encoding="utf-8"), snippets_dir))
+            todo.extend(imports_in(path_of(snippets_dir, name).read_text(encoding="utf-8"), snippets_dir))
     return seen
 
 
@@ -105,20 +152,20 @@ def content_hash(modules, snippets_dir):
     """스니펫 모듈들(간접 import 포함)의 파일 내용 해시 (16자). 캐시 열쇠의 "스니펫" 부분입니다."""
     h = hashlib.sha256()
     for name in sorted(closure(modules, snippets_dir)):
-        h.update(name.encode() + b"\0" + (Path(snippets_dir) / f"{name}.py").read_bytes())
+        h.update(name.encode() + b"\0" + path_of(snippets_dir, name).read_bytes())
     return h.hexdigest()[:16]
 
 
 def figure_hash(entry, snippets_dir):
     """그림 하나의 스니펫 해시: 그 모듈과, 그리는 쪽이 늘 쓰는 plotting (있으면)."""
-    helpers = {m for m in FIGURE_HELPERS if (Path(snippets_dir) / f"{m}.py").exists()}
+    helpers = {m for m in FIGURE_HELPERS if path_of(snippets_dir, m) is not None}
     return content_hash({entry.module} | helpers, snippets_dir)
 
 
 # --- sys.path 와 sys.modules: 여기서만 ------------------------------------------------------------
 
-# 빌드도 import 하는 스니펫 모듈(캐시 하나, disk_cache)이 있는 폴더
-LIBRARY = Path(__file__).resolve().parents[3] / "snippets"
+# 빌드도 import 하는 스니펫 모듈(캐시 하나, disk_cache)이 있는 방
+LIBRARY = Path(__file__).resolve().parents[3] / "snippets" / "lib"
 
 
 def add_to_path(folder):
@@ -126,6 +173,12 @@ def add_to_path(folder):
     folder = str(Path(folder))
     if folder not in sys.path:
         sys.path.insert(0, folder)
+
+
+def add_snippets_to_path(snippets_dir):
+    """스니펫 폴더의 방들을 모두 import 경로에 넣습니다. 빌드, 그림 작업 프로세스, 페이지 실행 프로세스가 부릅니다."""
+    for folder in reversed(folders(snippets_dir)):
+        add_to_path(folder)
 
 
 def forget_modules(folder):
@@ -143,21 +196,19 @@ def forget_modules(folder):
 
 @contextlib.contextmanager
 def importable(folder):
-    """잠깐 동안 folder 의 스니펫을 import 할 수 있게 합니다. 나올 때 경로를 빼고, 읽은 모듈도 잊습니다 (테스트용)."""
-    folder = str(Path(folder))
-    added = folder not in sys.path
-    if added:
-        sys.path.insert(0, folder)
+    """잠깐 동안 folder(스니펫 폴더)의 스니펫을 import 할 수 있게 합니다. 나올 때 경로를 빼고, 읽은 모듈도 잊습니다 (테스트용)."""
+    added = [str(f) for f in folders(folder) if str(f) not in sys.path]
+    sys.path[:0] = added
     try:
         yield
     finally:
-        if added:
-            sys.path.remove(folder)
+        for path in added:
+            sys.path.remove(path)
         forget_modules(folder)
 
 
 def import_snippet(snippets_dir, module_name):
     """스니펫 모듈을 import 합니다 (모듈이 찍는 것은 버립니다: 그림·데이터와 상관이 없습니다)."""
-    add_to_path(snippets_dir)
+    add_snippets_to_path(snippets_dir)
     with contextlib.redirect_stdout(io.StringIO()):
         return importlib.import_module(module_name)

@@ -327,7 +327,7 @@ def measure_outside(texts):
 
 
 def outside_share():
-    """snippets/gemma_heldout.py 의 글로 잰 부분 어휘 밖의 몫 (재료가 그대로면 저장해 둔 값)."""
+    """snippets/lib/gemma_heldout.py 의 글로 잰 부분 어휘 밖의 몫 (재료가 그대로면 저장해 둔 값)."""
     import gemma_heldout
 
     parts = ["outside", FORMAT, sorted(VOCAB_CHARS), gemma_file.FILE_SHA256, *gemma_heldout.TEXTS,
@@ -336,9 +336,11 @@ def outside_share():
 
 
 def _source(module, section=None):
+    import importlib
     from pathlib import Path
 
-    text = (Path(__file__).resolve().parent / f"{module}.py").read_text(encoding="utf-8")
+    # 모듈의 파일 (gemma_decoder 는 lib 방에 있습니다). 저장해 둔 값의 재료로 해시할 뿐, 글에서 값을 읽지 않습니다
+    text = Path(importlib.import_module(module).__file__).read_text(encoding="utf-8")
     if section:
         text = text[text.index(f"# --8<-- [start:{section}]"):text.index(f"# --8<-- [end:{section}]")]
     return text

@@ -433,7 +433,7 @@ print(f"MHA({query_heads}), {n_tokens * longer:,} 토큰: {cache_gib(query_heads
 # --8<-- [end:quiz_2]
 
 
-# 확인 문제를 먼저 예상하고 확인하기 (snippets/predict.py, docs/assets/predict.js): 숫자는 모두 위의 계산에서
+# 확인 문제를 먼저 예상하고 확인하기 (snippets/lib/predict.py, docs/assets/predict.js): 숫자는 모두 위의 계산에서
 def data_quiz_2():
     """문제 2: MHA(4 GiB) 를 GQA-8 로 바꾸고 문맥을 4배로 늘리면 캐시가 몇 GiB 인지."""
     from predict import number, wrong

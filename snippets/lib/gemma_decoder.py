@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+import arguments
 import gemma_file
 from attention import causal_mask, masked_softmax, merge_heads, split_heads
 from attention_variants import grouped_query_attention, rope, sliding_window_mask
@@ -254,12 +255,7 @@ def generate(model, prompts, steps, pick=greedy, seed=0):
 # --8<-- [start:checks]
 def _real(a, name):
     """실수 배열 (float32 는 float32 로, 그 밖의 정수·실수는 float64 로). 아니면 이름을 밝힌 오류."""
-    try:
-        a = np.asarray(a)
-    except (ValueError, TypeError) as err:
-        raise ValueError(f"{name} 를 배열로 만들 수 없습니다: {err}") from None
-    if a.dtype.kind not in "iuf":
-        raise TypeError(f"{name} 는 실수 배열이어야 합니다: {name}.dtype={a.dtype}, {name}.shape={a.shape}")
+    a = arguments.array(a, name, kinds="iuf", what="실수")
     a = a if a.dtype == np.float32 else a.astype(np.float64)
     if not np.all(np.isfinite(a)):
         raise ValueError(f"{name} 에 NaN 이나 inf 가 있습니다: {name}.shape={a.shape}")

@@ -25,7 +25,7 @@ import disk_cache
 # (tests/test_run_cache.py 가 빌드의 import 닫힘과 같은지 확인합니다)
 TRAINING_CODE = ("attention", "repeat_task", "tiny_batch", "tiny_training", "tiny_transformer")
 HERE = Path(__file__).resolve().parent
-FOLDER = HERE.parent / ".cache" / "runs"
+FOLDER = disk_cache.ROOT / ".cache" / "runs"
 
 
 def run_key(kwargs):

@@ -155,7 +155,7 @@ print("  출력:", biggest_change(out_pad, out_cross))
 # --8<-- [end:quiz_4]
 
 
-# 확인 문제를 먼저 예상하고 확인하기 (snippets/predict.py, docs/assets/predict.js): 숫자는 모두 위의 계산에서
+# 확인 문제를 먼저 예상하고 확인하기 (snippets/lib/predict.py, docs/assets/predict.js): 숫자는 모두 위의 계산에서
 def data_quiz_1():
     """문제 1: 인코더의 마지막 토큰을 바꾸면 디코더 토큰 몇 개의 출력이 바뀌는지."""
     from predict import number, wrong

@@ -68,6 +68,9 @@ def load_model():
     return Encoder(load_file(str(folder / "model.safetensors")), config, tokenizer)
 # --8<-- [end:load]
 
+# 인자 검사의 공통 조각 (코드 보기의 load 절에서는 뺐습니다: 모델을 읽는 데는 필요 없습니다)
+import arguments  # noqa: E402
+
 
 # --8<-- [start:blocks]
 # erfc 의 유리 근사 (Numerical Recipes 2판 6.2절 erfcc, 체비쇼프 맞춤): z ≥ 0 에서
@@ -133,21 +136,10 @@ def _check_model(model):
                         f"{type(model).__name__}")
 
 
-def _number_array(a, name):
-    try:
-        a = np.asarray(a)
-    # 행마다 길이가 다른 리스트 등
-    except (ValueError, TypeError) as err:
-        raise ValueError(f"{name} 를 배열로 만들 수 없습니다 (행마다 길이가 다른가요?): {err}") from None
-    if a.dtype.kind not in "biuf":
-        raise TypeError(f"{name} 는 수 배열이어야 합니다: {name}.dtype={a.dtype}, {name}.shape={a.shape}")
-    return a
-
-
 def _check_encode_inputs(model, input_ids, attention_mask):
     """encode 의 입력 검사. (batch, n) 정수 id 와 (batch, n) 불리언 마스크(없으면 None)를 돌려줍니다."""
     _check_model(model)
-    ids = _number_array(input_ids, "input_ids")
+    ids = arguments.array(input_ids, "input_ids")
     if ids.dtype.kind not in "iu":
         raise TypeError(f"input_ids 는 정수 배열이어야 합니다: input_ids.dtype={ids.dtype}")
     if ids.ndim not in (1, 2):
@@ -172,7 +164,7 @@ def _check_encode_inputs(model, input_ids, attention_mask):
 
 def _check_attention_mask(attention_mask, shape, against):
     """1(진짜 토큰)과 0(패딩)만 담은 shape 모양의 마스크 → (batch, n) 불리언. against 는 오류에 적을 비교 대상."""
-    mask = _number_array(attention_mask, "attention_mask")
+    mask = arguments.array(attention_mask, "attention_mask")
     # (n,) id 에는 (n,) 마스크, (batch, n) id 에는 (batch, n) 마스크
     if mask.shape != shape:
         raise ValueError(f"attention_mask.shape={mask.shape} 는 {against} 와 같아야 합니다")
@@ -389,7 +381,7 @@ def run_layers(model, x, start, attention_mask=None, heads_off=None, ablation="z
         raise TypeError(f"stop 은 정수여야 합니다: {stop!r} ({type(stop).__name__})")
     elif not start < stop <= n_layers:
         raise ValueError(f"stop={stop} 은 start={start} 보다 크고 층 수 {n_layers} 이하여야 합니다")
-    x = _number_array(x, "x")
+    x = arguments.array(x, "x")
     if x.dtype.kind != "f" or x.ndim != 3 or x.shape[-1] != d_model or 0 in x.shape[:2]:
         raise ValueError(f"x 는 실수 배열 (batch, n, d_model={d_model}) 이어야 합니다: x.shape={x.shape}, x.dtype={x.dtype}")
     if not np.all(np.isfinite(x)):
@@ -407,17 +399,8 @@ def run_layers(model, x, start, attention_mask=None, heads_off=None, ablation="z
 
 # 글의 검사: tokenize 와 문장 임베딩이 씁니다 (위의 입력 검사와 같은 까닭으로 코드 보기에서는 뺐습니다)
 def check_text(text, name="text"):
-    """글 하나의 검사: 문자열이고, UTF-8 로 쓸 수 있어야 합니다 (짝 없는 대리 코드 U+D800–DFFF 가 없어야)."""
-    if not isinstance(text, str):
-        raise TypeError(f"{name} 는 문자열이어야 합니다: {type(text).__name__} {text!r:.60}")
-    try:
-        text.encode("utf-8")
-    # tokenizers 는 여기서 "TextInputSequence must be str" 라고만 합니다
-    except UnicodeEncodeError as err:
-        raise ValueError(f"{name} 의 {err.start}번째 글자(0부터)가 짝 없는 대리 코드(surrogate) "
-                         f"U+{ord(text[err.start]):04X} 입니다. 글자가 아니라 UTF-16 의 반쪽이라서 읽을 수 없습니다 "
-                         "(UTF-16 글을 잘못 읽었을 때 흔히 생깁니다)") from None
-    return text
+    """글 하나의 검사: 문자열이고, UTF-8 로 쓸 수 있어야 합니다 (arguments.text)."""
+    return arguments.text(text, name)
 
 
 # --8<-- [start:sentences]

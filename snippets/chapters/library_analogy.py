@@ -156,7 +156,7 @@ print("밸류의 평균:", values.mean(axis=0))
 # --8<-- [end:quiz_4]
 
 
-# 확인 문제를 먼저 예상하고 확인하기 (snippets/predict.py, docs/assets/predict.js): 숫자는 모두 위의 계산에서
+# 확인 문제를 먼저 예상하고 확인하기 (snippets/lib/predict.py, docs/assets/predict.js): 숫자는 모두 위의 계산에서
 def data_quiz_3():
     """문제 3: 요청을 10배로 키우면 한 권만 고르기와 어텐션 가중치가 바뀌는지 (온도를 낮춘 것과 같은 일)."""
     from predict import choice, option

@@ -161,7 +161,7 @@ for n, brightest in brightest_cells:
 # --8<-- [end:quiz_4]
 
 
-# 확인 문제를 먼저 예상하고 확인하기 (snippets/predict.py, docs/assets/predict.js): 숫자는 모두 위의 계산에서
+# 확인 문제를 먼저 예상하고 확인하기 (snippets/lib/predict.py, docs/assets/predict.js): 숫자는 모두 위의 계산에서
 def data_quiz_4():
     """문제 4: 토큰 60개 문장의 가장 밝은 칸 0.2 가 고르게 나눌 때의 몫의 몇 배인지."""
     from predict import number, wrong

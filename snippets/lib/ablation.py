@@ -109,7 +109,7 @@ from pathlib import Path
 
 import disk_cache
 
-ROOT = Path(__file__).resolve().parent.parent
+HERE = Path(__file__).resolve().parent  # snippets/lib: SOURCES 가 모두 이 방에 있습니다
 
 
 def chapter_sentences(chapter):
@@ -125,14 +125,14 @@ def chapter_sentences(chapter):
     return list(SENTENCES)
 
 
-CACHE = ROOT / ".cache" / "measurements"
+CACHE = disk_cache.ROOT / ".cache" / "measurements"
 # 결과를 정하는 스니펫 파일들: 이 파일이 import 하는 것과, 넘겨받는 모델을 읽는 e5_numpy (bert_numpy 는 MiniLM 을 읽습니다)
 SOURCES = ("ablation", "attention", "bert_numpy", "e5_numpy", "head_stats")
 
 
 def _source(module):
     """캐시의 재료로 넣을 스니펫의 글. 이 파일은 재는 절(measure)만: 캐시·문장 읽기를 고쳐도 다시 재지 않게."""
-    text = (ROOT / "snippets" / f"{module}.py").read_text(encoding="utf-8")
+    text = (HERE / f"{module}.py").read_text(encoding="utf-8")
     if module == "ablation":
         text = text[text.index("# --8<-- [start:measure]"):text.index("# --8<-- [end:measure]")]
     return text

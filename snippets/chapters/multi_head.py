@@ -185,7 +185,7 @@ print(f"헤드 {bert_heads}개일 때 헤드 하나의 폭: {bert_width // bert_
 # --8<-- [end:quiz_1]
 
 
-# 확인 문제를 먼저 예상하고 확인하기 (snippets/predict.py, docs/assets/predict.js): 숫자는 모두 위의 계산에서
+# 확인 문제를 먼저 예상하고 확인하기 (snippets/lib/predict.py, docs/assets/predict.js): 숫자는 모두 위의 계산에서
 def data_quiz_1():
     """문제 1: 같은 폭에서 헤드를 12개에서 1개로 바꾸면 파라미터가 몇 배가 되는지."""
     from predict import number, wrong

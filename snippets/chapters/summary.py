@@ -109,7 +109,7 @@ print(f"둘이 같아지는 n (d_model 512): {even}")
 # --8<-- [end:quiz_1]
 
 
-# 확인 문제를 먼저 예상하고 확인하기 (snippets/predict.py, docs/assets/predict.js): 숫자는 모두 위의 계산에서
+# 확인 문제를 먼저 예상하고 확인하기 (snippets/lib/predict.py, docs/assets/predict.js): 숫자는 모두 위의 계산에서
 def data_quiz_1():
     """문제 1: 토큰이 4배가 되면 Q·K·V 투영과 점수·가중합의 FLOP 이 각각 몇 배가 되는지 (두 값을 함께 적어도 됩니다)."""
     from predict import also, number, wrong

@@ -186,7 +186,7 @@ print(f"  고르게 나누면: {1 / 3:.3f}")
 # --8<-- [end:quiz_4]
 
 
-# 확인 문제를 먼저 예상하고 확인하기 (snippets/predict.py, docs/assets/predict.js): 숫자는 모두 위의 계산에서
+# 확인 문제를 먼저 예상하고 확인하기 (snippets/lib/predict.py, docs/assets/predict.js): 숫자는 모두 위의 계산에서
 def data_quiz_4():
     """문제 4: √d_k 대신 d_k 로 나누면 첫 행의 가중치가 어떻게 바뀌는지 고르기."""
     from predict import choice, option

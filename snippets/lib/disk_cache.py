@@ -31,8 +31,8 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-# 저장소의 뿌리: 잠금 파일이 있는 가장 가까운 위 폴더 (없으면 스니펫 폴더의 부모)
-ROOT = next((p for p in HERE.parents if (p / "requirements.txt").exists()), HERE.parent)
+# 저장소의 뿌리: 잠금 파일이 있는 가장 가까운 위 폴더 (없으면 snippets/lib 의 두 칸 위)
+ROOT = next((p for p in HERE.parents if (p / "requirements.txt").exists()), HERE.parents[1])
 
 # BLAS 의 스레드 수를 정하는 변수들 (앞의 것이 먼저). 없으면 OpenBLAS 는 코어 수만큼 씁니다.
 THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")

@@ -20,6 +20,8 @@ import heapq
 import numbers
 import re
 
+import arguments
+
 # 파일의 token_type 값 (SentencePiece 의 조각 종류)
 NORMAL, CONTROL, USER_DEFINED, BYTE = 1, 3, 4, 6
 
@@ -87,17 +89,11 @@ class GemmaTokenizer:
 
     def encode(self, text, add_bos=True):
         """글 → 토큰 id 리스트 (맨 앞에 <bos>). text 는 비어 있지 않은 문자열이어야 합니다."""
-        if not isinstance(text, str):
-            raise TypeError(f"text 는 문자열이어야 합니다: {type(text).__name__} {text!r:.60}")
+        arguments.text(text)
         if not text:
             raise ValueError("text 가 빈 문자열입니다: 다음 토큰을 고를 글이 한 글자 이상 있어야 합니다")
         if not isinstance(add_bos, bool):
             raise TypeError(f"add_bos 는 True 나 False 여야 합니다: add_bos={add_bos!r}")
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError as err:
-            raise ValueError(f"text 의 {err.start}번째 글자 U+{ord(text[err.start]):04X} 는 UTF-8 로 쓸 수 없습니다 "
-                             "(짝이 없는 서로게이트): 토큰으로 자를 수 없습니다") from None
         text = text.replace(" ", "▁")
         ids, start = [self.bos] if add_bos else [], 0
         for m in self.user_pattern.finditer(text) if self.user_pattern else ():

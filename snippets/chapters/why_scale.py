@@ -238,7 +238,7 @@ for factor, label in [(1 / 8, "÷√d_k (×0.125)"), (1.0, "나누지 않음 (×
 # --8<-- [end:quiz_4]
 
 
-# 확인 문제를 먼저 예상하고 확인하기 (snippets/predict.py, docs/assets/predict.js): 숫자는 모두 위의 계산에서
+# 확인 문제를 먼저 예상하고 확인하기 (snippets/lib/predict.py, docs/assets/predict.js): 숫자는 모두 위의 계산에서
 def data_quiz_1():
     """문제 1: 나누지 않은 q·k 의 퍼짐이 d_k = 64 일 때의 4배가 되는 d_k."""
     from predict import number, wrong

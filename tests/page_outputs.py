@@ -39,3 +39,10 @@ def printed(page, pattern):
     m = re.search(pattern, page_output(page))
     assert m, f"{page} 의 출력에 {pattern!r} 가 없습니다"
     return float(m.group(1))
+
+
+def assert_prints(page, *lines):
+    """page 의 출력에 lines 가 모두 (그 글자 그대로) 있습니다. 실패하면 빠진 줄을 한꺼번에 보입니다."""
+    text = page_output(page)
+    missing = [line for line in lines if line not in text]
+    assert not missing, f"{page} 의 출력에 없는 줄 {len(missing)}개: {missing}"

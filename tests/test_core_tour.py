@@ -33,13 +33,16 @@ def test_padding_and_causal_masks_combine(ct):
 
 @pytest.mark.reads("docs/core_tour.md")
 def test_page_output(ct):
-    from page_outputs import page_output
+    from page_outputs import assert_prints, page_output
 
     text = page_output("core_tour.md")
-    assert "출력: (2, 4, 5, 6)\n가중치: (2, 4, 5, 5)" in text
-    assert "크로스 어텐션 가중치: (3, 7)" in text
-    assert "가린 자리의 가중치가 정확히 0인가? True" in text
-    assert "첫 문장이 패딩(키 3, 4)에 준 가중치의 최댓값: 0.0" in text
+    assert_prints(
+        "core_tour.md",
+        "출력: (2, 4, 5, 6)\n가중치: (2, 4, 5, 5)",
+        "크로스 어텐션 가중치: (3, 7)",
+        "가린 자리의 가중치가 정확히 0인가? True",
+        "첫 문장이 패딩(키 3, 4)에 준 가중치의 최댓값: 0.0",
+    )
     assert "NaN 이 있는가? False" in text
     assert "float32 입력 → float32 float32" in text
     assert "길이 0 인 축의 소프트맥스: (2, 0)" in text

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from attention import causal_mask, masked_softmax, multi_head_attention, scaled_dot_product_attention, softmax
 from conftest import SNIPPETS, background, snippet_path
-from page_outputs import page_output
+from page_outputs import assert_prints, page_output
 from site_pages import DOCS
 from sitebuild import snippets
 from support import runs
@@ -94,8 +94,7 @@ def test_online_softmax_steps(ef):
     assert [(m, round(l, 4)) for m, l in ef.steps] == [(3.0, 1.5032), (6.0, 1.2127), (6.0, 1.5988)]
     assert ef.steps[1][1] < ef.steps[0][1]  # "최댓값이 3에서 6으로 바뀌자 l이 오히려 줄었습니다"
     np.testing.assert_allclose(ef.p_online, softmax(ef.row), rtol=1e-15, atol=1e-16)
-    for line in ("블록 1: m = 3, l = 1.5032", "블록 2: m = 6, l = 1.2127", "블록 3: m = 6, l = 1.5988"):
-        assert line in out()
+    assert_prints("efficient.md", "블록 1: m = 3, l = 1.5032", "블록 2: m = 6, l = 1.2127", "블록 3: m = 6, l = 1.5988")
 
 
 @given(st.integers(0, 2**32 - 1), st.integers(1, 300), st.integers(1, 40), st.floats(0.1, 50))
@@ -256,15 +255,14 @@ def test_tiled_work_is_not_less_than_the_core(ef):
 def test_flash_paper_numbers(ef):
     """FlashAttention 논문(arXiv 2205.14135v2) 그림 2 왼쪽의 값과, 페이지가 말하는 비율."""
     assert ef.fa1_fig2 == {"표준": (66.6, 40.3, 41.7), "Flash": (75.2, 4.4, 7.3)}
-    text = out()
-    for line in (
+    assert_prints(
+        "efficient.md",
         "  66.6    40.3   41.7  표준",
         "  75.2     4.4    7.3  Flash",
         "HBM 9.2배 적게",
         "시간 5.7배 짧게",
         "FLOP 은 1.13배로 늘어남",
-    ):
-        assert line in text
+    )
 
 
 # ---------------------------------------------------------------- KV 캐시
@@ -351,13 +349,12 @@ def test_kv_figure_shows_counted_work_not_timings(ef):
 @pytest.mark.reads("docs/efficient.md")
 def test_kv_bytes_per_token(ef):
     assert {g: ef.kv_bytes_per_token(g) for g in (32, 8, 1)} == {32: 16_384, 8: 4_096, 1: 512}
-    text = out()
-    for line in (
+    assert_prints(
+        "efficient.md",
         "MHA   16,384 B/토큰 → 2,048 MiB",
         "GQA-8  4,096 B/토큰 →   512 MiB",
         "MQA      512 B/토큰 →    64 MiB",
-    ):
-        assert line in text
+    )
 
 
 @pytest.mark.reads("docs/efficient.md")
@@ -394,9 +391,9 @@ def test_gqa_bad_head_counts_are_named(ef):
 def test_gqa_paper_table(ef):
     """GQA 논문(arXiv 2305.13245) 표 1의 T5-XXL 세 줄."""
     assert ef.gqa_table == {"MHA": (1.51, 47.2), "GQA-8": (0.28, 47.1), "MQA": (0.24, 46.6)}
-    text = out()
-    for line in ("  1.51   47.2  MHA", "  0.28   47.1  GQA-8", "  0.24   46.6  MQA", "GQA-8: MHA 보다 5.4배 빠름"):
-        assert line in text
+    assert_prints(
+        "efficient.md", "  1.51   47.2  MHA", "  0.28   47.1  GQA-8", "  0.24   46.6  MQA", "GQA-8: MHA 보다 5.4배 빠름"
+    )
 
 
 @pytest.mark.reads("docs/efficient.md")
@@ -426,8 +423,7 @@ def test_sliding_window_bad_sizes_are_named(ef, window, sinks, name):
 @pytest.mark.reads("docs/efficient.md")
 def test_window_page_output(ef):
     text = out()
-    for line in ("4,096개  인과", "1,020개  창 1,020", "1,024개  맨 앞 4 + 창 1,020"):
-        assert line in text
+    assert_prints("efficient.md", "4,096개  인과", "1,020개  창 1,020", "1,024개  맨 앞 4 + 창 1,020")
     assert ef.m3[100].sum() == 8 and np.flatnonzero(ef.m3[100]).tolist() == [0, 1, 2, 3, 97, 98, 99, 100]
     assert "쿼리 100이 보는 키:\n[0, 1, 2, 3, 97, 98, 99, 100]" in text and "인과 마스크라면 101개" in text
 
@@ -444,15 +440,14 @@ def test_masks_figure_counts(ef):
 def test_streaming_paper_table(ef):
     """StreamingLLM 논문(arXiv 2309.17453) 표 1, 그림 5, 초록."""
     assert list(ef.streaming_table.values()) == [5158.07, 5.40, 5.60]
-    text = out()
-    for line in (
+    assert_prints(
+        "efficient.md",
         " 5158.07  0+1024 (창만)",
         "    5.40  4+1020",
         "    5.60  4+1020 (줄바꿈)",
         "토큰 4,000,000개까지 안정 (그림 5)",
         "다시 계산하는 창보다 최대 22.2배 빠름",
-    ):
-        assert line in text
+    )
 
 
 @given(st.integers(0, 2**32 - 1), st.integers(1, 20), st.floats(-5, 5))

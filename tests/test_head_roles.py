@@ -18,7 +18,7 @@ import re
 import numpy as np
 import pytest
 
-from page_outputs import page_output, printed
+from page_outputs import assert_prints, page_output, printed
 from repeat_task import predictable
 from site_pages import DOCS
 
@@ -252,9 +252,12 @@ def test_the_trap_figure_stripes(hr, main):
 @pytest.mark.reads("docs/head_roles.md")
 def test_quiz_answers(hr):
     text = page_output("head_roles.md")
-    assert "가장 많이 보는 자리 − 지금 자리: [-15]" in text
-    assert "거리 16: 둘째 토막의 다음 토큰 11개 가운데 11개를 맞힘" in text
-    assert "거리 12: 둘째 토막의 다음 토큰 11개 가운데 0개를 맞힘" in text
+    assert_prints(
+        "head_roles.md",
+        "가장 많이 보는 자리 − 지금 자리: [-15]",
+        "거리 16: 둘째 토막의 다음 토큰 11개 가운데 11개를 맞힘",
+        "거리 12: 둘째 토막의 다음 토큰 11개 가운데 0개를 맞힘",
+    )
     before = printed("head_roles.md", r"켜 두면: 2층 헤드가 앞 토막의 다음 자리에 준 가중치 ([\d.]+)")
     after = printed("head_roles.md", r"헤드 1-1을 끄면: 2층 헤드가 앞 토막의 다음 자리에 준 가중치 ([\d.]+)")
     assert before > 0.7 and after < 0.2 and "2층의 파라미터는 같은가? True" in text

@@ -46,7 +46,7 @@ sys.path[:0] = [
     str(Path(__file__).resolve().parent),
 ]
 
-from browser_bench import WorkerChannel, heap, offline_page, prefix_with_tokens
+from browser_bench import WorkerChannel, heap, offline_page, prefix_with_tokens, print_table
 
 from support import static
 
@@ -395,14 +395,7 @@ def measure(site):
         ("16토큰 헤드 끄기: 단추 → 결과 (페이지 4배, 워커 1배, ms)", ms(ablate_page), ""),
         ("다른 출처로 간 요청", str(len(foreign)), "0"),
     ]
-    width = max(len(r[0]) for r in rows) + 2
-    print(
-        f"브라우저 모델 (chromium {CHROMIUM}, 375 px). 부하(1분 평균): 시작 {load_before[0]:.1f}, 끝 {load_after[0]:.1f}, "
-        f"코어 {os.cpu_count()}개"
-    )
-    print(f"{'측정':<{width}}{'값':<44}목표")
-    for name, value, goal in rows:
-        print(f"{name:<{width}}{value:<44}{goal}")
+    print_table(f"브라우저 모델 (chromium {CHROMIUM}, 375 px)", rows, load_before, load_after, value_width=44)
 
 
 def main():

@@ -31,7 +31,7 @@ sys.path[:0] = [
     str(Path(__file__).resolve().parent),
 ]
 
-from browser_bench import WorkerChannel, heap, offline_page, prefix_with_tokens
+from browser_bench import WorkerChannel, heap, offline_page, prefix_with_tokens, print_table
 
 from support import static
 
@@ -254,14 +254,13 @@ def measure(site):
         ),
         ("다른 출처로 간 요청", str(len(foreign)), "0"),
     ]
-    width = max(len(r[0]) for r in rows) + 2
-    print(
-        f"여러분의 프롬프트로 (Gemma 3 270M, chromium {CHROMIUM}, 375 px). 부하(1분 평균): 시작 {load_before[0]:.1f}, "
-        f"끝 {load_after[0]:.1f}, 코어 {os.cpu_count()}개"
+    print_table(
+        f"여러분의 프롬프트로 (Gemma 3 270M, chromium {CHROMIUM}, 375 px)",
+        rows,
+        load_before,
+        load_after,
+        value_width=48,
     )
-    print(f"{'측정':<{width}}{'값':<48}목표")
-    for name, value, goal in rows:
-        print(f"{name:<{width}}{value:<48}{goal}")
 
 
 if __name__ == "__main__":

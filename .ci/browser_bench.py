@@ -65,3 +65,15 @@ def heap(cdp, workers):
     page = cdp.send("Runtime.getHeapUsage")["usedSize"]
     w = workers.send("Runtime.getHeapUsage")
     return page, max([x.get("usedSize", 0) for x in w] or [0])
+
+
+def print_table(title, rows, load_before, load_after, value_width=44):
+    """벤치마크 한 표: 제목 줄(무엇을, 잴 때의 부하와 코어 수)과 (측정, 값, 목표) 줄들. 부하가 높았던 실행의 숫자는
+    느리게 나오므로, 인용할 때 부하를 함께 봅니다."""
+    import os
+
+    width = max(len(r[0]) for r in rows) + 2
+    print(f"{title}. 부하(1분 평균): 시작 {load_before[0]:.1f}, 끝 {load_after[0]:.1f}, 코어 {os.cpu_count()}개")
+    print(f"{'측정':<{width}}{'값':<{value_width}}목표")
+    for name, value, goal in rows:
+        print(f"{name:<{width}}{value:<{value_width}}{goal}")

@@ -5,11 +5,15 @@
 네트워크는 사이트 주소만 허용하고 나머지는 막습니다.
 """
 
+import base64
+import contextlib
+import fnmatch
 import os
 import shutil
 import subprocess
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from support import static
@@ -183,3 +187,113 @@ def go_offline(tab, page, httpd):
     cdp.on("Log.entryAdded", lambda e: e["entry"]["level"] == "error" and logged.append(e["entry"]["text"]))
     tab.errors.clear()
     return uncaught, failed, logged
+
+
+# ---------------------------------------------------------------- 모델을 받는 도구 (own_sentence, own_prompt) ----
+class RecordingTab(Tab):
+    """Tab 과 같고, 사이트로 간 요청의 주소도 모읍니다 (모델 파일을 언제 받는지 보려고)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.requests = []
+        self.context.on("request", lambda r: self.requests.append(r.url))
+
+
+def model_requests(tab, models):
+    """tab 이 받은 models 폴더(예: "models/e5-ko/")의 파일 주소. 목록(manifest.json)은 빼고 셉니다."""
+    return [u for u in tab.requests if models in u and not u.endswith("manifest.json")]
+
+
+# 페이지의 float32 배열을 바이트 그대로 base64 글로 돌려받는 JS 함수 b64 (수십만 개의 수를 JSON 으로 주고받으면 그것만으로
+# 몇 초씩 걸립니다). page.evaluate 에 넘기는 글 안에 이 줄을 넣고, 파이썬에서는 floats() 로 되돌립니다.
+B64_JS = """const b64 = a => { const u = new Uint8Array(a.buffer, a.byteOffset, a.byteLength); let s = '';
+    for (let i = 0; i < u.length; i += 0x8000) s += String.fromCharCode.apply(null, u.subarray(i, i + 0x8000));
+    return btoa(s); };"""
+
+
+def floats(text):
+    """B64_JS 의 b64 가 만든 글 → float32 값 그대로의 float64 배열."""
+    return np.frombuffer(base64.b64decode(text), "<f4").astype(np.float64)
+
+
+def broken_download(data, how):
+    """모델 파일 하나(data: 제대로 된 바이트)의 받기를 망가뜨리는 Playwright route 처리기.
+
+    how: "refused"(연결 거절), "missing"(404), "cut"(3분의 1에서 끊김), "corrupt"(마지막 바이트 하나가 다름)."""
+
+    def handle(route):
+        if how == "refused":
+            route.abort("connectionrefused")
+        elif how == "missing":
+            route.fulfill(status=404, body="not found")
+        elif how == "cut":
+            route.fulfill(status=200, body=data[: len(data) // 3], content_type="application/octet-stream")
+        elif how == "corrupt":
+            route.fulfill(status=200, body=data[:-1] + bytes([data[-1] ^ 1]), content_type="application/octet-stream")
+        else:
+            raise ValueError(f"how 는 refused, missing, cut, corrupt 중 하나여야 합니다: {how!r}")
+
+    return handle
+
+
+def assert_fits_phone_and_axe(page, root, parts, controls="button, input, select", skip=None):
+    """375 px 휴대전화에서 도구 하나(root)를 봅니다: 페이지가 옆으로 넘치지 않고, root 와 parts(각 선택자의 첫 요소)가
+    화면 폭 안에 있고, root 안에 axe 위반이 없고, 보이는 조작 요소(controls)가 모두 24 × 24 px 이상입니다
+    (WCAG 2.2 의 목표 크기 최소). skip: 크기를 재지 않을 조작 요소를 품은 조상의 선택자 (예: 작은 점 격자)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    for sel in (root, *(f"{root} {part}" for part in parts)):
+        box = page.locator(sel).first.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (sel, box)
+    violations = Axe().run(page, context=root).response["violations"]
+    assert not violations, [(v["id"], [(n["target"], n["failureSummary"]) for n in v["nodes"][:3]]) for v in violations]
+    small = page.evaluate(
+        """([root, controls, skip]) => [...document.querySelectorAll(root)].flatMap(r => [...r.querySelectorAll(controls)])
+            .filter(e => e.offsetParent && !(skip && e.closest(skip))).map(e => e.getBoundingClientRect())
+            .filter(r => r.width < 24 || r.height < 24).length""",
+        [root, controls, skip],
+    )
+    assert small == 0, f"{root}: 24 px 보다 작은 조작 요소 {small}개"
+
+
+def assert_no_model_before_the_button(tab, path, models, scripts, button):
+    """페이지를 끝까지 읽어도 models 폴더에서는 목록(manifest.json)만 받고, 모델 파일과 scripts(정규식에 맞는 주소의
+    스크립트)는 받지 않습니다. 받기 단추(button)는 보이고, 콘솔 오류와 다른 출처로 가는 요청이 없습니다."""
+    import re
+
+    page = tab.open(path)
+    tab.read_through()
+    assert not model_requests(tab, models)
+    assert any(u.endswith(models + "manifest.json") for u in tab.requests)
+    assert not [u for u in tab.requests if re.search(scripts, u)]
+    assert page.locator(button).first.is_visible()
+    tab.assert_clean()
+
+
+def fetched(page, *patterns):
+    """page 가 지금까지 받은 파일의 이름(주소의 마지막 조각)들, 받은 차례대로. patterns 가 있으면 그 가운데 하나에 맞는
+    것만 (fnmatch: "journey*" 처럼). 도구가 독자가 가까이 올 때만 스크립트와 데이터를 받는지 보는 데 씁니다."""
+    names = page.evaluate("() => performance.getEntriesByType('resource').map(e => e.name.split('/').pop())")
+    return [n for n in names if not patterns or any(fnmatch.fnmatchcase(n, p) for p in patterns)]
+
+
+def open_waiting(tab, path, root, files):
+    """path 를 열고 0.3초 뒤를 봅니다: root 상자는 안내 글("…준비하고 있습니다")만 보이며 기다리고(data-ready=waiting),
+    files(fetched 의 패턴)는 하나도 받지 않았습니다. 독자가 가까이 와야 받는 도구의 첫 화면. (page, 상자)를 돌려줍니다."""
+    page = tab.open(path)
+    page.wait_for_timeout(300)
+    box = page.locator(root).first
+    assert box.get_attribute("data-ready") == "waiting" and "준비" in box.inner_text()
+    assert fetched(page, *files) == []
+    return page, box
+
+
+@contextlib.contextmanager
+def without_javascript(browser, server, path):
+    """JavaScript 를 끈 375 px 탭으로 path 를 연 page. 도구 없이도 글과 그림이 읽히는지 보는 데 씁니다."""
+    tab = Tab(browser, server, PHONE, java_script_enabled=False)
+    try:
+        yield tab.open(path)
+    finally:
+        tab.close()

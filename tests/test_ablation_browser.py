@@ -16,29 +16,29 @@ import json
 import numpy as np
 import pytest
 
-from browser import DESKTOP, PHONE
+from browser import B64_JS, DESKTOP, PHONE, RecordingTab, floats
 from test_own_sentence_browser import (
     ROOT,
     WORKER_JS,
-    RecordingTab,
     close_to,
     compute_text,
-    floats,
     open_tool,
     phone_with_result,
 )
 
 pytestmark = pytest.mark.browser
 
-ABLATE_JS = """async (runs) => { const out = [];
-  const b64 = a => { const u = new Uint8Array(a.buffer, a.byteOffset, a.byteLength); let s = '';
-    for (let i = 0; i < u.length; i += 0x8000) s += String.fromCharCode.apply(null, u.subarray(i, i + 0x8000));
-    return btoa(s); };
+ABLATE_JS = (
+    """async (runs) => { const out = [];
+  """
+    + B64_JS
+    + """
   for (const r of runs) { const m = await window.__ask({type: 'ablate', id: 1, ...r});
     out.push(m.error ? {error: m.error} : {ids: m.ids, weights: b64(m.weights), hidden: b64(m.hidden),
       moved: Array.from(m.moved, x => Number.isNaN(x) ? null : x), oneMinusCos: m.oneMinusCos, off: Array.from(m.off),
       ablation: m.ablation}); }
   return out; }"""
+)
 
 # 참고 데이터에 없는 문장과 헤드: 조사 헤드의 다음 층, 첫 층 통째로, 마지막 층의 헤드 둘
 EXTRA = [

@@ -3,11 +3,12 @@
 한국어 모델을 읽고 문장마다 여러 번 계산하므로 make check 에서는 빼고(model 표시), make test 와 CI 가 돌립니다.
 """
 
-import base64
 import json
 
 import numpy as np
 import pytest
+
+from browser import floats
 
 pytestmark = pytest.mark.model
 
@@ -24,10 +25,6 @@ def reference():
     import head_ablation
 
     return head_ablation.data_reference()
-
-
-def floats(text):
-    return np.frombuffer(base64.b64decode(text), "<f4")
 
 
 @pytest.mark.parametrize("heads, layers", [([(6, 10)], []), ([(0, 2), (1, 7)], []), ([], [11])])

@@ -450,6 +450,7 @@ CORE_NAMES = {
 }
 
 
+@pytest.mark.reads("snippets/*.py")
 @pytest.mark.parametrize("path", [p.name for p in snippet_files() if p.name != "attention.py"])
 def test_no_other_snippet_reimplements_the_core(path):
     tree = ast.parse(snippet_path(path.removesuffix(".py")).read_text(encoding="utf-8"))

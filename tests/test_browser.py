@@ -9,6 +9,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from browser import fetched, open_waiting
+
 pytestmark = pytest.mark.browser
 
 
@@ -89,20 +91,15 @@ def test_explorer_leaves_the_static_figure_without_javascript(browser, server):
         context.close()
 
 
-EXPLORER_FILES_JS = """() => performance.getEntriesByType('resource').map(e => e.name.split('/').pop())
-    .filter(n => n === 'explorer.js' || n === 'explorer-common.js' || n === 'why_scale-explorer.json')"""
+EXPLORER_FILES = ("explorer.js", "explorer-common.js", "why_scale-explorer.json")
 
 
 def test_explorer_draws_only_when_the_reader_scrolls_near(phone):
     """어텐션 가중치 탐색기(assets/explorer.js)는 페이지를 열 때 받지도 그리지도 않고(안내 글만), 독자가 가까이 내려가면
     받아서 그립니다 (site.js 의 data-loads). 처음 그리기는 휴대전화에서 150–300 ms 의 긴 작업 하나였습니다 (issue 29 §8, TBT)."""
-    page = phone.open("why_scale/")
-    page.wait_for_timeout(300)
-    box = page.locator(".attention-explorer")
-    assert box.get_attribute("data-ready") == "waiting" and "준비" in box.inner_text()
-    assert page.evaluate(EXPLORER_FILES_JS) == []
+    page, box = open_waiting(phone, "why_scale/", ".attention-explorer", EXPLORER_FILES)
     phone.read_through(whole_page=False)
-    assert sorted(page.evaluate(EXPLORER_FILES_JS)) == ["explorer-common.js", "explorer.js", "why_scale-explorer.json"]
+    assert sorted(fetched(page, *EXPLORER_FILES)) == ["explorer-common.js", "explorer.js", "why_scale-explorer.json"]
     n = len(page.evaluate("async src => (await (await fetch(src)).json()).tokens", box.get_attribute("data-src")))
     assert n >= 3 and box.locator(".attention-explorer__grid td[data-weight]").count() == n * n
     assert "준비" not in box.inner_text()

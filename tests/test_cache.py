@@ -280,6 +280,7 @@ def test_stored_computes_once_per_key_and_drops_old_keys(tmp_path):
         disk_cache.stored(tmp_path, "n", "k", dict, kind="pickle")
 
 
+@pytest.mark.reads("*.py")
 def test_only_the_cache_module_defines_the_environment():
     """다른 모듈이 환경(BLAS 스레드 수·CPU·잠금 파일의 해시)을 따로 읽거나 파일 잠금을 따로 하지 않습니다."""
     from conftest import ROOT

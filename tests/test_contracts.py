@@ -29,6 +29,9 @@ from sitebuild import codestyle, mathml, notebook_pages
 from support import pageweight, runs
 from support.one_figure import OneFigure
 
+# make quick: 이 파일이 import 말고 읽는 것 (tests/support/changes.py)
+pytestmark = pytest.mark.reads("docs/assets/e5-worker.js")
+
 MATERIAL = Path(__import__("material").__file__).parent / "templates"
 
 
@@ -386,6 +389,36 @@ def test_notebook_page_is_rebuilt_from_the_contract(tmp_path):
     nbformat.write(nb, str(path))
     with pytest.raises(notebook_pages.NotebookPageError, match="figure="):
         _slim(page, path)
+
+
+def test_notebook_code_wraps_its_long_lines_inside_the_cell(tmp_path):
+    """노트북 페이지의 코드: 가장 좁은 상자에 들어가지 않는 줄만 span.line(내어쓰기로 접는 줄)이 되고, 글은 그대로입니다."""
+    long = "result = check_with(fn, right, mistakes, cases, 'fn', parts=('출력', '가중치'))  # 아주 긴 한 줄"
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(f"x = 1\n{long}")])
+    path, page = _one_cell_page(tmp_path, nb, [])
+    code = BeautifulSoup(_slim(page, path), "html.parser").select_one("div.highlight pre > code")
+    lines = code.select("span.line")
+    assert len(lines) == 1 and lines[0].get_text() == long + "\n", [str(x) for x in lines]
+    assert code.get_text() == f"x = 1\n{long}\n"  # 복사 단추가 복사하는 글
+
+
+def test_folded_notebook_cells_stay_closed_until_the_reader_opens_them(tmp_path):
+    """셀 메타데이터 fold 는 코드와 출력을, fold_output 은 출력만 닫힌 <details> 에 넣습니다 (issue 41)."""
+    code = "\n".join(f"x{i} = {i}" for i in range(5)) + "\nprint('정답')"
+    for meta, code_inside in (({"fold": "풀이 보기"}, True), ({"fold_output": "결과 보기"}, False), ({}, None)):
+        nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code, metadata={"attention_site": meta})])
+        path, page = _one_cell_page(tmp_path, nb, ["<pre>정답\n</pre>"])
+        soup = BeautifulSoup(_slim(page, path), "html.parser")
+        details = soup.select("details.notebook-fold")
+        if code_inside is None:  # 대조: 표시가 없으면 아무것도 접지 않습니다
+            assert not details and soup.select_one(".cell-output")
+            continue
+        assert len(details) == 1 and not details[0].has_attr("open"), details
+        summary = details[0].find("summary").get_text()
+        assert summary == ("풀이 보기 (6줄)" if code_inside else "결과 보기"), summary
+        assert details[0].select_one(".cell-output samp").get_text() == "정답\n"
+        assert (details[0].select_one("div.highlight") is not None) is code_inside
+        assert soup.select(".cell-output") == details[0].select(".cell-output"), "출력이 접기 밖에도 있습니다"
 
 
 def test_mkdocs_jupyter_escapes_markdown_cells_as_unescape_expects(tmp_path):

@@ -5,22 +5,10 @@ import colorsys
 import pytest
 
 from plotting import THEMES
+from support.colour import contrast
 
 # Material 9.8 의 페이지 배경: 밝은 팔레트 #ffffff, 어두운(slate) 팔레트 hsl(225°, 15%, 14%)
 PAGE_BACKGROUND = {"light": (1.0, 1.0, 1.0), "dark": colorsys.hls_to_rgb(225 / 360, 0.14, 0.15)}
-
-
-def luminance(rgb):
-    def channel(c):
-        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
-
-    r, g, b = (channel(c) for c in rgb)
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def contrast(a, b):
-    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
-    return (la + 0.05) / (lb + 0.05)
 
 
 def hex_rgb(h):

@@ -21,6 +21,9 @@ from site_pages import DOCS
 from sitebuild import snippets
 from support import runs
 
+# make quick: 이 파일이 import 말고 읽는 것 (tests/support/changes.py)
+pytestmark = pytest.mark.reads("docs/efficient.md")
+
 
 @pytest.fixture(scope="module")
 def ef():
@@ -563,6 +566,7 @@ def test_cited_numbers_are_the_verified_ones():
         assert phrase in text, phrase
 
 
+@pytest.mark.reads("docs/heatmap.md", "docs/korean_model.md", "docs/real_model.md")
 def test_links_to_what_the_site_measured_itself():
     """쉬는 자리: 이 장은 다른 장이 잰 것을 인용만 합니다. 그 장들이 여전히 그렇게 말하는지 확인합니다."""
     text = PAGE.read_text(encoding="utf-8")

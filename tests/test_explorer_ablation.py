@@ -149,6 +149,7 @@ def paragraph(doc, start):
     return text[at : text.index("\n## ", at)]
 
 
+@pytest.mark.reads("docs/korean_model.md", "docs/real_model.md")
 def test_what_the_pages_say_is_the_stored_data(stored):
     """두 모델 페이지의 "헤드 끄기" 문단이 말하는 숫자와 비교가 저장된 값에 있습니다."""
     minilm, e5 = stored["minilm"], stored["e5"]

@@ -12,14 +12,12 @@ import json
 import numpy as np
 import pytest
 
-from browser import PHONE
+from browser import PHONE, fetched
 
 pytestmark = pytest.mark.browser
 
 PAGES = {"minilm": "real_model/", "e5": "korean_model/"}
 ROOT = ".head-explorer"
-REQUESTED = """() => performance.getEntriesByType('resource').map(e => e.name.split('/').pop())
-    .filter(n => n.startsWith('explorer_ablation-'))"""
 
 
 @pytest.fixture(scope="module")
@@ -97,7 +95,7 @@ def test_keyboard_switches_a_head_and_a_layer_off_and_shows_the_stored_numbers(d
     page = desktop.open(PAGES[which])
     desktop.read_through(whole_page=False)
     # 끄기 전에는 값을 받지 않습니다 (첫 화면의 무게에 들지 않게)
-    assert page.evaluate(REQUESTED) == []
+    assert fetched(page, "explorer_ablation-*") == []
     assert page.locator(f"{ROOT} .head-explorer__switched").inner_text() == ""
     for l, h in CASES[which]:
         to_head(page, l, h)
@@ -135,7 +133,7 @@ def test_keyboard_switches_a_head_and_a_layer_off_and_shows_the_stored_numbers(d
     assert page.locator(f"{ROOT} .head-explorer__switched").inner_text() == ""
     assert page.evaluate("() => document.activeElement.dataset.off") == "head"
     # 값은 처음 한 번만 받았습니다
-    assert page.evaluate(REQUESTED) == [f"explorer_ablation-{which}.json"]
+    assert fetched(page, "explorer_ablation-*") == [f"explorer_ablation-{which}.json"]
     desktop.assert_clean()
 
 

@@ -95,6 +95,7 @@ def drawn():
     return figure_set, figure_set.wait_each()
 
 
+@pytest.mark.reads("snippets/*.py")
 @pytest.mark.parametrize("name", sorted(FIGURES))
 def test_figure_is_legible_on_a_phone_and_a_desktop(name, drawn):
     """그림 하나의 모든 판이 그려지고, 잰 값이 기준을 넘습니다 (좁은 판은 휴대전화 기준, 넓은 판은 둘 다)."""
@@ -112,6 +113,7 @@ def test_figure_is_legible_on_a_phone_and_a_desktop(name, drawn):
         assert path.stat().st_size > 1000, path
 
 
+@pytest.mark.reads("snippets/*.py")
 def test_the_table_measures_every_figure():
     """모두 모은 표(legibility.json, 빌드가 쓰는 것)가 모든 그림을 담고, 그림마다의 측정값과 같습니다.
     그림은 위의 그림별 테스트가 이미 그렸으므로 여기서는 캐시를 읽기만 합니다 (그 테스트 없이 돌면 여기서 그립니다)."""
@@ -125,3 +127,51 @@ def test_the_table_measures_every_figure():
     assert set(measured) == set(FIGURES), "재지 않은 그림이 있습니다"
     table = json.loads((OUT / "legibility.json").read_text(encoding="utf-8"))
     assert table == json.loads(json.dumps(measured))
+
+
+def hangul_body(family):
+    """한글 음절(가)이 실제로 그려지는 높이 / 글자 크기(em): 글자 상자가 아니라 잉크의 높이."""
+    import io
+
+    import matplotlib.pyplot as plt
+    import numpy as np
+    from PIL import Image
+
+    fig = plt.figure(figsize=(2, 2), dpi=100)
+    fig.text(0.1, 0.3, "가", fontsize=72, fontfamily=family)  # 72 pt, 100 dpi: 글자 상자 100 px
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=100)
+    plt.close(fig)
+    ink = np.flatnonzero((np.asarray(Image.open(buf).convert("L")) < 128).any(axis=1))
+    return (ink.max() - ink.min() + 1) / 100
+
+
+def test_korean_tick_labels_of_the_sentence_heatmaps_are_legible_on_a_phone():
+    """issue 41: 히트맵(korean_model 의 heads_meaning·heads_position, 4장의 첫 그림)의 한글 토큰 이름이 휴대전화에서 작았습니다.
+    글자 상자는 10.9 px 이지만 한글 음절의 잉크는 그 0.92 배라, 실제로 보이는 한글은 기준(10 px)에 겨우 닿았습니다.
+    좁은 판의 토큰 이름은 korean_model.NARROW_TICK_PT 로 그리고, 그 크기에서 한글의 실제 높이가 기준을 넘습니다."""
+    import ast
+
+    import plotting
+
+    plotting.use_korean_font()
+    source = (SNIPPETS / "korean_model.py").read_text(encoding="utf-8")
+    consts = {
+        node.targets[0].id: ast.literal_eval(node.value)
+        for node in ast.parse(source).body
+        if isinstance(node, ast.Assign)
+        and isinstance(node.targets[0], ast.Name)
+        and node.targets[0].id in ("TICK_FONT", "NARROW_TICK_PT")
+    }
+    ratio = hangul_body(consts["TICK_FONT"])
+    assert 0.8 < ratio < 1.0, ratio
+
+    def phone_px(pt):
+        return legibility.css_px(pt, plotting.width(True), legibility.PHONE_COLUMN) * ratio
+
+    assert phone_px(consts["NARROW_TICK_PT"]) >= legibility.PHONE_MIN + 1, phone_px(consts["NARROW_TICK_PT"])
+    # 대조: 좁은 판의 기본 눈금 크기로는 한글이 기준에서 0.1 px 안쪽입니다 (그래서 더 키웠습니다)
+    assert phone_px(plotting.SIZES[True]["ytick.labelsize"]) < legibility.PHONE_MIN + 0.1
+    # 그림은 토큰 이름 세 축(아래, 위, 왼쪽) 모두 그 크기로 씁니다
+    body = source[source.index("def _sentence_heads") : source.index("def figure_heads_position")]
+    assert '"fontsize": NARROW_TICK_PT} if narrow' in body and body.count("**tick)") == 3

@@ -80,6 +80,7 @@ def first_use_table():
     return first, per_page
 
 
+@pytest.mark.reads("docs/*.md")
 def test_table_covers_every_core_function():
     assert set(INTRODUCED_IN) == core_functions()
     assert set(INTRODUCED_IN.values()) <= set(nav_pages())
@@ -91,6 +92,7 @@ def test_names_in_sees_calls_imports_and_definitions():
     assert "multi_head_attention" not in names_in("# multi_head_attention 은 주석일 뿐\nx = 'multi_head_attention'")
 
 
+@pytest.mark.reads("docs/*.md")
 @pytest.mark.parametrize("name", sorted(INTRODUCED_IN))
 def test_no_chapter_uses_a_core_function_before_it_is_introduced(name):
     first, per_page = first_use_table()
@@ -111,6 +113,10 @@ DEFINED_AT_FIRST_USE = {
     "층": ("index.md", r"층(?! 정규화)", r"이 단계 하나를 층\(layer\)이라고 부릅니다"),
     "O(…)": ("index.md", r"O\(", r"O\(n²·d\)처럼 쓴 값은 .*비례해 늘어난다는 뜻"),
     "d_k": ("library_analogy.md", r"d_k", r"d_k는 새로 만드는 쿼리와 키 벡터의 차원"),
+    # 3장이 처음 쓰는 통계와 학습의 낱말 (issue 41: 새로 온 독자의 통독이 뜻 없이 나온다고 짚었습니다)
+    "분산": ("why_scale.md", r"분산", r"분산은 값이 평균에서 떨어진 거리의 제곱을 평균한 것"),
+    "표준편차": ("why_scale.md", r"표준편차", r"표준편차\(standard deviation\)는 값이 평균에서 보통 얼마나 떨어지는지"),
+    "기울기": ("why_scale.md", r"기울기", r"기울기\(gradient\), 곧 점수를 조금 움직일 때 가중치가 변하는 정도"),
     "헤드": ("heatmap.md", r"(?<!멀티)헤드", r"어텐션 계산 하나를 헤드\(head\)라고 부릅니다"),
     "특수 토큰": ("heatmap.md", r"특수 토큰", r"\[SEP\]라는 특수 토큰\(special token\)을 붙입니다"),
     "[CLS]": ("heatmap.md", r"\[CLS\]", r"문장 맨 앞에 \[CLS\]"),
@@ -129,6 +135,7 @@ def paragraphs(doc):
     return [p for p in re.split(r"\n\s*\n", text) if p.strip()]
 
 
+@pytest.mark.reads("docs/*.md")
 @pytest.mark.parametrize("word", sorted(DEFINED_AT_FIRST_USE))
 def test_words_are_explained_where_they_are_first_used(word):
     import re

@@ -18,6 +18,9 @@ import pytest
 from conftest import ROOT
 from sitebuild import modelfiles
 
+# make quick: 이 파일이 import 말고 읽는 것 (tests/support/changes.py)
+pytestmark = pytest.mark.reads("docs/own_prompt.md")
+
 # ---------------------------------------------------------------- 커널 (빠름) ----
 
 

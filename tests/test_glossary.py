@@ -40,6 +40,7 @@ SOURCES = (
 )
 
 
+@pytest.mark.reads("docs/glossary.md")
 def test_glossary_has_the_section_map_terms():
     terms = {t for t, _, _ in glossary()}
     for must in [
@@ -64,6 +65,7 @@ def test_glossary_has_the_section_map_terms():
         assert must in terms, f"용어집에 {must} 가 없습니다"
 
 
+@pytest.mark.reads("docs/*.md", "snippets/*.py", "snippets/notebooks/*.md")
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
 def test_no_competing_translations(path):
     text = path.read_text(encoding="utf-8")
@@ -100,6 +102,7 @@ FIRST_USE = {
 }
 
 
+@pytest.mark.reads("docs/*.md", "snippets/*.py", "snippets/notebooks/*.md")
 @pytest.mark.parametrize("path", [p for p in SOURCES if p.suffix == ".md"], ids=lambda p: p.name)
 def test_english_term_at_first_use(path):
     text = prose(path.read_text(encoding="utf-8"))
@@ -123,6 +126,7 @@ def meaning(term):
     raise AssertionError(f"용어집에 {term} 이 없습니다")
 
 
+@pytest.mark.reads("docs/glossary.md")
 def test_dot_product_is_defined_by_length_and_direction():
     """issue 29: 내적은 같은 자리 곱의 합이라 벡터가 길수록, 방향이 비슷할수록 큽니다. 방향만으로 정의하면 틀립니다
     (2장 본문도 "비슷한 방향일수록, 그리고 길수록" 이라고 씁니다)."""
@@ -134,6 +138,7 @@ def test_dot_product_is_defined_by_length_and_direction():
     assert np.dot(3 * a, b) > np.dot(a, b)  # 같은 방향이어도 길면 더 큽니다
 
 
+@pytest.mark.reads("docs/glossary.md")
 def test_rope_score_still_depends_on_query_and_key():
     """issue 29 §2: RoPE 에서 점수가 "두 자리의 차이에만" 달린 것이 아닙니다. 점수는 쿼리와 키의 내용에 달려 있고,
     위치는 두 자리의 차이로만 들어갑니다 (8장의 설명과 같은 말)."""
@@ -142,12 +147,14 @@ def test_rope_score_still_depends_on_query_and_key():
     assert "여전히 쿼리와 키의 내용에 달려" in text and "위치는 두 자리의 차이로만" in text
 
 
+@pytest.mark.reads("docs/glossary.md")
 def test_attention_is_not_counted_in_suits():
     """issue 29 §4: 어텐션과 헤드를 "여러 벌", "한 벌" 로 세지 않습니다 (벌은 옷이나 한 묶음을 세는 말)."""
     for term in ("멀티헤드 어텐션", "헤드"):
         assert "벌" not in meaning(term), term
 
 
+@pytest.mark.reads("docs/*.md")
 def test_the_measures_and_the_tokenizer_the_pages_use_are_defined():
     """issue 39 §5: 페이지가 쓰는 1 − cos, 순위 상관, BPE 가 용어집에 없었습니다. 용어집에 있고, 페이지가 정말 쓰고,
     뜻풀이의 숫자가 계산과 맞습니다."""

@@ -1,7 +1,7 @@
 """줄바꿈 묶음(sitebuild/glue.py): 조사가 닫는 괄호·수식·코드 뒤에서, 숫자 범위가 대시 뒤에서 갈라지지 않게 묶습니다.
 
 여기서는 무엇을 묶고 무엇을 그대로 두는지를 봅니다. 묶음이 실제 화면에서 줄바꿈을 막는지는 브라우저 검사
-(tests/test_pages_in_browser.py 의 test_no_particle_starts_a_line_alone, test_no_range_splits_at_the_dash)가 봅니다.
+(tests/test_pages_in_browser.py 의 test_no_line_breaks_where_a_reader_trips 의 particle, range)가 봅니다.
 """
 
 import functools
@@ -132,6 +132,7 @@ def rendered_page(path, with_glue=True):
     return lxml.html.fragment_fromstring(rendered(path, with_glue), create_parent="div")
 
 
+@pytest.mark.reads("docs/*.md", "snippets/notebooks/*.md")
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
 def test_glue_never_changes_what_a_page_says(path):
     """모든 페이지와 노트북 원본: 묶은 뒤의 글자가 묶기 전과 같습니다 (WORD JOINER 만 더해짐)."""
@@ -139,12 +140,14 @@ def test_glue_never_changes_what_a_page_says(path):
     assert after.text_content().replace(glue.JOINER, "") == before.text_content()
 
 
+@pytest.mark.reads("docs/*.md", "snippets/notebooks/*.md")
 def test_the_pages_have_what_the_glue_is_for():
     """대조군: 사이트의 글에는 묶을 자리가 실제로 많이 있습니다 (규칙이 헛돌지 않습니다)."""
     count = sum(len(rendered_page(p).xpath('//span[contains(concat(" ", @class, " "), " glue ")]')) for p in SOURCES)
     assert count > 300
 
 
+@pytest.mark.reads("docs/assets/journey.js")
 def test_journey_glues_with_the_build_rule():
     """journey.js 는 실행 중에 채운 글을 묶으므로 glue.py 의 규칙을 JavaScript 로 한 번 더 적습니다. 두 규칙이 어긋나지
     않게: 닫는 글자마다, 그 앞뒤 모양마다 둘이 같은 곳을 묶습니다. (예전에 JS 쪽에 "‰" 가 빠져 있었습니다.)"""

@@ -17,6 +17,9 @@ import pytest
 from page_outputs import page_output
 from site_pages import DOCS
 
+# make quick: 이 파일이 import 말고 읽는 것 (tests/support/changes.py)
+pytestmark = pytest.mark.reads("docs/head_ablation.md", "docs/korean_model.md")
+
 SENTENCES = ["The cat sat on the mat.", "A dog chased the ball across the park."]
 
 

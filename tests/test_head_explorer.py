@@ -141,6 +141,7 @@ def test_shape_comes_from_the_data(data, which, layers):
     assert d["d_head"] * d["heads"] == config["hidden_size"] == 384
 
 
+@pytest.mark.reads("docs/korean_model.md", "docs/real_model.md")
 def test_presets_are_the_sentences_the_pages_discuss(data):
     """영어 문장은 실제 모델 페이지의 코드에, 한국어 문장은 한국어 페이지의 코드에 나오는 문장이고, 모두 6개 이상입니다."""
     total = 0
@@ -153,6 +154,7 @@ def test_presets_are_the_sentences_the_pages_discuss(data):
     assert any("가" <= c <= "힣" for s in data["e5"]["sentences"] for c in s["text"])
 
 
+@pytest.mark.reads("docs/four_steps.md", "docs/korean_model.md", "docs/real_model.md")
 def test_pages_carry_the_explorer_and_explain_it():
     for which, (page, _) in PAGES.items():
         text = (DOCS / page).read_text(encoding="utf-8")

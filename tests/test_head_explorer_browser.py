@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from playwright.sync_api import expect
 
-from browser import PHONE
+from browser import PHONE, fetched, open_waiting, without_javascript
 from head_explorer_reference import DIGITS, expected_dot, expected_steps, expected_top, reference, shown
 
 pytestmark = pytest.mark.browser
@@ -408,17 +408,12 @@ def test_dot_panel_fits_a_phone_in_both_palettes(touch, which, scheme):
 
 def test_data_comes_only_when_the_reader_scrolls_near(phone):
     """페이지를 열 때는 탐색기의 스크립트도 데이터도 받지 않고 (안내 글만), 탐색기 가까이 내려가면 받아서 그립니다."""
-    page = phone.open(PAGES["e5"])
-    page.wait_for_timeout(300)
-    explorer = page.locator(".head-explorer")
-    assert explorer.get_attribute("data-ready") == "waiting" and "준비" in explorer.inner_text()
-    loaded = """() => performance.getEntriesByType('resource').map(e => e.name.split('/').pop())
-        .filter(n => n === 'head-explorer.js' || n.startsWith('head_explorer-e5'))"""
-    assert page.evaluate(loaded) == []
+    files = ("head-explorer.js", "head_explorer-e5*")
+    page, explorer = open_waiting(phone, PAGES["e5"], ".head-explorer", files)
     phone.read_through(whole_page=False)
     page.wait_for_selector(".head-explorer__dot[data-qk=ok]")
     # 처음 보일 때: 스크립트, 점수, 시작 문장(0)·층(7층, 번호 6)의 q·k 파일 하나
-    assert sorted(page.evaluate(loaded)) == [
+    assert sorted(fetched(page, *files)) == [
         "head-explorer.js",
         "head_explorer-e5-qk-s0-l6.json",
         "head_explorer-e5.json",
@@ -429,7 +424,7 @@ def test_data_comes_only_when_the_reader_scrolls_near(phone):
     for t in (6 * 12 + 3, 2 * 12 + 0, 6 * 12 + 10, 2 * 12 + 5):
         thumbs.nth(t).click()
         page.wait_for_selector(".head-explorer__dot[data-qk=ok]")
-    assert sorted(page.evaluate(loaded)) == [
+    assert sorted(fetched(page, *files)) == [
         "head-explorer.js",
         "head_explorer-e5-qk-s0-l2.json",
         "head_explorer-e5-qk-s0-l6.json",
@@ -496,16 +491,11 @@ def test_broken_data_gets_a_clear_message(phone, built_site):
 
 
 def test_without_javascript_the_figures_stay_and_the_explorer_hides(browser, server):
-    context = browser.new_context(java_script_enabled=False, viewport=PHONE)
-    try:
-        page = context.new_page()
-        for path in PAGES.values():
-            page.goto(server + path)
+    for path in PAGES.values():
+        with without_javascript(browser, server, path) as page:
             explorer = page.locator(".head-explorer")
             assert explorer.inner_text() == "" and not explorer.is_visible()
             assert page.locator("article a.figure-link img").count() >= 8  # 정적 그림 (판 × 테마마다 한 장)
-    finally:
-        context.close()
 
 
 # 칸을 화면 가운데로 옮긴 뒤 배치가 멈출 때까지(두 프레임 연달아 같은 자리) 기다려 잽니다: 탭한 뒤 아래쪽 부분을 나중에

@@ -22,6 +22,9 @@ from page_outputs import page_output, printed
 from repeat_task import predictable
 from site_pages import DOCS
 
+# make quick: 이 파일이 import 말고 읽는 것 (tests/support/changes.py)
+pytestmark = pytest.mark.reads("docs/head_roles.md")
+
 
 @pytest.fixture(scope="module")
 def hr():
@@ -391,6 +394,7 @@ def test_slider_data_is_the_run_and_small(hr, main):
     assert len(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()) <= 300_000
 
 
+@pytest.mark.reads("docs/korean_model.md", "docs/real_model.md")
 def test_prose_names_the_heads_and_papers_the_runs_show():
     text = (DOCS / "head_roles.md").read_text(encoding="utf-8")
     assert "헤드 1-1은 대각선 바로 아래" in text and "헤드 2-1과 2-2는 둘째 토막에서 대각선보다 15칸 왼쪽" in text
@@ -401,6 +405,7 @@ def test_prose_names_the_heads_and_papers_the_runs_show():
     assert "이전 토큰 헤드**는 1-3" in (DOCS / "korean_model.md").read_text(encoding="utf-8")
 
 
+@pytest.mark.reads("docs/why_scale.md")
 def test_chapter_3_box_says_what_the_runs_show(hr):
     """3장의 "원래 글과 다른 점" 상자: 처음 점수의 표준편차가 8쯤이면 800 스텝 안에 배우지 못하고(나누든 나누지 않든),
     나누지 않은 모델을 5,000 스텝 두면 2,000 스텝 넘게 멈춰 있다가 기울기 노름이 10을 넘어 튀며, 같은 임베딩에서 나눈 모델은

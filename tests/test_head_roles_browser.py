@@ -12,7 +12,7 @@ import math
 import numpy as np
 import pytest
 
-from browser import PHONE, Tab
+from browser import PHONE, Tab, fetched, open_waiting, without_javascript
 
 pytestmark = pytest.mark.browser
 
@@ -276,15 +276,10 @@ def touched(touch, run, scheme):
 
 
 def test_script_and_data_come_only_when_the_reader_scrolls_near(phone):
-    page = phone.open(PAGE)
-    page.wait_for_timeout(300)
-    loaded = """() => performance.getEntriesByType('resource').map(e => e.name.split('/').pop())
-        .filter(n => n === 'training-explorer.js' || n.startsWith('head_roles-training'))"""
-    assert page.evaluate(loaded) == []
-    explorer = page.locator(ROOT)
-    assert explorer.get_attribute("data-ready") == "waiting" and "준비" in explorer.inner_text()
+    files = ("training-explorer.js", "head_roles-training*")
+    page, _ = open_waiting(phone, PAGE, ROOT, files)
     ready(phone)
-    assert sorted(page.evaluate(loaded)) == ["head_roles-training.json", "training-explorer.js"]
+    assert sorted(fetched(page, *files)) == ["head_roles-training.json", "training-explorer.js"]
     phone.assert_clean()
 
 
@@ -307,11 +302,7 @@ def test_broken_data_gets_a_clear_message(phone, built_site):
 
 
 def test_without_javascript_the_figures_stay_and_the_slider_hides(browser, server):
-    tab = Tab(browser, server, PHONE, java_script_enabled=False)
-    try:
-        page = tab.open(PAGE)
+    with without_javascript(browser, server, PAGE) as page:
         assert page.locator(ROOT).inner_text() == "" and not page.locator(ROOT).is_visible()
         # 그림 여섯 개(손실, 헤드, 점수, 유도의 세 걸음, 함정, √d_k)가 판(넓은/좁은) × 팔레트마다 한 장씩
         assert page.locator("article a.figure-link img").count() == 6 * 4
-    finally:
-        tab.close()

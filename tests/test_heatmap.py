@@ -9,6 +9,9 @@ from page_outputs import page_output
 from site_pages import DOCS
 from test_glossary import prose
 
+# make quick: 이 파일이 import 말고 읽는 것 (tests/support/changes.py)
+pytestmark = pytest.mark.reads("docs/heatmap.md")
+
 
 @pytest.fixture(scope="module")
 def hm():
@@ -113,6 +116,7 @@ def test_quiz_1_says_what_the_two_cells_do():
     assert re.search(r"같은 밸류를 가져오므로 출력에는 두 몫을 더한 한 자리로", page_text())
 
 
+@pytest.mark.reads("docs/index.md")
 def test_a_layer_is_defined_once_on_the_main_path():
     """issue 39 §5: 히트맵 장이 들어가며(index.md)의 층(layer) 정의를 되풀이했습니다. 뜻은 처음 쓰는 곳(들어가며)에서 한 번만
     밝히고(tests/test_first_use.py), 히트맵 장은 영어 원어만 붙여 씁니다."""

@@ -14,7 +14,7 @@ import pytest
 NAMES = set(
     "model n layer head layers heads d_k sentence focus shadow q_len score sqrt_d top second gap ratio w_sum".split()
 )
-NAMES |= {"o_len", "top_part"}
+NAMES |= {"o_len", "top_part", "other", "differ", "times", "weight", "part"}
 # "이 헤드를 고른 까닭" 을 이 문장 밖에서 보는 문장들: "에" 가 조각 하나로 떨어지는 문장 (이 파일에서 처음 고른 것,
 # 페이지의 문장과 겹치지 않습니다)
 HELD_OUT = [

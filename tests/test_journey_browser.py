@@ -3,7 +3,9 @@
 - 단계마다(막대의 화살표 키로) 화면의 숫자가 모두 numpy 코어(attention.scaled_dot_product_attention, 데이터의 float32 값을
   float64 로)와 같고, 그 단계에 다다른 숫자만 보입니다. 글의 {이름} 자리는 모두 채워져 있습니다.
 - 키 이름을 고르면(누르기, 화살표 키) ① 의 글이 그 키의 그림자와 q·k 를 보입니다.
-- 재생·멈춤·다음: 재생하는 동안에도 보이는 숫자는 참값이고, 주 스레드에 긴 작업(50 ms 이상)이 없습니다.
+- 재생·멈춤·다음: 재생하는 동안에도 보이는 숫자는 참값이고, 주 스레드에 긴 작업(50 ms 이상)이 없습니다. 다음은 그리지
+  않고 곧바로 다음 단계의 끝 상태로 갑니다 (재생 도중에도).
+- ③·④ 의 글은 독자가 고른 키를 풀어 씁니다.
 - 375 px 터치: 단추를 두드리고 막대를 손가락으로 끌어도 숫자가 numpy 와 같고, 가로로 넘치지 않으며, 누르는 것은 24 px 이상입니다.
 - prefers-reduced-motion: 움직이는 그림 없이(t 가 단계 사이의 값을 거치지 않고) 재생과 다음이 단계를 넘깁니다.
 - 두 팔레트: axe-core 위반이 없고, 선의 색이 배경과 3:1 이상입니다.
@@ -17,7 +19,8 @@ import math
 import numpy as np
 import pytest
 
-from browser import PHONE, Tab
+from browser import PHONE, Tab, fetched, without_javascript
+from support import colour
 
 pytestmark = pytest.mark.browser
 
@@ -144,13 +147,27 @@ def check(state, ref, data):
     assert state["sums"]["score"] is None and state["sums"]["scaled"] is None
     focus = state["focus"]
     for name, value, text in state["nums"]:
-        want = ref[name][focus] if name in ("shadow", "score") else ref[name]
+        want = per_key(ref, focus).get(name, ref[name])
         assert value == pytest.approx(want, rel=1e-12, abs=1e-14), name
         assert shown_right(text, want, DIGITS[name]), (name, text, want)
         checked += 1
     assert "{" not in state["text"] and "}" not in state["text"], "채우지 않은 자리가 있습니다"
     assert "undefined" not in state["text"] and "NaN" not in state["text"]
     return checked
+
+
+def per_key(ref, focus):
+    """고른 키 focus 에 따라 글이 말하는 값: 그 키의 그림자·q·k·가중치·몫, 그리고 ③ 이 견주는 간격(고른 키와 1등, 고른 키가
+    1등이면 둘째)과 그 비."""
+    top, second = ref["order"][0], ref["order"][1]
+    other = second if focus == top else top
+    gap = abs(ref["scaled"][focus] - ref["scaled"][other])
+    return {
+        **{name: ref[name][focus] for name in ("shadow", "score", "weight", "part")},
+        "gap": gap,
+        "ratio": math.exp(gap),
+        "other": other,
+    }
 
 
 def open_journey(tab, scheme="light"):
@@ -256,9 +273,15 @@ def test_play_pause_step_without_long_tasks(desktop, ref, data):
     page.wait_for_timeout(300)
     assert page.evaluate(STATE_JS)["t"] == paused["t"] and paused["play"] == "재생"
     check(paused, ref, data)
+    # 멈춘 자리(① 의 도중)에서 다음: 그리지 않고 곧바로 ② 의 끝 상태 (지금 글이 보이는 단계 ① 의 다음 단계)
+    page.evaluate(RECORD_JS)
     page.locator(".journey__next").click()
-    wait_stage(page, 1)
-    check(page.evaluate(STATE_JS), ref, data)
+    state = page.evaluate(STATE_JS)
+    assert state["t"] == 2 and state["stage"] == "2" and page.evaluate("window.__ts") == [2]
+    check(state, ref, data)
+    # 단계 끝에 멈춰 있으면 다음은 곧바로 다음 단계의 끝
+    page.locator(".journey__next").click()
+    assert page.evaluate(STATE_JS)["t"] == 3
     # ③ 끝 가까이에서 끝까지: 키 그림에서 밸류 그림으로 바뀌고 밸류를 이어 붙입니다
     page.locator(".journey__range").evaluate("r => { r.value = '2.9'; r.dispatchEvent(new Event('input')); }")
     assert page.evaluate(STATE_JS)["t"] == pytest.approx(2.9)
@@ -278,6 +301,61 @@ def test_play_pause_step_without_long_tasks(desktop, ref, data):
     page.wait_for_function("() => Number(document.querySelector('.journey').dataset.t) < 1")
     page.locator(".journey__first").click()
     wait_stage(page, 0)
+    desktop.assert_clean()
+
+
+def test_next_during_playback_jumps_to_the_next_steps_end(desktop, ref, data):
+    """issue 41: 단계 하나를 그리는 데 3.2 초까지 걸립니다. 재생 도중에 누른 다음은 그 단계를 마저 그리지 않고, 곧바로 다음
+    단계의 끝 상태로 가서 멈춥니다 (그 사이의 t 를 지나지 않습니다)."""
+    page = open_journey(desktop)
+    page.locator(".journey__play").click()
+    page.wait_for_function("() => Number(document.querySelector('.journey').dataset.t) > 0.2")
+    # 재생 중인 같은 작업 안에서 누르고 곧바로 읽습니다: 누른 뒤에 바뀐 t 만 기록합니다
+    t_now = page.evaluate("""() => { const root = document.querySelector('.journey'); window.__ts = [];
+      new MutationObserver(() => window.__ts.push(Number(root.dataset.t)))
+        .observe(root, {attributes: true, attributeFilter: ['data-t']});
+      const before = Number(root.dataset.t);
+      root.querySelector('.journey__next').click();
+      return [before, Number(root.dataset.t)]; }""")
+    assert 0 < t_now[0] < 1 and t_now[1] == 2, t_now
+    page.wait_for_timeout(300)
+    state = page.evaluate(STATE_JS)
+    assert state["t"] == 2 and state["play"] == "재생" and set(page.evaluate("window.__ts")) == {2}
+    check(state, ref, data)
+    desktop.assert_clean()
+
+
+@pytest.mark.parametrize("pick", [0, 2, None])
+def test_steps_3_and_4_name_the_picked_key(desktop, ref, data, pick):
+    """issue 41: ③ 과 ④ 의 글은 독자가 표에서 고른 키를 풀어 씁니다 (전에는 무엇을 골라도 가중치 1등 ▁학교 였습니다).
+    고른 키가 1등이면 둘째와, 아니면 1등과 견줍니다. 글의 숫자는 그 키의 numpy 값입니다 (check)."""
+    page = open_journey(desktop)
+    top = ref["order"][0]
+    focus = top if pick is None else pick
+    assert pick is None or pick != top, "고른 키가 1등이 아니어야 검사가 뜻이 있습니다"
+    if pick is not None:
+        page.locator(".journey__pick").nth(pick).click()
+    name = f"“{data['tokens'][focus]}”"
+    other = f"“{data['tokens'][per_key(ref, focus)['other']]}”"
+    page.locator(".journey__range").focus()
+    page.keyboard.press("End")
+    page.keyboard.press("ArrowLeft")
+    wait_stage(page, 3)
+    state = page.evaluate(STATE_JS)
+    assert state["focus"] == focus and check(state, ref, data)
+    rank = "둘째인" if focus == top else "1등인"
+    assert f"{name}의 점수는 {rank} {other}의 점수보다" in state["caption"], state["caption"]
+    assert ("크고" if focus == top else "작고") in state["caption"]
+    assert f"{name}의 가중치는" in state["caption"]
+    names = {n for n, _, _ in state["nums"]}
+    assert {"gap", "ratio", "weight"} <= names
+    page.keyboard.press("ArrowRight")
+    wait_stage(page, 4)
+    state = page.evaluate(STATE_JS)
+    assert f"{name}에서 온 몫이" in state["caption"] and check(state, ref, data)
+    assert "part" in {n for n, _, _ in state["nums"]}
+    if focus != top:
+        assert "“▁학교”에서 온 몫" not in state["caption"]
     desktop.assert_clean()
 
 
@@ -366,16 +444,6 @@ COLORS_JS = """() => {
 }"""
 
 
-def contrast(a, b):
-    def lum(rgb):
-        c = [v / 255 for v in rgb]
-        c = [v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4 for v in c]
-        return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
-
-    hi, lo = sorted((lum(a), lum(b)), reverse=True)
-    return (hi + 0.05) / (lo + 0.05)
-
-
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_palettes_axe_and_contrast(phone, scheme):
     """두 팔레트의 375 px: 키 그림(①)과 밸류 그림(④)에서 axe-core 위반이 없고, 선의 색(투명도를 배경에 섞은 색)이 배경과 3:1 이상."""
@@ -392,14 +460,10 @@ def test_palettes_axe_and_contrast(phone, scheme):
         for sel, (r, g, b, a), opacity in colors["lines"]:
             alpha = a * opacity
             mixed = [alpha * c + (1 - alpha) * d for c, d in zip((r, g, b), bg)]
-            assert contrast(mixed, bg) >= 3.0, (scheme, sel, mixed, bg)
+            assert colour.contrast(mixed, bg, scale=255) >= 3.0, (scheme, sel, mixed, bg)
         violations = Axe().run(page, context={"include": [[".journey"]]}).response["violations"]
         assert not violations, [(v["id"], [n["target"] for n in v["nodes"]]) for v in violations]
     phone.assert_clean()
-
-
-FILES_JS = """() => performance.getEntriesByType('resource').map(e => e.name.split('/').pop())
-    .filter(n => n.startsWith('journey'))"""
 
 
 def test_data_comes_only_when_the_reader_comes_near(phone):
@@ -407,27 +471,22 @@ def test_data_comes_only_when_the_reader_comes_near(phone):
     도구들은 함께 붙습니다, overrides/main.html) 데이터는 아직이고, 따라가기 그림 가까이 와야 데이터를 받아 그립니다."""
     page = phone.open("four_steps/")
     page.wait_for_timeout(400)
-    assert page.evaluate(FILES_JS) == []
+    assert fetched(page, "journey*") == []
     box = page.locator(".journey")
     assert box.get_attribute("data-ready") == "waiting"
     page.locator(".qk-picture").evaluate("e => e.scrollIntoView({block: 'center'})")
     page.wait_for_function("() => document.querySelector('.qk-picture').getAttribute('data-ready') === 'yes'")
     page.wait_for_timeout(300)
-    assert "journey-e5.json" not in page.evaluate(FILES_JS)
+    assert "journey-e5.json" not in fetched(page, "journey*")
     assert box.get_attribute("data-ready") == "waiting"
     box.evaluate("e => e.scrollIntoView({block: 'center'})")
     page.wait_for_function("() => document.querySelector('.journey').getAttribute('data-ready') === 'yes'")
-    assert sorted(page.evaluate(FILES_JS)) == ["journey-e5.json", "journey.css", "journey.js"]
+    assert sorted(fetched(page, "journey*")) == ["journey-e5.json", "journey.css", "journey.js"]
     phone.assert_clean()
 
 
 def test_without_javascript_the_folded_code_remains(browser, server):
-    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
-    try:
-        page = context.new_page()
-        page.goto(server + "four_steps/")
+    with without_javascript(browser, server, "four_steps/") as page:
         assert not page.locator(".journey").is_visible()
         summary = page.locator("details summary", has_text="실제 모델의 숫자를 코어로")
         assert summary.count() == 1
-    finally:
-        context.close()

@@ -15,6 +15,9 @@ import pytest
 import tree_sitter_javascript
 from tree_sitter import Language, Parser
 
+# make quick: 이 파일이 import 말고 읽는 것 (tests/support/changes.py)
+pytestmark = pytest.mark.reads("docs/assets/*.js")
+
 ASSETS = Path(__file__).resolve().parent.parent / "docs" / "assets"
 LIMIT = 80  # 줄
 FUNCTIONS = {"function_declaration", "function_expression", "arrow_function", "method_definition",

@@ -10,6 +10,11 @@ from page_outputs import page_output
 from sitebuild import snippets
 from support import runs
 
+# make quick: 이 파일이 import 말고 읽는 것 (tests/support/changes.py)
+pytestmark = pytest.mark.reads(
+    "docs/korean_model.md", "docs/korean_loading.md", "docs/own_sentence.md", "docs/real_model.md"
+)
+
 
 @pytest.fixture(scope="module")
 def km():

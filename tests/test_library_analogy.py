@@ -5,6 +5,9 @@ import pytest
 
 from page_outputs import printed
 
+# make quick: 이 파일이 import 말고 읽는 것 (tests/support/changes.py)
+pytestmark = pytest.mark.reads("docs/library_analogy.md")
+
 
 @pytest.fixture(scope="module")
 def la():

@@ -24,6 +24,7 @@ def test_subset_font_covers_its_charset(font):
     assert mathfont.missing_characters(font, "x가") == ["가"]  # 없는 글자는 정말 찾아냅니다
 
 
+@pytest.mark.reads("docs/*.md", "snippets/notebooks/*.md")
 def test_every_formula_renders_with_covered_characters(font):
     """모든 페이지와 노트북 원본의 수식을 사이트의 Markdown 설정으로 바꿔 보고, 쓰인 글자를 글꼴과 맞춰 봅니다."""
     seen = set()

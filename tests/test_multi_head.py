@@ -3,6 +3,9 @@
 import numpy as np
 import pytest
 
+# make quick: 이 파일이 import 말고 읽는 것 (tests/support/changes.py)
+pytestmark = pytest.mark.reads("docs/multi_head.md", "snippets/notebooks/part3_multi_head.md")
+
 
 @pytest.fixture(scope="module")
 def mh():
@@ -72,3 +75,19 @@ def test_the_practice_exercise_cited_is_the_one_that_shrinks_the_weights():
     notebook = (SNIPPETS / "notebooks" / "part3_multi_head.md").read_text(encoding="utf-8")
     exercise = re.search(rf"\*\*연습 {n}\.\*\* ([^\n]*)", notebook).group(1)
     assert "W_Q와 W_K에" in exercise and "작게" in exercise, exercise
+
+
+def test_the_memo_analogy_comes_before_the_formulas_and_stays_honest():
+    """issue 41: 수식 앞에 일상의 비유(같은 메모에 사람마다 다른 곳에 밑줄)를 둡니다. 비유가 헤드의 역할을 누가 정해 준
+    것처럼 말하지 않게, 역할은 학습으로 생기고, 4장에서 본 학습된 헤드의 무늬는 뜻보다 위치·특수 토큰의 습관일 때가 많다고 함께 적습니다."""
+    import re
+
+    from site_pages import DOCS
+
+    page = (DOCS / "multi_head.md").read_text(encoding="utf-8")
+    body = page.split("\n# ", 1)[1]
+    analogy = next(p for p in body.split("\n\n") if "메모" in p)
+    assert body.index(analogy) < body.index("$$"), "비유가 수식 뒤에 있습니다"
+    assert "밑줄" in analogy and "어텐션 가중치" in analogy  # 비유의 무엇이 식의 무엇인지
+    assert re.search(r"아무도 정해 주지 않습니다.*학습으로 정할 뿐", analogy)
+    assert "위치나 특수 토큰을 따르는 습관" in analogy and "heatmap.md" in analogy  # 4장이 보인 것

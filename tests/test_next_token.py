@@ -26,6 +26,9 @@ from conftest import ROOT, SNIPPETS
 from gemma_tokenizer import GemmaTokenizer
 from site_pages import DOCS
 
+# make quick: 이 파일이 import 말고 읽는 것 (tests/support/changes.py)
+pytestmark = pytest.mark.reads("docs/next_token.md", "docs/assets/next-token.js", "tests/fixtures/gemma_reference.npz")
+
 gguf = pytest.importorskip(
     "gguf"
 )  # 잠금 파일에 있습니다: 없으면 설치가 잘못된 것이라 아래 테스트가 모두 실패하게 둡니다
@@ -837,6 +840,7 @@ def unpack(text, keys):
     return unpack_attention(text, 18, 4).reshape(18, 4, keys)
 
 
+@pytest.mark.reads("docs/self_vs_cross.md")
 def test_page_says_what_its_choices_and_conventions_are():
     """issue 39 §2·§5: 약속인 것은 약속이라고, 근거 없는 탓은 하지 않고, 가려지지 않는 창은 그렇다고 말합니다."""
     text = (DOCS / "next_token.md").read_text(encoding="utf-8")
@@ -896,6 +900,7 @@ def test_candidates_that_are_not_words_are_explained(steps):
     assert {"<b>", "<strong>", "<start_of_image>", "바이트", "↵", "⟨ZWSP⟩"} <= seen, seen
 
 
+@pytest.mark.reads("docs/efficient.md", "docs/self_vs_cross.md")
 def test_pages_link_the_new_page_once():
     for page, target in (
         ("self_vs_cross.md", "next_token.md"),
@@ -1103,6 +1108,7 @@ def test_every_digit_is_its_own_piece_on_held_out_numbers(gemma):
         assert "".join(digits) == "".join(ch for ch in str(text) if ch.isdigit())
 
 
+@pytest.mark.reads("docs/*.md")
 def test_the_reading_guide_names_every_page_after_what_it_builds_on():
     """index.md 의 읽는 법이 nav 의 모든 페이지를 부르고, 괄호 속 바탕 장과 → 의 앞 페이지가 nav 에서 그 페이지보다 앞에
     있습니다. 다음 토큰 고르기는 8장(MQA, 창, RoPE, KV 캐시, 쉬는 자리)에 링크 여덟 개로 기대므로 8장 뒤입니다

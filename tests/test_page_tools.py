@@ -19,6 +19,10 @@ from site_pages import nav_pages
 from sitebuild import tools
 from support.pageweight import page_file as page_html
 
+# make quick: 이 파일의 모든 테스트가 import 말고 읽는 것 (테스트마다 더 읽는 것은 그 함수에; tests/support/changes.py)
+pytestmark = pytest.mark.reads("docs/assets/*")
+
+
 TABLE = tools.load_table()
 COMMON = "assets/explorer-common.js"
 
@@ -51,6 +55,7 @@ def test_every_tool_in_the_table_has_its_files():
     assert order.index("head-switch") < order.index("head-explorer")  # 스위치가 먼저 실행되어야 붙습니다
 
 
+@pytest.mark.reads("docs/*.md")
 def test_every_declared_tool_exists_and_every_box_is_declared():
     """docs/*.md 의 머리말에 적은 도구는 모두 표에 있고, 적은 페이지에만 그 도구의 상자가 있습니다 (원본 Markdown 기준;
     빌드된 HTML 기준은 아래 테스트)."""
@@ -83,6 +88,7 @@ def test_page_tools_fail_loudly():
         tools.page_tools({"tools": "journey"}, html, "p.md", TABLE)
 
 
+@pytest.mark.reads("docs/*.md")
 def test_built_pages_load_exactly_the_declared_tools(built_site):
     """빌드된 페이지마다: 상자가 있는 도구 = 머리말에 적은 도구, data-loads = 그 도구들의 파일(표의 차례, 같은 파일은 한 번).
     공통 도구는 그것을 쓰는 스크립트보다 먼저, head-switch.js 는 head-explorer.js 보다 먼저입니다. 도구가 없는 페이지는

@@ -10,10 +10,15 @@ import pytest
 from site_pages import nav_pages
 from support.pageweight import page_file, page_refs, page_weight
 
+# make quick: 이 파일의 모든 테스트가 import 말고 읽는 것 (테스트마다 더 읽는 것은 그 함수에; tests/support/changes.py)
+pytestmark = pytest.mark.reads("docs/assets/*")
+
+
 BUDGET = 1_000_000  # 바이트, 압축하지 않은 크기
 EXPLORER_BUDGET = 300_000  # 바이트: 헤드 탐색기가 처음 보일 때 받는 데이터 (점수 + 시작 층의 q·k)
 
 
+@pytest.mark.reads("docs/*.md")
 @pytest.mark.parametrize("doc", nav_pages())
 def test_page_stays_under_budget(built_site, doc):
     site, _ = built_site
@@ -27,6 +32,7 @@ def test_page_stays_under_budget(built_site, doc):
     assert w["gzip"] < w["total"] / 2  # 텍스트가 대부분이라 gzip 으로 절반 아래가 됩니다
 
 
+@pytest.mark.reads("docs/four_steps.md", "docs/korean_model.md", "docs/real_model.md")
 def test_budget_counts_what_a_page_loads(built_site):
     """예산 계산이 실제로 페이지가 부르는 파일을 세는지: 그림·검색 색인·스타일이 들어갑니다."""
     site, _ = built_site
@@ -55,6 +61,7 @@ def test_budget_counts_what_a_page_loads(built_site):
     assert w[("phone", "light")] != w[("desktop", "light")]
 
 
+@pytest.mark.reads("docs/korean_model.md", "docs/own_sentence.md", "docs/real_model.md")
 def test_switch_code_only_on_pages_whose_explorer_switches_heads_off(built_site):
     """헤드 끄기의 코드(assets/head-switch.js)는 탐색기에 data-ablation 이 있는 모델 페이지만 받습니다.
 

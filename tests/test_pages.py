@@ -14,12 +14,14 @@ FENCE = re.compile(r"^\s*(```+|~~~+)\s*(\S*)")
 CODE_LANGS = {"python", "py", "python3", "pycon", "ipython", "numpy"}
 
 
+@pytest.mark.reads("docs/*.md")
 @pytest.mark.parametrize("page", markdown_pages())
 def test_page_python_blocks_run(page):
     """(b) include 를 펼친 블록을 pytest-codeblocks 추출기로 꺼내 페이지 순서대로 실행합니다 (세션에 한 번)."""
     assert len(page_outputs(page)) == len(page_blocks(page))
 
 
+@pytest.mark.reads("docs/*.md")
 @pytest.mark.parametrize("page", markdown_pages())
 def test_no_inline_python(page):
     """(d) 페이지의 코드 블록에는 `--8<--` include 줄만 있어야 합니다."""
@@ -41,6 +43,7 @@ def test_no_inline_python(page):
         i += 1
 
 
+@pytest.mark.reads("docs/*.md")
 def test_every_page_is_in_nav():
     missing = set(markdown_pages()) - set(nav_pages())
     assert not missing, f"nav 에 없는 페이지: {sorted(missing)}"
@@ -51,6 +54,7 @@ def known_figures():
     return figures.discover(SNIPPETS)  # 스니펫 파일 모두를 AST 로 읽습니다: 페이지마다가 아니라 한 번
 
 
+@pytest.mark.reads("docs/*.md", "snippets/*.py")
 @pytest.mark.parametrize("page", markdown_pages())
 def test_figure_references_exist(page):
     """페이지가 부르는 그림마다 그것을 그리는 figure_* 함수가 스니펫에 있습니다."""
@@ -68,6 +72,7 @@ def source_of(doc):
     return DOCS / doc
 
 
+@pytest.mark.reads("docs/*.md")
 def test_pages_end_with_next_link():
     """nav 순서대로, 마지막 페이지를 빼고는 다음 페이지로 가는 링크로 끝납니다."""
     pages = nav_pages()

@@ -76,6 +76,7 @@ def comments_out_of_sight(doc):
     ]
 
 
+@pytest.mark.reads("docs/*.md")
 @pytest.mark.parametrize("doc", [d for d in nav_pages() if not d.startswith("http")])
 def test_trailing_comments_stay_on_a_phone_screen(doc):
     """줄 끝 주석은 그 줄 전체가 375 px 화면의 코드 상자에 들어갈 때만 씁니다. 아니면 주석을 코드 위의 제 줄로 옮깁니다."""
@@ -131,6 +132,7 @@ def wrapped_table_lines(page):
     return wide
 
 
+@pytest.mark.reads("docs/*.md")
 @pytest.mark.parametrize("page", [p for p in markdown_pages() if page_blocks(p)])
 def test_printed_tables_fit_a_phone_output_box(page):
     """칸을 맞춘 출력(표)의 줄은 375 px 화면의 실행 결과 상자 한 줄에 들어갑니다: 접히면 칸이 무너집니다."""
@@ -141,6 +143,7 @@ def test_printed_tables_fit_a_phone_output_box(page):
     )
 
 
+@pytest.mark.reads("docs/why_scale.md")
 def test_table_lines_are_runs_of_aligned_lines():
     assert 22.4 < OUTPUT_BOX_EM["page"] < 22.6 and 20.5 < OUTPUT_BOX_EM["details"] < 20.7
     out = "헤드 1개 (폭 512): FLOP 1  가중치 1\n헤드 8개 (폭  64): FLOP 1  가중치 8\n글 한 줄\n한 줄  뿐인 줄\n"

@@ -128,6 +128,9 @@ PROCESS_SNIPPET = """
 import sys
 import threading
 
+# make quick: 이 파일이 import 말고 읽는 것 (tests/support/changes.py)
+pytestmark = pytest.mark.reads("snippets/lib/plotting.py")
+
 print("스레드", threading.active_count(), "conftest" in sys.modules)
 # --8<-- [end:demo]
 """

@@ -19,8 +19,9 @@ import re
 import numpy as np
 import pytest
 
-from browser import PHONE, Tab
+from browser import PHONE, Tab, without_javascript
 from predict import fill
+from support import colour
 
 pytestmark = pytest.mark.browser
 
@@ -538,16 +539,6 @@ SIZES_JS = """() => [...document.querySelectorAll(
   .map(el => { const r = el.getBoundingClientRect(); return {cls: el.getAttribute('class'), w: r.width, h: r.height}; })"""
 
 
-def contrast(a, b):
-    def lum(rgb):
-        c = [v / 255 for v in rgb]
-        c = [v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4 for v in c]
-        return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
-
-    hi, lo = sorted((lum(a), lum(b)), reverse=True)
-    return (hi + 0.05) / (lo + 0.05)
-
-
 COLORS_JS = """() => {
   const rgb = s => s.match(/[\\d.]+/g).slice(0, 3).map(Number);
   let el = document.querySelector('.qk-picture'), bg = 'rgba(0, 0, 0, 0)';
@@ -576,7 +567,7 @@ def test_phone_layout_targets_colours_and_axe(phone, scheme):
     assert not small, small
     colors = page.evaluate(COLORS_JS)
     for line in colors["lines"]:
-        assert contrast(line, colors["bg"]) >= 3.0, (scheme, line, colors["bg"])
+        assert colour.contrast(line, colors["bg"], scale=255) >= 3.0, (scheme, line, colors["bg"])
     assert len({tuple(c) for c in colors["lines"]}) == 4, "q 와 키 셋의 색이 서로 달라야 합니다"
     violations = Axe().run(page, context={"include": [[".qk-picture"], [".predict"]]}).response["violations"]
     assert not violations, [(v["id"], [n["target"] for n in v["nodes"]]) for v in violations]
@@ -584,10 +575,7 @@ def test_phone_layout_targets_colours_and_axe(phone, scheme):
 
 
 def test_without_javascript_the_question_and_folded_answer_read_as_before(browser, server):
-    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
-    try:
-        page = context.new_page()
-        page.goto(server + "library_analogy/")
+    with without_javascript(browser, server, "library_analogy/") as page:
         boxes = page.locator(".predict")
         assert boxes.count() == 2
         for i in range(boxes.count()):
@@ -598,8 +586,6 @@ def test_without_javascript_the_question_and_folded_answer_read_as_before(browse
                 " b.nextElementSibling.querySelector('summary').textContent]"
             )
             assert re.match(r"문제 \d\.", around[0]) and around[1] == "DETAILS" and around[2] == "정답과 풀이", around
-        page.goto(server + "four_steps/")
+    with without_javascript(browser, server, "four_steps/") as page:
         assert not page.locator(".qk-picture").is_visible()
         assert page.locator("details summary", has_text="움직이는 그림의 숫자를 코어로").count() == 1
-    finally:
-        context.close()

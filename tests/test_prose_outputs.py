@@ -162,6 +162,7 @@ def allowed(page, claim, line):
     )
 
 
+@pytest.mark.reads("docs/*.md")
 @pytest.mark.parametrize("page", PAGES)
 def test_numbers_and_shapes_in_the_prose_are_in_the_output_beside_them(page):
     lines = (DOCS / page).read_text(encoding="utf-8").split("\n")
@@ -188,6 +189,7 @@ def test_numbers_and_shapes_in_the_prose_are_in_the_output_beside_them(page):
     )
 
 
+@pytest.mark.reads("docs/four_steps.md")
 def test_the_check_sees_a_stale_shape_in_a_quiz_answer():
     """issue 30 의 재현: 풀이 문단이 (5, 7) 이라고 하는데 코드가 (6, 7) 을 찍으면 잡고, 맞으면 통과합니다."""
     from sitebuild.codeblocks import Block

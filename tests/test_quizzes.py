@@ -67,11 +67,13 @@ def quiz_part(page):
     return text, text[start:]
 
 
+@pytest.mark.reads("docs/*.md", "snippets/*.py")
 def test_pages_without_a_quiz_are_real_nav_pages():
     assert set(NO_QUIZ) <= set(nav_pages()), f"nav 에 없는 페이지: {sorted(set(NO_QUIZ) - set(nav_pages()))}"
     assert len(PAGES) >= 10
 
 
+@pytest.mark.reads("docs/*.md", "snippets/*.py")
 @pytest.mark.parametrize("page", PAGES)
 def test_quiz_section_is_last_before_the_next_link(page):
     text, part = quiz_part(page)
@@ -81,6 +83,7 @@ def test_quiz_section_is_last_before_the_next_link(page):
     assert not re.search(r"^#{1,3} ", part[len("\n## 확인 문제\n") :], flags=re.M)
 
 
+@pytest.mark.reads("docs/*.md", "snippets/*.py")
 @pytest.mark.parametrize("page", PAGES)
 def test_three_to_five_questions_each_with_a_collapsed_answer(page):
     _, part = quiz_part(page)
@@ -105,6 +108,7 @@ def test_three_to_five_questions_each_with_a_collapsed_answer(page):
         )
 
 
+@pytest.mark.reads("docs/*.md", "snippets/*.py")
 @pytest.mark.parametrize("page", PAGES)
 def test_every_quiz_section_of_the_chapter_is_shown_inside_an_answer(page):
     """스니펫의 quiz_N 절은 모두 이 페이지의 접힌 풀이 안에서 실행되어 출력이 그 자리에 붙습니다."""
@@ -117,6 +121,7 @@ def test_every_quiz_section_of_the_chapter_is_shown_inside_an_answer(page):
     assert defined and sorted(defined) == sorted(shown) and len(shown) == len(set(shown))
 
 
+@pytest.mark.reads("docs/*.md", "snippets/*.py")
 @pytest.mark.parametrize("page", PAGES)
 def test_answers_with_code_print_something(page):
     """풀이 안의 quiz 코드는 출력이 있어야 합니다 (빌드가 그 출력을 풀이 안에 붙입니다)."""
@@ -156,11 +161,22 @@ def data_functions(page):
     return sorted(int(n) for n in re.findall(r"^def data_quiz_(\d+)\(\):", text, flags=re.M))
 
 
+@pytest.mark.reads("docs/*.md", "snippets/*.py")
 @pytest.mark.parametrize("page", PAGES)
 def test_every_predict_box_has_its_data_function_and_back(page):
     assert sorted(predict_boxes(page)) == data_functions(page)
 
 
+@pytest.mark.reads(
+    "docs/efficient.md",
+    "docs/four_steps.md",
+    "docs/heatmap.md",
+    "docs/library_analogy.md",
+    "docs/multi_head.md",
+    "docs/self_vs_cross.md",
+    "docs/summary.md",
+    "docs/why_scale.md",
+)
 @pytest.mark.parametrize("page", PREDICT_CHAPTERS)
 def test_each_chapter_has_a_question_to_answer_before_the_result(page):
     assert predict_boxes(page), f"{page}: 먼저 예상하고 확인하는 문제가 없습니다"
@@ -175,6 +191,7 @@ def predict_data(page, n):
 PREDICT_QUESTIONS = [(page, n) for page in PAGES for n in data_functions(page)]
 
 
+@pytest.mark.reads("docs/*.md", "snippets/*.py")
 @pytest.mark.parametrize(("page", "n"), PREDICT_QUESTIONS)
 def test_predict_question_explains_each_foreseen_wrong_answer(page, n):
     """숫자 문제는 내다본 오답이 둘 이상이고 (정답과 겹치지 않고), 보기 문제는 보기가 셋 이상입니다. 오답마다 제 말이 있습니다."""
@@ -199,6 +216,7 @@ def numbers_in(text):
     return {float(m.replace(",", "")) for m in NUMBER.findall(text)}
 
 
+@pytest.mark.reads("docs/*.md", "snippets/*.py")
 @pytest.mark.parametrize(("page", "n"), PREDICT_QUESTIONS)
 def test_predict_feedback_has_no_typed_numbers_and_its_numbers_are_printed(page, n):
     """돌려줄 말에는 숫자를 손으로 적지 않았고(글에 0–9 가 없고 모든 숫자는 {이름} 자리), 그 자리의 값은 모두
@@ -354,6 +372,9 @@ def reading_question(page, n):
     return predict_data(page, n)
 
 
+@pytest.mark.reads(
+    "docs/efficient.md", "docs/library_analogy.md", "docs/multi_head.md", "docs/summary.md", "docs/why_scale.md"
+)
 @pytest.mark.parametrize("case", READING_CASES, ids=lambda c: f"{c[0]}:{c[1]}:{c[2]!r}")
 def test_answers_are_read_as_the_reader_wrote_them(case):
     """표의 글마다 읽은 값, 판정, 말 (파이썬 쪽). 수 하나가 아니면 말의 첫머리가 무엇으로 읽었는지 보입니다."""
@@ -374,6 +395,9 @@ def test_answers_are_read_as_the_reader_wrote_them(case):
         assert "적었습니다" not in got[2] and "봤나요" not in got[2], "읽지 못한 글에 오해를 짚으면 안 됩니다"
 
 
+@pytest.mark.reads(
+    "docs/efficient.md", "docs/library_analogy.md", "docs/multi_head.md", "docs/summary.md", "docs/why_scale.md"
+)
 def test_the_reading_table_covers_every_verdict_and_syntax():
     verdicts = {c[3] for c in READING_CASES}
     assert verdicts == {"right", "wrong", "other", "partly", "unsure", "invalid"}
@@ -382,6 +406,7 @@ def test_the_reading_table_covers_every_verdict_and_syntax():
         assert syntax in typed, syntax
 
 
+@pytest.mark.reads("docs/summary.md")
 def test_issue_39_misreads():
     """issue 39: summary 의 "16, 16" 과 "16 16" 을 16.16·1616 으로 읽어 틀렸다고 했습니다
     (why_scale 문제 1 의 "√100"·"10 1" 은 issue 41 에서 문제가 바뀌어 READING_CASES 의 √·루트·sqrt 줄이 봅니다)."""
@@ -455,6 +480,7 @@ PARTICLE_AFTER_NUMBER = re.compile(
 )
 
 
+@pytest.mark.reads("docs/*.md", "snippets/*.py")
 @pytest.mark.parametrize(("page", "n"), PREDICT_QUESTIONS)
 def test_particles_after_numbers_in_feedback_follow_the_numbers_reading(page, n):
     """돌려줄 말의 {자리} 를 채운 뒤 수 바로 뒤의 조사가 그 수를 읽는 소리와 맞습니다 (issue 39: "GQA-8는" → 8 은 "팔")."""
@@ -482,6 +508,7 @@ def test_reading_messages_have_no_typed_numbers():
 # ---------------------------------------------------------------- 돌려줄 말이 말하는 것 (issue 39 §5)
 
 
+@pytest.mark.reads("docs/why_scale.md")
 def test_why_scale_question_1_foresees_the_linear_reading():
     """issue 41 §4: why_scale 문제 1 은 외운 값(√100 = 10)이 아니라 퍼짐이 √d_k 를 따른다는 이해를 묻습니다. 가장 흔한 오해
     (퍼짐이 d_k 에 비례, 곧 256)를 내다보고, 그 말은 실제로 잰 두 배의 퍼짐을 보여 줍니다."""
@@ -494,6 +521,7 @@ def test_why_scale_question_1_foresees_the_linear_reading():
     assert "{times}" in q["other"] and "{target}" not in q["other"]
 
 
+@pytest.mark.reads("docs/multi_head.md")
 def test_multi_head_feedback_matches_the_misconception_behind_each_number():
     """12배라고 적는 오해(헤드가 좁아지니 파라미터도 적다)와 1/12 배의 오해(헤드마다 (d_model, d_model) 를 따로 가짐)는 다릅니다."""
     from predict import respond
@@ -504,6 +532,7 @@ def test_multi_head_feedback_matches_the_misconception_behind_each_number():
     assert "따로" in twelfth and "많을수록" in twelfth
 
 
+@pytest.mark.reads("docs/self_vs_cross.md")
 def test_self_vs_cross_says_what_the_smallest_change_measures():
     """ "가장 적게 바뀐 토큰도 1.755만큼" 은 무엇의 변화인지 말하지 않았습니다: 출력 벡터의 한 성분입니다 (change_q1 은 성분의 최대 변화)."""
     q = predict_data("self_vs_cross.md", 1)

@@ -11,6 +11,10 @@ import pytest
 
 from conftest import ROOT
 
+# make quick: 이 파일의 모든 테스트가 import 말고 읽는 것 (테스트마다 더 읽는 것은 그 함수에; tests/support/changes.py)
+pytestmark = pytest.mark.reads("tools/reading_load.py")
+
+
 # 본문의 길을 이 도구로 잰 목표: 상한(TARGETS 의 20,000자) 아래에 다른 셈이 보탤 만큼의 여유를 둡니다 (아래 테스트)
 MAIN_PATH_AIM = 19_500
 
@@ -41,6 +45,7 @@ def test_measure_counts_only_visible_prose():
         reading_load.measure_html("<html><body><p>글</p></body></html>")
 
 
+@pytest.mark.reads("docs/*.md")
 def test_main_path_and_targets_name_real_pages():
     from site_pages import nav_pages
 
@@ -60,6 +65,7 @@ def test_main_path_and_targets_name_real_pages():
     }
 
 
+@pytest.mark.reads("docs/efficient.md", "docs/index.md", "docs/summary.md")
 def test_main_path_is_intro_seven_chapters_and_three_practice_parts():
     """본문의 길 = 들어가며, 1–7장, 실습 1–3. 8장(efficient.md)과 실습 파트 4 는 본문의 길 밖입니다."""
     main = reading_load.MAIN_PATH
@@ -74,6 +80,7 @@ def test_main_path_is_intro_seven_chapters_and_three_practice_parts():
     assert "efficient.md" not in main and "practice/part4_online_softmax.ipynb" not in main
 
 
+@pytest.mark.reads("docs/*.md")
 def test_optional_track_follows_the_model_pages():
     """선택 트랙(8장, 실습 파트 4, 다음 토큰 고르기, 여러분의 프롬프트로, 9장, 실습 파트 5)은 실제 모델 페이지들 바로 뒤에 오고, 7. 정리 다음은
     실습 파트 1 입니다. 다음 토큰 고르기는 8장의 MQA·창·RoPE·KV 캐시 위에 쌓이므로 8장 뒤입니다 (issue 39 §5)."""
@@ -94,6 +101,7 @@ def test_optional_track_follows_the_model_pages():
     assert order[start : start + len(models) + len(reading_load.OPTIONAL_TRACK)] == models + reading_load.OPTIONAL_TRACK
 
 
+@pytest.mark.reads("docs/efficient.md", "docs/head_roles.md")
 def test_reading_load_targets_hold(built_site):
     site, _ = built_site
     rows, over = reading_load.table(site, reading_load.nav_docs())

@@ -14,6 +14,9 @@ from conftest import SNIPPETS, background
 from page_outputs import page_output, printed
 from support import runs
 
+# make quick: 이 파일이 import 말고 읽는 것 (tests/support/changes.py)
+pytestmark = pytest.mark.reads("docs/real_model.md", ".ci/bench_encoder.py", "tests/fixtures/minilm_reference.npz")
+
 FIXTURE = Path(__file__).parent / "fixtures" / "minilm_reference.npz"
 
 

@@ -9,6 +9,8 @@ import importlib.metadata as md
 import re
 import sys
 
+import pytest
+
 from conftest import ROOT
 from sitebuild import snippets
 from support import runs
@@ -40,6 +42,7 @@ def normalise(name):
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
+@pytest.mark.reads("*.py")
 def test_every_direct_import_is_a_top_level_requirement():
     from packaging.requirements import Requirement
 

@@ -62,6 +62,7 @@ def test_quiz_answers(sc):
     np.testing.assert_allclose(out_other, sc.out_cross, rtol=1e-12)
 
 
+@pytest.mark.reads("docs/self_vs_cross.md", "docs/core_tour.md", "docs/glossary.md", "docs/references.md")
 def test_page_names_both_pytorch_mask_conventions():
     """issue 22: 코어와 torch 의 scaled_dot_product_attention 은 True = 볼 수 있음, nn.MultiheadAttention 의
     key_padding_mask 와 불리언 attn_mask 는 True = 가림 (PyTorch 문서). 페이지와 용어집, 부록이 둘 다 밝힙니다."""

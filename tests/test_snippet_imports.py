@@ -23,6 +23,9 @@ from sitebuild import snippets
 from sitebuild.snippets import imports_in
 from support import runs
 
+# make quick: 이 파일이 import 말고 읽는 것 (tests/support/changes.py)
+pytestmark = pytest.mark.reads("snippets/*.py", "docs/*.md", "snippets/notebooks/*.md")
+
 MODULES = {p.stem: p for p in snippet_files()}
 ROOM = {name: path.parent.name for name, path in MODULES.items()}
 # 방마다 import 해도 되는 방 (장의 스크립트는 누구도 import 하지 않습니다)

@@ -12,6 +12,9 @@ from conftest import SNIPPETS, background, snippet_files
 from sitebuild import snippets
 from support import runs
 
+# make quick: 이 파일이 import 말고 읽는 것 (tests/support/changes.py)
+pytestmark = pytest.mark.reads("snippets/*.py")
+
 # "four_steps.py" → "chapters/four_steps.py" (테스트 이름은 파일 이름 그대로, 실행은 방의 경로로)
 PATHS = {p.name: p.relative_to(SNIPPETS).as_posix() for p in snippet_files()}
 FILES = sorted(PATHS)

@@ -3,6 +3,9 @@
 import numpy as np
 import pytest
 
+# make quick: 이 파일이 import 말고 읽는 것 (tests/support/changes.py)
+pytestmark = pytest.mark.reads("docs/summary.md", "docs/efficient.md")
+
 
 @pytest.fixture(scope="module")
 def sm():

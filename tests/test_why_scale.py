@@ -9,6 +9,9 @@ from attention import softmax
 from page_outputs import printed
 from site_pages import DOCS
 
+# make quick: 이 파일이 import 말고 읽는 것 (tests/support/changes.py)
+pytestmark = pytest.mark.reads("docs/why_scale.md")
+
 
 @pytest.fixture(scope="module")
 def ws():
@@ -148,3 +151,40 @@ def test_quiz_1_answer_holds_on_other_seeds(seed):
         spread[d] = np.sum(q * k, axis=-1).std()
     assert spread[1024] / spread[64] == pytest.approx(4.0, rel=0.05)
     assert spread[256] / spread[64] == pytest.approx(2.0, rel=0.05)
+
+
+def test_the_chapter_opens_with_chapter_1s_tenfold_request():
+    """issue 41: 3장은 분산 이야기 전에 1장 문제 3 의 직관(요청을 열 배로 키우면 고르는 책은 그대로, 가중치는 한 권에 몰림)으로
+    엽니다. 글의 두 숫자는 1장 스니펫의 값입니다."""
+    import library_analogy as la
+
+    text = (DOCS / "why_scale.md").read_text(encoding="utf-8")
+    intro = text.split("\n## ", 1)[0]
+    assert "library_analogy.md#확인-문제" in intro and "열 배" in intro
+    assert np.array_equal(la.scores_loud, 10 * la.scores_cooking)
+    before, after = la.weights_cooking.max(), la.weights_loud.max()
+    assert f"{before:.3f}에서 {after:.5f}로" in intro, (before, after)
+    assert intro.index("열 배") < text.index("분산")
+
+
+def test_the_title_draws_a_real_radical_over_d_k():
+    """issue 41: 제목의 "√d_k" 가 본문 글꼴의 √ 한 글자여서 근호의 가로줄이 d_k 를 덮지 못했습니다. 제목도 본문의 수식처럼
+    빌드가 MathML(<msqrt>, STIX Two Math 의 MATH 표로 늘여 그림)로 그립니다. 앵커와 목차 이름은 예전 그대로입니다."""
+    import lxml.html
+
+    from site_pages import rendered
+
+    h1 = lxml.html.fragment_fromstring(rendered(DOCS / "why_scale.md"), create_parent="div").find(".//h1")
+    assert h1.get("id") == "d_k로-나누는-이유"
+    from site_pages import _markdown, expander
+
+    md = _markdown(False)
+    md.reset()
+    md.convert(expander()((DOCS / "why_scale.md").read_text(encoding="utf-8")))
+    assert md.toc_tokens[0]["name"] == "√d_k로 나누는 이유"  # 목차·검색의 이름은 수식 글자가 섞이지 않은 그대로
+    sqrt = h1.find(".//{http://www.w3.org/1998/Math/MathML}msqrt")
+    if sqrt is None:  # lxml.html 은 이름공간을 떼고 읽습니다
+        sqrt = h1.find(".//msqrt")
+    assert sqrt is not None, lxml.html.tostring(h1, encoding="unicode")
+    assert "".join(sqrt.itertext()) == "dk"  # 근호 아래에 d_k 전체
+    assert "√" not in "".join(t for t in h1.xpath("text()"))  # 글자 √ 는 남지 않습니다

@@ -17,12 +17,14 @@ def text_of(path):
     return prose(path.read_text(encoding="utf-8"))
 
 
+@pytest.mark.reads("docs/*.md", "snippets/notebooks/*.md")
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
 def test_heads_are_counted_from_one(path):
     """글과 그림의 헤드는 1부터 셉니다 ("헤드 1–8", "헤드 7-11"). 코드의 0부터 세는 인덱스는 `Qh[0]`처럼 코드로 적습니다."""
     assert not re.search(r"헤드 0(?![.\d])", text_of(path)), f"{path.name}: '헤드 0' 이 있습니다"
 
 
+@pytest.mark.reads("snippets/*.py")
 def test_printed_head_names_count_from_one():
     """스니펫이 찍는 헤드 이름도 1부터입니다 (f"헤드 {i}" 처럼 0부터 세는 인덱스를 그대로 찍지 않습니다)."""
     for path in snippet_files():
@@ -55,6 +57,7 @@ KNOWN_INTERNALS = {
 }
 
 
+@pytest.mark.reads("docs/*.md", "snippets/notebooks/*.md")
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
 def test_no_project_internals_in_learner_prose(path):
     text = text_of(path)
@@ -101,6 +104,7 @@ MEASURE = re.compile(r"잽니다|잰 |잰다|재어|재는|재면|재서|재고 
 ALT = re.compile(r"!\[((?:[^\[\]]|\[[^\]]*\])*)\]\(")
 
 
+@pytest.mark.reads("docs/*.md", "snippets/notebooks/*.md")
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
 def test_korean_spacing_and_words(path):
     """본문과 그림의 대체 텍스트(화면 읽기 도구가 읽는 글)를 함께 봅니다."""

@@ -8,9 +8,13 @@ ProperDocs 1.6.7 은 `-f` 가 없으면 mkdocs.yml 을 대체 경로로만 찾�
 
 import shlex
 
+import pytest
 import yaml
 
 from conftest import ROOT
+
+# make quick: 이 파일이 import 말고 읽는 것 (tests/support/changes.py)
+pytestmark = pytest.mark.reads(".github/workflows/*")
 
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
 

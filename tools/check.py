@@ -10,8 +10,8 @@
 1초가 넘는 스니펫(HEAVY_SNIPPETS)을 쓰는 파일끼리는 한 프로세스에 넣습니다: 두 프로세스가 같은 스니펫을 따로 import 하면
 그 계산을 두 번 합니다.
 
---changed 는 tests/support/changes.py 의 그래프로 고르고, 무엇을 왜 골랐는지 찍은 뒤 그 파일들만 모아
-(--selection …, 플러그인은 conftest 가 붙입니다) 고른 테스트만 돌립니다. 빌드 코드·conftest·테스트 도구를 고쳤으면 make check 전부입니다.
+--changed 는 tests/support/changes.py 로 고르고 (테스트 파일의 import 닫힘과 reads 표시), 무엇을 왜 골랐는지 찍은 뒤
+그 파일들만 모아 (--selection …, 플러그인은 conftest 가 붙입니다) 고른 테스트만 돌립니다. 빌드 코드·conftest·테스트 도구를 고쳤으면 make check 전부입니다.
 프로세스마다의 출력은 끝나는 대로 통째로 찍습니다 (두 출력이 줄마다 섞이지 않게).
 """
 
@@ -27,6 +27,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "overrides" / "hooks")]
 
 from support import changes
+
+sys.path[:0] = changes.pythonpath(ROOT)  # pytest 와 같은 import 경로 (changes 가 공용 캐시 disk_cache 를 씁니다)
 
 MARKERS = "not site and not engine and not model and not loop"
 # 모듈의 pytestmark 가 이 표시를 붙이는 파일은 모으지도 않습니다 (browser 는 conftest 가 site 표시도 붙입니다):
@@ -46,10 +48,10 @@ HEAVY_SNIPPETS = {
 
 
 def units(files, graph):
-    """나누는 단위: 무거운 스니펫의 묶음 하나(그것을 import 하는 파일들) 또는 파일 하나."""
+    """나누는 단위: 무거운 스니펫의 묶음 하나(그것을 직접 import 하는 파일들) 또는 파일 하나."""
     out = {}
     for file in files:
-        imported = graph.tests[file].imported() if file in graph.tests else set()
+        imported = {Path(p).stem for p in graph.imports.edges(file) if p.startswith("snippets/")}
         group = next((g for s, g in HEAVY_SNIPPETS.items() if s in imported), file)
         out.setdefault(group, []).append(file)
     return list(out.values())
@@ -70,7 +72,7 @@ def selected_seconds(files, plan, durations):
     for nodeid, entry in durations.items():
         file, _, rest = nodeid.partition("::")
         known.add(file)
-        if file in files and changes.keep_named(file, rest.split("[", 1)[0], entry.get("names", ()), plan):
+        if file in files and changes.keep(file, entry.get("reads"), entry.get("names", ()), plan):
             total += entry["seconds"]
     return total + sum(1.0 for f in files if f not in known)
 
@@ -129,16 +131,11 @@ def describe(selection, changed):
     if selection.full:
         print(f"make check 전부를 돌립니다 (까닭: {', '.join(selection.full)})")
         return
-    print(f"고른 테스트 파일 {len(selection.tests)}개:")
-    for file, functions in sorted(selection.tests.items()):
-        if changes.ALL in functions:
-            print(f"  {file}: 모두 — {functions[changes.ALL]}")
-            continue
-        whys = {}
-        for function, why in functions.items():
-            whys.setdefault(why, []).append(function)
-        for why, names in whys.items():
-            print(f"  {file}: {', '.join(names)} — {why}")
+    print(f"고른 테스트 파일 {len(selection.files())}개:")
+    for file, why in sorted(selection.whole.items()):
+        print(f"  {file}: 모두 — {why}")
+    for file, patterns in sorted(selection.reads.items()):
+        print(f"  {file}: reads {', '.join(patterns)} 인 테스트")
     if selection.subjects:
         print(f"매개변수로 고르는 이름 (페이지·노트북·스니펫 파일·그림): {', '.join(sorted(selection.subjects))}")
 

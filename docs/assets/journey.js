@@ -70,13 +70,18 @@
   }
 
   /* 글의 {이름} 자리에 넣을 값: [수, 자리수] 또는 글자. 이름은 스니펫(journey.py 의 STAGES, TEXT)과 같습니다. */
+  /* 글의 {이름} 자리에 채울 값. focus 는 독자가 고른 키(① 을 지나는 동안에는 그림자를 내리는 키): ③ 은 그 키를 1등과
+     (고른 키가 1등이면 둘째와) 견주고, ④ 는 그 키에서 온 몫을 말합니다. */
   function values(jo, focus) {
-    var d = jo.data, m = jo.m, gap = m.scaled[m.top] - m.scaled[m.second];
+    var d = jo.data, m = jo.m, top = focus === m.top;
+    var other = top ? m.second : m.top, gap = Math.abs(m.scaled[focus] - m.scaled[other]);
     return {
       model: d.model, n: [m.n, 0], layer: [d.layer, 0], head: [d.head, 0], layers: [d.layers, 0], heads: [d.heads, 0],
       d_k: [d.d_k, 0], sentence: d.sentence, focus: quoted(d.tokens[focus]),
       shadow: [m.shadows[focus], 2], q_len: [m.qLen, 2], score: [m.scores[focus], 2], sqrt_d: [m.sqrtD, 2],
       top: quoted(d.tokens[m.top]), second: quoted(d.tokens[m.second]), gap: [gap, 2], ratio: [Math.exp(gap), 1],
+      other: (top ? "둘째인 " : "1등인 ") + quoted(d.tokens[other]), differ: top ? "크고" : "작고",
+      times: top ? "배" : "분의 1", weight: [m.weights[focus], 3], part: [m.parts[focus], 3],
       w_sum: [m.wSum, 3], o_len: [m.oLen, 3], top_part: [m.parts[m.top], 3]
     };
   }
@@ -504,10 +509,11 @@
     var b = jo.buttons;
     b.first.addEventListener("click", function () { seek(jo, 0); });
     b.prev.addEventListener("click", function () { seek(jo, Math.ceil(jo.t - EPS) - 1); });
+    /* 다음: 곧바로 다음 단계의 끝 상태로 갑니다 (움직이는 그림은 재생이 보여 줍니다). 단계 하나를 그리는 데 3.2 초까지 걸려,
+       그리는 도중에 누른 다음이 그 단계를 마저 그리기만 하면 독자는 기다려야 했습니다 (issue 41). 그리는 도중(t 가 단계
+       사이)이면 지금 그리는 단계(글이 보이는 단계)의 다음 단계 끝으로, 단계 끝에 멈춰 있으면 바로 다음 단계 끝으로. */
     b.next.addEventListener("click", function () {
-      var to = Math.min(LAST, Math.floor(jo.t + EPS) + 1);
-      if (reduced()) seek(jo, to);
-      else play(jo, to);
+      seek(jo, Math.min(LAST, Math.ceil(jo.t - EPS) + 1));
     });
     b.play.addEventListener("click", function () {
       if (jo.playing && jo.playing.to === LAST) return stop(jo);

@@ -483,7 +483,7 @@ def figure_cost(narrow=False):
     """n 에 따른 최고 메모리: 코어는 n² 을, 타일 어텐션은 출력처럼 n 을 따라갑니다 (tracemalloc 측정)."""
     import matplotlib.pyplot as plt
 
-    from plotting import current_theme, width
+    from plotting import current_theme, finish, log_axes, width
 
     t = current_theme()
     ns = np.array(sizes)
@@ -491,17 +491,10 @@ def figure_cost(narrow=False):
     ax.plot(ns, [core_peak[n] / 1e6 for n in sizes], "o-", color=t["accent"], label="코어: 점수를 다 만들기")
     ax.plot(ns, [tiled_peak[n] / 1e6 for n in sizes], "s-", color=t["accent2"], label="타일: 블록 128")
     ax.plot(ns, ns * d * 8 / 1e6, ":", color=t["muted"], label="출력 (n × 64)")
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ax.set_xticks(ns, labels=[str(n) for n in ns])
+    log_axes(ax, ns)
     # 10⁻¹ 대신 보통 숫자로
     ax.set_yticks([0.1, 1, 10, 100], labels=["0.1", "1", "10", "100"])
-    ax.minorticks_off()
-    ax.set_xlabel("토큰 수 n")
-    ax.set_ylabel("최고 메모리 (MB, float64)")
-    ax.set_title("코어는 n² 을 따라, 타일은 출력 크기 가까이")
-    ax.grid(True, alpha=0.6)
-    ax.legend()
+    finish(ax, "토큰 수 n", "최고 메모리 (MB, float64)", "코어는 n² 을 따라, 타일은 출력 크기 가까이")
     return fig
 
 
@@ -530,7 +523,7 @@ def figure_kv_work(narrow=False):
     import matplotlib.pyplot as plt
     from matplotlib.ticker import FuncFormatter
 
-    from plotting import current_theme, width
+    from plotting import current_theme, finish, log_axes, width
 
     t = current_theme()
     ts = np.array(POSITIONS)
@@ -539,17 +532,10 @@ def figure_kv_work(narrow=False):
     ax.plot(ts, counted["캐시 없이"], "o-", color=t["accent"], label="캐시 없이")
     ax.plot(ts, counted["KV 캐시"], "s-", color=t["accent2"], label="KV 캐시")
     ax.plot(ts, counted["KV 캐시의 어텐션"], "^:", color=t["accent2"], label="KV 캐시 가운데 어텐션")
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ax.set_xticks(ts, labels=[str(x) for x in ts])
+    log_axes(ax, ts)
     # 10⁻¹ 대신 0.1 처럼 보통 숫자로
     ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
-    ax.minorticks_off()
-    ax.set_xlabel("만드는 자리 t")
-    ax.set_ylabel("토큰 하나의 FLOP (백만)")
-    ax.set_title("캐시를 써도 어텐션의 몫은 t 와 함께 늘어남")
-    ax.grid(True, alpha=0.6)
-    ax.legend()
+    finish(ax, "만드는 자리 t", "토큰 하나의 FLOP (백만)", "캐시를 써도 어텐션의 몫은 t 와 함께 늘어남")
     return fig
 
 

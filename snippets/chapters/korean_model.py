@@ -346,6 +346,10 @@ SHOWCASE = [
 # --8<-- [start:figures]
 # 나눔고딕에 없는 ▁ 는 DejaVu Sans 로 그립니다
 TICK_FONT = ["NanumGothic", "DejaVu Sans"]
+# 좁은 판(휴대전화)의 토큰 이름 크기 (pt). 다른 글자의 10.5 pt 는 343 px 칸에서 글자 상자가 10.9 px 인데, 한글 음절의 실제
+# 높이는 그 0.92 배인 10.0 px 로 휴대전화 기준(10 px)에 겨우 닿아, 히트맵의 한글 토큰이 가장 작아 보였습니다 (issue 41).
+# 12 pt 면 한글이 11.4 px 입니다. 가로로 쓴 키 이름 14개가 위아래 두 줄에 맞닿지 않는 크기이기도 합니다.
+NARROW_TICK_PT = 12
 
 
 def _sentence_heads(picks, narrow):
@@ -364,12 +368,13 @@ def _sentence_heads(picks, narrow):
     shape, height = ((2, 1), 7.6) if narrow else ((1, 2), 4.9)
     # 넓은 판: 두 히트맵이 쿼리 이름을 함께 써서(sharey), 오른쪽 히트맵의 열이 키 이름이 들어갈 만큼 넓어집니다.
     fig, axes = plt.subplots(*shape, figsize=(width(narrow), height), layout="constrained", sharey=not narrow)
+    tick = {"fontfamily": TICK_FONT, **({"fontsize": NARROW_TICK_PT} if narrow else {})}
     for k, (ax, (pattern, (layer, head))) in enumerate(zip(axes, picks)):
         im = ax.imshow(maps[layer, head][rows], vmin=0, vmax=1, cmap=plt.rcParams["image.cmap"], aspect="auto")
-        ax.set_xticks(range(0, len(tokens), 2), labels=tokens[::2], fontfamily=TICK_FONT)
+        ax.set_xticks(range(0, len(tokens), 2), labels=tokens[::2], **tick)
         top = ax.secondary_xaxis("top")
-        top.set_xticks(range(1, len(tokens), 2), labels=tokens[1::2], fontfamily=TICK_FONT)
-        ax.set_yticks(range(len(rows)), labels=[tokens[i] for i in rows], fontfamily=TICK_FONT)
+        top.set_xticks(range(1, len(tokens), 2), labels=tokens[1::2], **tick)
+        ax.set_yticks(range(len(rows)), labels=[tokens[i] for i in rows], **tick)
         # 28문장 평균
         value = stats[pattern] if pattern in stats else observed["조사"]
         ax.set_title(f"헤드 {name(layer, head)}: {pattern}\n(평균 {value[layer, head]:.2f})")

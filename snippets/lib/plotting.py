@@ -98,6 +98,25 @@ def current_theme():
     return THEMES["light"]
 
 
+def log_axes(ax, xs):
+    """x 는 밑 2, y 는 밑 10 의 로그 축. x 눈금은 xs 자리에 보통 숫자(2⁷ 대신 128)로 둡니다.
+
+    축의 눈금(locator)은 set_yscale 이 새로 정하므로, y 눈금은 이 다음에 정합니다."""
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xticks(xs, labels=[str(x) for x in xs])
+
+
+def finish(ax, xlabel, ylabel, title):
+    """선 그림의 마무리: 작은 눈금 없이, 축 이름과 제목, 옅은 격자, 범례."""
+    ax.minorticks_off()
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(True, alpha=0.6)
+    ax.legend()
+
+
 # --8<-- [start:heatmap]
 def heatmap(ax, weights, row_labels, col_labels, title=None, annotate=True,
             xlabel="키 (보이는 쪽)", ylabel="쿼리 (보는 쪽)"):

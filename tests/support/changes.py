@@ -1,39 +1,44 @@
-"""make quick: 바뀐 파일에서 그것을 볼 수 있는 테스트를 고릅니다. 빌드가 이미 아는 그래프를 그대로 씁니다.
+"""make quick: 바뀐 파일에서 그것을 볼 수 있는 테스트를, 코드가 밝힌 것으로 고릅니다 (테스트 소스를 글자로 짐작하지 않습니다).
 
-- 스니펫 → 그것을 (간접으로라도) import 하는 스니펫들(sitebuild.snippets 의 import 닫힘) → 그중 하나라도 import 하는
-  테스트, 그 스니펫들을 include 하는 페이지와 노트북(`--8<--`)의 테스트, 그 스니펫들의 그림(plotting 이면 모든 그림).
-- 페이지(docs/*.md), 노트북 원고(snippets/notebooks/*.md) → 그 이름을 부르는 테스트와, 모든 페이지를 읽는 테스트 가운데
-  그 페이지에 대한 것(매개변수가 그 페이지)과 페이지를 가리지 않는 것.
-- 테스트 파일 → 그 파일. 테스트만 쓰는 도우미(tests/*.py) → 그것을 import 하는 테스트 파일 (conftest 가 쓰면 전부).
-- 빌드 패키지(overrides/), conftest, 테스트 도구(tests/support/), 설정(mkdocs.yml, 잠금 파일, pyproject.toml,
-  Makefile) → make check 전부.
-- 그 밖의 파일 → 그 파일 이름을 글자로 부르는 테스트 (docs/ 안인데 부르는 테스트가 없으면 make check 전부).
+테스트가 무엇을 보는지는 두 가지가 밝힙니다.
 
-테스트가 무엇을 보는지는 import 하지 않고 소스로, 테스트 함수마다 봅니다(TestFile): import 하는 스니펫, 글자로 적힌 파일
-이름, 그리고 "모두 읽기"(nav_pages(), markdown_pages(), snippet_files(), SNIPPETS.glob(…), figures.discover(…), rglob(…)). 고른 함수의
-테스트 가운데 매개변수가 페이지·노트북·스니펫 파일·그림 이름인 것은 고른 이름만 남깁니다 (keep). 매개변수가 그런 이름이 아닌
-테스트는 남깁니다: "모든 페이지가 nav 에 있다" 처럼 어느 페이지를 고쳐도 깨질 수 있는 테스트입니다.
+- import: 테스트 모듈이 (함수 안에서라도) import 하는 저장소의 모듈과, 그것들이 import 하는 것 전부 (import 닫힘).
+  모듈은 pyproject.toml 의 pythonpath 에서 pytest 와 같은 길(importlib 의 PathFinder)로 찾습니다: 스니펫이 어느 하위
+  폴더에 있든 import 경로에 있으면 찾습니다. 닫힘에 바뀐 파일이 들면 그 테스트 파일은 통째로 돕니다.
+- `reads` 표시: import 가 아닌 길로 읽는 파일. `pytest.mark.reads("docs/why_scale.md", "docs/*.md", "*.py", "*")`
+  처럼 저장소 기준 경로나 fnmatch 패턴을 적습니다 (`*` 는 `/` 도 넘습니다: "docs/*.md" 는 하위 폴더의 페이지도).
+  모듈(pytestmark), 클래스, 함수에 붙입니다. 인자는 글자 그대로여야 합니다 (모으기 전에 AST 로 읽으므로).
 
+"바뀐 것"(touched)은 바뀐 파일과, 바뀐 스니펫이 닿는 것입니다: 그것을 (간접으로라도) import 하는 스니펫, 그 스니펫들을
+include(`--8<--`)하는 페이지와 노트북 원고, 그 그림(plotting 이면 모든 그림).
+
+고르기는 두 걸음입니다.
+1. 모으기 전 (tools/check.py): 후보 테스트 파일 = import 닫힘이 바뀐 파일에 닿는 파일(통째로) + reads 패턴이 바뀐 것에
+   맞는 파일. 고친 테스트 파일과, 스냅숏(tests/__snapshots__/<모듈>/)이 바뀐 테스트 파일도 통째로.
+2. 모은 뒤 (이 플러그인, --selection): 통째가 아닌 파일에서는 제 reads 표시(모듈·클래스·함수의 것을 더한)가 바뀐 것에
+   맞는 테스트만. 맞은 것이 모두 페이지·노트북·스니펫이고 매개변수가 (페이지·노트북·스니펫 파일·그림) 이름이면, 바뀐
+   이름일 때만 남깁니다. 매개변수가 그런 이름이 아닌 테스트("모든 페이지가 nav 에 있다")는 남깁니다.
+
+빌드 코드(overrides/), conftest 와 그것이 import 하는 것, 테스트 도구(tests/support/), 설정 → make check 전부.
 이 고르기가 빠뜨리는 것이 없는지는 tests/test_quick.py 가 대표적인 수정마다 make check 전부와 견주어 확인합니다.
 """
 
 import ast
-import hashlib
-import json
-import os
+import fnmatch
 import re
 import subprocess
+import sys
+import tomllib
 from dataclasses import dataclass, field
+from importlib.machinery import PathFinder
 from pathlib import Path, PurePosixPath
 
 import pytest
 
-# 그림 목록은 snippets.discover 로 (figures.discover 와 같은 것): figures 는 matplotlib 을 import 하므로 make quick 이
-# 고르기만 하는 데 0.7초를 더 씁니다.
-from sitebuild import snippets
+from sitebuild import snippets  # FIGURE_HELPERS: 모든 그림이 기대는 스니펫
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-# 고치면 make check 전부: 빌드 코드, 테스트의 토대, 모든 것의 설정
+# 고치면 make check 전부: 빌드 코드, 테스트의 토대, 모든 것의 설정 (conftest 가 import 하는 것은 Graph 가 더합니다)
 FULL = (
     "overrides/",
     "tests/conftest.py",
@@ -44,16 +49,9 @@ FULL = (
     "pyproject.toml",
     "Makefile",
 )
-INCLUDE = re.compile(r'--8<--\s+"([A-Za-z0-9_]+)\.py(?::[^"]*)?"')
-# 테스트 파일이 "모두 읽는" 표시: 어느 것을 고쳐도 그 파일을 모읍니다 (매개변수로 고른 것만 남기고)
-READS_ALL = {
-    "pages": re.compile(r"\b(?:nav_pages|markdown_pages)\(|DOCS\)?\.r?glob\("),
-    "notebooks": re.compile(r'"notebooks"\)\.r?glob\('),
-    "snippets": re.compile(
-        r"SNIPPETS\)?\.r?glob\(|\bsnippet_files\(|\b(?:snippets|figures)\.discover\(|\bsnippets\.modules\("
-    ),
-    "files": re.compile(r"\.rglob\("),
-}
+# pymdownx.snippets 의 include 줄: 페이지와 노트북 원고가 어느 스니펫 파일을 보여 주는지 (파일 이름 → 모듈 이름)
+INCLUDE = re.compile(r'--8<--\s+"([^":]+)\.py(?::[^"]*)?"')
+MARK = "reads"
 
 
 def changed_files(root=ROOT):
@@ -69,337 +67,8 @@ def changed_files(root=ROOT):
     )
 
 
-@dataclass
-class TestFile:
-    """테스트 파일 하나가 보는 것, 테스트 함수마다: 함수와, 그 함수가 부르는 모듈 수준의 이름(도우미 함수, 상수, 같은
-    파일의 픽스처, parametrize 에 넘긴 목록)을 따라가며 모은 import 한 스니펫, 글자로 적은 이름, "모두 읽기". 모듈 수준의
-    import 와, 어느 테스트도 이름으로 부르지 않는 모듈 수준의 것(conftest 가 돌리고 테스트는 열쇠 글자로 결과를 묻는
-    BACKGROUND 같은)은 모든 테스트에 붙습니다. 문서 문자열은 세지 않습니다."""
-
-    path: str  # tests/test_x.py
-    snippets: dict  # 테스트 함수 → import 하는 스니펫 모듈
-    helpers: set  # import 하는 tests/ 의 도우미 모듈 (파일 단위)
-    strings: dict  # 테스트 함수 → 그 함수가 닿는 글자들
-    reads_all: dict  # 테스트 함수 → 그 함수가 닿는 READS_ALL 의 종류들
-    marks: set = field(default_factory=set)  # 모듈의 pytestmark 가 붙이는 표시 (browser, engine, model …)
-    builds: set = field(default_factory=set)  # 빌드된 사이트(built_site)를 보는 함수: conftest 가 site 표시를 붙임
-
-    def naming(self, name):
-        """파일 이름 name("real_model.md", "bench_encoder.py")을 글자로 부르는 테스트 함수들."""
-        return {f for f, strings in self.strings.items() if any(name in s for s in strings)}
-
-    def reading_all(self, kind):
-        return {f for f, kinds in self.reads_all.items() if kind in kinds}
-
-    def importing(self, modules):
-        """스니펫 modules 가운데 하나라도 import 하는 테스트 함수들."""
-        return {f for f, imported in self.snippets.items() if imported & modules}
-
-    def imported(self):
-        return set().union(*self.snippets.values()) if self.snippets else set()
-
-
-def _imports(nodes):
-    """노드들 가운데 import 문이 부르는 최상위 모듈 이름들 (sitebuild.snippets.imported_names 와 같은 규칙)."""
-    out = set()
-    for n in nodes:
-        if isinstance(n, ast.Import):
-            out.update(a.name.split(".")[0] for a in n.names)
-        elif isinstance(n, ast.ImportFrom) and n.module and n.level == 0:
-            out.add(n.module.split(".")[0])
-    return out
-
-
-@dataclass
-class _Part:
-    """모듈 수준의 문장 하나에서 한 번만 모은 것."""
-
-    names: set  # 부르는 이름들 (ast.Name, 함수 인자 = 픽스처)
-    imports: set
-    strings: set
-    kinds: set
-
-
-def _test_file(rel, source, snippet_modules, helper_names):
-    tree = ast.parse(source)
-    lines = source.splitlines()
-    docstrings = _docstrings(tree)
-    top, parts, common = {}, {}, set()  # 이름 → 문장, id(문장) → _Part, 모듈 수준의 import
-    for node in tree.body:
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            common |= _imports([node]) & snippet_modules
-            continue
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            top[node.name] = node
-        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-            for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
-                top.update({n.id: node for n in ast.walk(target) if isinstance(n, ast.Name) and n.id not in top})
-        else:
-            continue
-        walked = list(ast.walk(node))
-        first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])  # parametrize 목록까지
-        text = "\n".join(lines[first - 1 : node.end_lineno])
-        parts[id(node)] = _Part(
-            {n.id for n in walked if isinstance(n, ast.Name)} | {n.arg for n in walked if isinstance(n, ast.arg)},
-            _imports(walked) & snippet_modules,
-            {n.value for n in walked if isinstance(n, ast.Constant) and isinstance(n.value, str)}
-            - {n.value for n in walked if id(n) in docstrings},
-            {kind for kind, pattern in READS_ALL.items() if pattern.search(text)},
-        )
-
-    def reach(start):
-        seen, todo = {id(start)}, [start]
-        while todo:
-            for name in parts[id(todo.pop())].names:
-                node = top.get(name)
-                if node is not None and id(node) not in seen:
-                    seen.add(id(node))
-                    todo.append(node)
-        return seen
-
-    tests = {n: node for n, node in top.items() if n.startswith("test_") and isinstance(node, ast.FunctionDef)}
-    reached = {n: reach(node) for n, node in tests.items()}
-    unreached = set(parts) - set().union(*reached.values()) if reached else set()
-    out = TestFile(rel, {}, _imports(ast.walk(tree)) & helper_names, {}, {})
-    for name, ids in reached.items():
-        chosen = [parts[i] for i in ids | unreached]
-        out.snippets[name] = common.union(*(p.imports for p in chosen))
-        out.strings[name] = set().union(*(p.strings for p in chosen))
-        out.reads_all[name] = set().union(*(p.kinds for p in chosen))
-    out.marks = {
-        n.attr
-        for node in tree.body
-        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "pytestmark" for t in node.targets)
-        for n in ast.walk(node.value)
-        if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Attribute) and n.value.attr == "mark"
-    }
-    out.builds = {n for n, node in tests.items() if any(a.arg == "built_site" for a in node.args.args)}
-    return out
-
-
-def _plugins(tree):
-    """모듈 수준의 pytest_plugins = [...] 에 적힌 모듈 이름들."""
-    return [
-        n.value
-        for node in tree.body
-        if isinstance(node, ast.Assign)
-        and any(isinstance(t, ast.Name) and t.id == "pytest_plugins" for t in node.targets)
-        for n in ast.walk(node.value)
-        if isinstance(n, ast.Constant) and isinstance(n.value, str)
-    ]
-
-
-def _docstrings(tree):
-    out = set()
-    for node in ast.walk(tree):
-        body = getattr(node, "body", None)
-        if (
-            isinstance(body, list)
-            and body
-            and isinstance(body[0], ast.Expr)
-            and isinstance(body[0].value, ast.Constant)
-        ):
-            out.add(id(body[0].value))
-    return out
-
-
-def _test_file_memo(rel, source, snippet_modules, helper_names, stored):
-    """_test_file 의 결과를 .cache/tests/test-files.json 에서 (열쇠: 파일 내용, 이 모듈의 소스, 스니펫·도우미 이름들).
-    테스트 파일 쉰 개를 읽는 일(약 1초)을 고친 파일만 하게 합니다. (TestFile, 저장할 값) 을 돌려줍니다."""
-    key = hashlib.sha256(
-        "\0".join(
-            [source, Path(__file__).read_text(encoding="utf-8"), *sorted(snippet_modules), *sorted(helper_names)]
-        ).encode()
-    ).hexdigest()
-    if stored and stored.get("key") == key:
-        data = stored["data"]
-    else:
-        test = _test_file(rel, source, snippet_modules, helper_names)
-        data = {
-            k: sorted(v) if isinstance(v, set) else {f: sorted(x) for f, x in v.items()}
-            for k, v in vars(test).items()
-            if k != "path"
-        }
-    test = TestFile(
-        rel, **{k: set(v) if isinstance(v, list) else {f: set(x) for f, x in v.items()} for k, v in data.items()}
-    )
-    return test, {"key": key, "data": data}
-
-
-def _importers(found, imports):
-    """found 와, 그것을 (간접으로라도) import 하는 모듈 전부. imports: {모듈: 그것이 import 하는 모듈들}."""
-    todo = list(found)
-    while todo:
-        name = todo.pop()
-        for module, imported in imports.items():
-            if name in imported and module not in found:
-                found.add(module)
-                todo.append(module)
-    return found
-
-
-@dataclass
-class Graph:
-    """저장소 파일들 사이의 관계 (import, include, 그림, 테스트가 읽는 것). 파일을 읽기만 하고 import 하지 않습니다."""
-
-    root: Path = ROOT
-    imports: dict = field(default_factory=dict)  # 스니펫 모듈 → 그것이 import 하는 스니펫 모듈들
-    pages: dict = field(default_factory=dict)  # 페이지("four_steps.md") → include 하는 스니펫 모듈들
-    notebooks: dict = field(default_factory=dict)  # 노트북 원고 이름("part1_numpy_attention") → include 하는 모듈들
-    figures: dict = field(default_factory=dict)  # 그림 이름 → 모듈
-    tests: dict = field(default_factory=dict)  # "tests/test_x.py" → TestFile
-    helpers: dict = field(default_factory=dict)  # tests/ 의 도우미 모듈 이름 → 그것이 import 하는 도우미들
-
-    @classmethod
-    def read(cls, root=ROOT):
-        root = Path(root)
-        g = cls(root)
-        snippet_dir, docs = root / "snippets", root / "docs"
-        for path in snippets.modules(snippet_dir).values():
-            g.imports[path.stem] = snippets.imports_in(path.read_text(encoding="utf-8"), snippet_dir)
-        for path in sorted(docs.rglob("*.md")):
-            g.pages[path.relative_to(docs).as_posix()] = set(INCLUDE.findall(path.read_text(encoding="utf-8")))
-        for path in sorted((snippet_dir / "notebooks").glob("*.md")):
-            g.notebooks[path.stem] = set(INCLUDE.findall(path.read_text(encoding="utf-8")))
-        g.figures = {name: entry.module for name, entry in snippets.discover(snippet_dir, "figure").items()}
-        helper_names = {p.stem for p in (root / "tests").glob("*.py") if not p.name.startswith("test_")}
-        memo_path = root / ".cache" / "tests" / "test-files.json"
-        memo = json.loads(memo_path.read_text(encoding="utf-8")) if memo_path.exists() else {}
-        fresh = {}
-        for path in sorted((root / "tests").glob("*.py")):
-            source = path.read_text(encoding="utf-8")
-            if path.name.startswith("test_"):
-                rel = path.relative_to(root).as_posix()
-                g.tests[rel], fresh[rel] = _test_file_memo(rel, source, set(g.imports), helper_names, memo.get(rel))
-            else:  # conftest 는 pytest_plugins 의 글자로도 도우미를 불러옵니다
-                plugins = {n.split(".")[0] for n in _plugins(ast.parse(source))}
-                g.helpers[path.stem] = (snippets.imported_names(source) | plugins) & helper_names
-        if fresh != memo and memo_path.parent.is_dir():  # 이름을 바꿔 한 번에 씁니다 (두 프로세스가 나란히 읽고 씀)
-            tmp = memo_path.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(json.dumps(fresh, sort_keys=True), encoding="utf-8")  # \ud800 같은 글자도 있어 ASCII 로
-            os.replace(tmp, memo_path)
-        return g
-
-    def importers(self, modules):
-        """modules 와, 그것을 (간접으로라도) import 하는 스니펫 모듈 전부."""
-        return _importers(set(modules), self.imports)
-
-    def helper_users(self, helper):
-        """도우미 모듈 helper 를 (다른 도우미를 거쳐서라도) import 하는 도우미들과 helper 자신."""
-        return _importers({helper}, self.helpers)
-
-    def universe(self):
-        """테스트의 매개변수로 고를 수 있는 이름들: 페이지, 노트북 원고(와 nav 의 이름 practice/<원고>.ipynb), 스니펫 파일, 그림."""
-        notebooks = set(self.notebooks) | {notebook_page(n) for n in self.notebooks}
-        return set(self.pages) | notebooks | {f"{m}.py" for m in self.imports} | set(self.figures)
-
-
-ALL = "*"  # 파일의 테스트 모두 (매개변수로 거르지 않고)
-
-
-@dataclass
-class Selection:
-    full: list = field(default_factory=list)  # make check 전부가 필요한 까닭들
-    tests: dict = field(default_factory=dict)  # 테스트 파일 → {테스트 함수 또는 ALL: 까닭}
-    subjects: dict = field(default_factory=dict)  # 고른 페이지·노트북·스니펫 파일·그림 → 까닭
-    notes: dict = field(default_factory=dict)  # 바뀐 파일 → 그것이 닿는 곳 (사람이 읽는 한 줄)
-
-    def files(self):
-        return sorted(self.tests)
-
-    def add(self, file, functions, why):
-        """file 의 테스트 함수들(ALL 이면 모두)을 까닭과 함께 고릅니다."""
-        table = self.tests.setdefault(file, {})
-        for function in [ALL] if functions == ALL else sorted(functions):
-            table.setdefault(function, why)
-
-    def leave_out(self, graph, marks):
-        """make check 가 돌리지 않는 것을 뺍니다: 모듈 표시가 marks 에 드는 파일, 빌드된 사이트를 보는 테스트 함수."""
-        for file in list(self.tests):
-            test = graph.tests.get(file)
-            if test is None:
-                continue
-            functions = self.tests[file]
-            if test.marks & marks:
-                del self.tests[file]
-            elif ALL not in functions:
-                for name in test.builds & set(functions):
-                    del functions[name]
-                if not functions:
-                    del self.tests[file]
-
-    def plan(self, universe):
-        """pytest 플러그인(keep)이 읽는 JSON 값."""
-        return {
-            "tests": {f: sorted(t) for f, t in self.tests.items()},
-            "subjects": sorted(self.subjects),
-            "universe": sorted(universe),
-        }
-
-
-_KIND = {
-    "pages": "모든 페이지를",
-    "notebooks": "모든 노트북을",
-    "snippets": "모든 스니펫을",
-    "files": "모든 파이썬 파일을",
-}
-
-
-def select(changed, graph):
-    """바뀐 파일들(저장소 기준 경로) → Selection."""
-    sel = Selection()
-    for path in changed:
-        p = PurePosixPath(path)
-        if path.startswith(FULL):
-            sel.full.append(path)
-            sel.notes[path] = "빌드 코드·테스트의 토대·설정: make check 전부"
-        elif p.parent.parent.as_posix() == "snippets" and p.parent.name in snippets.ROOMS and p.suffix == ".py":
-            _snippet(sel, graph, p.stem, path)
-        elif p.parent.as_posix() == "snippets/notebooks" and p.suffix == ".md":
-            _subject(sel, graph, p.stem, "notebooks", f"노트북 {p.stem}")
-            sel.notes[path] = f"노트북 {p.stem}"
-        elif p.parts[0] == "docs" and p.suffix == ".md":
-            page = p.relative_to("docs").as_posix()
-            _subject(sel, graph, page, "pages", f"페이지 {page}")
-            sel.notes[path] = f"페이지 {page}"
-        elif p.parent.as_posix() == "tests" and p.name.startswith("test_") and p.suffix == ".py":
-            sel.add(path, ALL, "고친 테스트 파일")
-            _reads_all(sel, graph, "files", path)
-            sel.notes[path] = "테스트 파일 자신"
-        elif p.parent.as_posix() == "tests" and p.suffix == ".py":
-            users = graph.helper_users(p.stem)
-            if "conftest" in users:
-                sel.full.append(path)
-                sel.notes[path] = "conftest 가 쓰는 도우미: make check 전부"
-                continue
-            for test in graph.tests.values():
-                if test.helpers & users:
-                    sel.add(test.path, ALL, f"import: {', '.join(sorted(test.helpers & users))}")
-            _reads_all(sel, graph, "files", path)
-            sel.notes[path] = f"테스트 도우미 {p.stem}"
-        elif len(p.parts) > 2 and p.parts[:2] == ("tests", "__snapshots__"):
-            module = f"tests/{p.parts[2]}.py"
-            if module in graph.tests:
-                sel.add(module, ALL, f"스냅숏 {p.name}")
-            sel.notes[path] = f"{module} 의 스냅숏"
-        else:
-            users = {t.path: t.naming(p.name) for t in graph.tests.values() if t.naming(p.name)}
-            for test, functions in users.items():
-                sel.add(test, functions, f"이름으로 부름: {p.name}")
-            if not users and p.parts[0] == "docs":
-                sel.full.append(path)
-                sel.notes[path] = "페이지가 아닌 docs/ 파일을 부르는 테스트를 찾지 못함: make check 전부"
-            else:
-                sel.notes[path] = f"이 파일을 이름으로 부르는 테스트 파일 {len(users)}개" + (
-                    "" if users else " (린터만)"
-                )
-    return sel
-
-
-def _reads_all(sel, graph, kind, why):
-    for test in graph.tests.values():
-        if functions := test.reading_all(kind):
-            sel.add(test.path, functions, f"{_KIND[kind]} 읽음 ({why})")
+def matches(pattern, path):
+    return fnmatch.fnmatchcase(path, pattern)
 
 
 def notebook_page(name):
@@ -407,49 +76,302 @@ def notebook_page(name):
     return f"practice/{name}.ipynb"
 
 
-def _subject(sel, graph, name, kind, why):
-    """페이지나 노트북 하나: 그 이름을 글자로 부르는 테스트 함수와, 그 종류를 모두 읽는 테스트 함수."""
-    _add(sel.subjects, name, why)
-    if kind == "notebooks":
-        _add(sel.subjects, notebook_page(name), why)
+def pythonpath(root=ROOT):
+    """pytest 의 import 경로 (pyproject.toml 의 pythonpath): 스니펫, 빌드 패키지, 테스트 도우미."""
+    config = tomllib.loads((Path(root) / "pyproject.toml").read_text(encoding="utf-8"))
+    return [str(Path(root) / d) for d in config["tool"]["pytest"]["ini_options"]["pythonpath"]]
+
+
+def facts(rel, source):
+    """파이썬 파일 하나에서 AST 로 읽는 것 (한 번 파싱): import 하는 이름들 ([점 이름, 상대 단계]), 모듈의 pytestmark 표시
+    이름들, 파일의 모든 reads 패턴, 그림 함수(figure_*) 이름들. JSON 으로 남길 수 있는 값."""
+    tree = ast.parse(source)
+    imports, todo = [], [tree]
+    while todo:  # import 는 문장이라서 문장(과 except·case 절) 안에만 있습니다 (sitebuild.snippets.imported_names 처럼)
+        node = todo.pop()
+        if isinstance(node, ast.Import):
+            imports += [[a.name, 0] for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            imports += [[f"{module}.{a.name}".strip("."), node.level] for a in node.names]
+            imports += [[module, node.level]] if module else []
+        todo.extend(
+            c for c in ast.iter_child_nodes(node) if isinstance(c, (ast.stmt, ast.excepthandler, ast.match_case))
+        )
+    marks, exprs, todo = set(), [], list(tree.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "pytestmark" for t in node.targets):
+            exprs.append(node.value)
+            marks |= {n.attr for n in ast.walk(node.value) if _is_mark(n)}
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            exprs += node.decorator_list
+            todo += node.body if isinstance(node, ast.ClassDef) else []
+    reads = set()
+    for call in (n for e in exprs for n in ast.walk(e)):
+        if isinstance(call, ast.Call) and _is_mark(call.func) and call.func.attr == MARK:
+            for arg in call.args:
+                if not (isinstance(arg, ast.Constant) and isinstance(arg.value, str)):
+                    raise ValueError(
+                        f"{rel}:{call.lineno}: reads 표시의 인자는 글자 그대로여야 합니다 (make quick 이 읽습니다)"
+                    )
+                reads.add(arg.value)
+    figures = [n.name for n in tree.body if isinstance(n, ast.FunctionDef) and n.name.startswith("figure_")]
+    return {"imports": imports, "marks": sorted(marks), "reads": sorted(reads), "figures": figures}
+
+
+def _is_mark(node):
+    """pytest.mark.<이름> 의 <이름> 자리 (ast.Attribute, 그 값이 `.mark`)."""
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute) and node.value.attr == "mark"
+
+
+class Imports:
+    """저장소 파일 사이의 import: pytest 의 import 경로에서 모듈을 찾되 import 하지는 않습니다 (AST 와 PathFinder).
+    파일마다 읽은 것(facts)은 공용 캐시(disk_cache)에 내용을 열쇠로 남깁니다: make quick 마다 파일 이백 개를 다시
+    파싱하면(약 2초) 고르는 일이 테스트보다 길어집니다."""
+
+    def __init__(self, root):
+        import disk_cache
+
+        self.root = Path(root)
+        self.path = pythonpath(root)
+        self.cache = disk_cache.Cache.for_code(
+            self.root / ".cache" / "tests" / "facts", sys.version, sys.modules[__name__]
+        )
+        self._found, self._facts, self._edges, self._closure = {}, {}, {}, {}
+
+    def facts(self, rel):
+        """파일 rel 의 facts (없는 파일이나 파이썬이 아닌 것은 빈 값)."""
+        if rel not in self._facts:
+            path = self.root / rel
+            if not (rel.endswith(".py") and path.is_file()):
+                self._facts[rel] = {"imports": [], "marks": [], "reads": [], "figures": []}
+            else:
+                source = path.read_text(encoding="utf-8")
+                key = self.cache.key(source)
+                found = self.cache.get(rel, key)
+                if found is None:
+                    found = facts(rel, source)
+                    self.cache.put(rel, key, found)
+                self._facts[rel] = found
+        return self._facts[rel]
+
+    def find(self, dotted, path=None):
+        """모듈 이름 → 저장소 기준 경로. 저장소 밖(표준 라이브러리, 설치한 패키지)이거나 없으면 "module:<이름>"."""
+        key = (dotted, tuple(path or ()))
+        if key not in self._found:
+            spec, search = None, path or self.path
+            for part in dotted.split("."):
+                spec = PathFinder.find_spec(part, search) if search else None
+                if spec is None:
+                    break
+                search = spec.submodule_search_locations
+            origin = Path(spec.origin) if spec and spec.origin and spec.has_location else None
+            inside = origin is not None and origin.is_relative_to(self.root)
+            self._found[key] = origin.relative_to(self.root).as_posix() if inside else f"module:{dotted}"
+        return self._found[key]
+
+    def edges(self, rel):
+        """파일 rel 이 import 하는 것들: 패키지의 __init__ 과 `from 패키지 import 모듈` 의 모듈까지."""
+        if rel not in self._edges:
+            out = set()
+            for name, level in self.facts(rel)["imports"]:
+                base = [str((self.root / rel).parents[level - 1])] if level else None
+                parts = name.split(".")
+                out.update(self.find(".".join(parts[: i + 1]), base) for i in range(len(parts)))
+            self._edges[rel] = out
+        return self._edges[rel]
+
+    def closure(self, rel):
+        """rel 과, 그것이 (간접으로라도) import 하는 것 전부."""
+        if rel not in self._closure:
+            seen, todo = {rel}, [rel]
+            while todo:
+                for nxt in self.edges(todo.pop()) - seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+            self._closure[rel] = seen
+        return self._closure[rel]
+
+
+@dataclass
+class TestFile:
+    path: str  # tests/test_x.py
+    imports: set  # import 닫힘 (저장소 기준 경로와 "module:<이름>")
+    reads: set  # 파일 안의 모든 reads 표시의 패턴 (모듈·클래스·함수)
+    marks: set = field(default_factory=set)  # 모듈의 pytestmark 가 붙이는 표시 (browser, engine, model …)
+
+
+@dataclass
+class Graph:
+    """저장소 파일들 사이의 관계 (import, include, 그림, 테스트가 밝힌 것). 파일을 읽기만 하고 import 하지 않습니다."""
+
+    root: Path = ROOT
+    imports: Imports = None
+    snippets: dict = field(default_factory=dict)  # 스니펫 파일(저장소 기준 경로) → 모듈 이름
+    pages: dict = field(default_factory=dict)  # 페이지("four_steps.md") → include 하는 스니펫 모듈들
+    notebooks: dict = field(default_factory=dict)  # 노트북 원고 이름("part1_numpy_attention") → include 하는 모듈들
+    figures: dict = field(default_factory=dict)  # 그림 이름 → 모듈
+    tests: dict = field(default_factory=dict)  # "tests/test_x.py" → TestFile
+    foundation: set = field(default_factory=set)  # conftest 의 import 닫힘 (pytest_plugins 포함): 고치면 전부
+
+    @classmethod
+    def read(cls, root=ROOT):
+        root = Path(root)
+        g = cls(root, Imports(root))
+        for path in sorted((root / "snippets").rglob("*.py")):
+            if "__pycache__" not in path.parts:
+                g.snippets[path.relative_to(root).as_posix()] = path.stem
+        docs, notebooks = root / "docs", root / "snippets" / "notebooks"
+        g.pages = {p.relative_to(docs).as_posix(): _includes(p) for p in sorted(docs.rglob("*.md"))}
+        g.notebooks = {p.stem: _includes(p) for p in sorted(notebooks.glob("*.md"))}
+        for rel, module in g.snippets.items():
+            for func in g.imports.facts(rel)["figures"]:  # sitebuild.snippets.discover 와 같은 이름: <모듈>-<이름>
+                g.figures[f"{module}-{func.removeprefix('figure_')}"] = module
+        plugins = [g.imports.find(name) for name in _plugins(ast.parse((root / "tests" / "conftest.py").read_bytes()))]
+        g.foundation = set().union(*map(g.imports.closure, ["tests/conftest.py", *plugins]))
+        for path in sorted((root / "tests").glob("test_*.py")):
+            rel = path.relative_to(root).as_posix()
+            found = g.imports.facts(rel)
+            g.tests[rel] = TestFile(rel, g.imports.closure(rel), set(found["reads"]), set(found["marks"]))
+        return g
+
+    def importers(self, paths):
+        """스니펫 파일 paths 와, 그것을 (간접으로라도) import 하는 스니펫 파일 전부 (지운 파일은 모듈 이름으로)."""
+        names = set(paths) | {f"module:{PurePosixPath(p).stem}" for p in paths}
+        return {s for s in self.snippets if self.imports.closure(s) & names} | set(paths)
+
+    def universe(self):
+        """테스트의 매개변수로 고를 수 있는 이름들: 페이지, 노트북 원고(와 nav 의 이름), 스니펫 파일, 그림."""
+        notebooks = set(self.notebooks) | {notebook_page(n) for n in self.notebooks}
+        return set(self.pages) | notebooks | {f"{m}.py" for m in self.snippets.values()} | set(self.figures)
+
+
+def _includes(path):
+    """페이지나 노트북 원고가 include 하는 스니펫 모듈 이름들."""
+    return {PurePosixPath(m).name for m in INCLUDE.findall(path.read_text(encoding="utf-8"))}
+
+
+def _plugins(tree):
+    """모듈 수준의 `pytest_plugins = [...]` 에 적힌 모듈 이름들 (pytest 가 import 합니다)."""
+    return [
+        n.value
+        for node in tree.body
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "pytest_plugins" for t in node.targets)
+        for n in ast.walk(node.value)
+        if isinstance(n, ast.Constant) and isinstance(n.value, str)
+    ]
+
+
+@dataclass
+class Selection:
+    full: list = field(default_factory=list)  # make check 전부가 필요한 까닭들
+    whole: dict = field(default_factory=dict)  # 통째로 도는 테스트 파일 → 까닭
+    reads: dict = field(default_factory=dict)  # reads 표시로 고른 테스트 파일 → 맞은 패턴들
+    touched: dict = field(default_factory=dict)  # 바뀐 것(저장소 기준 경로) → 매개변수로 고르는 이름 (없으면 None)
+    subjects: dict = field(default_factory=dict)  # 고른 페이지·노트북·스니펫 파일·그림 → 까닭
+    notes: dict = field(default_factory=dict)  # 바뀐 파일 → 그것이 닿는 곳 (사람이 읽는 한 줄)
+
+    def files(self):
+        return sorted(set(self.whole) | set(self.reads))
+
+    def leave_out(self, graph, marks):
+        """make check 가 모으지도 않는 파일(모듈 표시가 marks 에 드는 것)을 뺍니다."""
+        for table in (self.whole, self.reads):
+            for file in [f for f in table if f in graph.tests and graph.tests[f].marks & marks]:
+                del table[file]
+
+    def plan(self, universe):
+        """pytest 플러그인(keep)이 읽는 JSON 값."""
+        return {
+            "whole": sorted(self.whole),
+            "reads": sorted(self.reads),
+            "touched": self.touched,
+            "subjects": sorted(self.subjects),
+            "universe": sorted(universe),
+        }
+
+
+def select(changed, graph):
+    """바뀐 파일들(저장소 기준 경로) → Selection."""
+    sel = Selection()
+    for path in changed:
+        p = PurePosixPath(path)
+        if path.startswith(FULL) or path in graph.foundation:
+            sel.full.append(path)
+            sel.notes[path] = "빌드 코드·테스트의 토대·설정: make check 전부"
+        elif path in graph.snippets or (p.parts[0] == "snippets" and p.suffix == ".py"):
+            _snippet(sel, graph, path)
+        elif p.parent.as_posix() == "snippets/notebooks" and p.suffix == ".md":
+            _touch(sel, path, p.stem, f"노트북 {p.stem}")
+            _touch(sel, path, notebook_page(p.stem), f"노트북 {p.stem}")
+            sel.notes[path] = f"노트북 {p.stem}"
+        elif p.parts[0] == "docs" and p.suffix == ".md":
+            page = p.relative_to("docs").as_posix()
+            _touch(sel, path, page, f"페이지 {page}")
+            sel.notes[path] = f"페이지 {page}"
+        elif path in graph.tests:
+            sel.whole.setdefault(path, "고친 테스트 파일")
+            sel.notes[path] = "테스트 파일 자신"
+        elif len(p.parts) > 2 and p.parts[:2] == ("tests", "__snapshots__"):  # syrupy: 모듈마다 한 폴더
+            module = f"tests/{p.parts[2]}.py"
+            if module in graph.tests:
+                sel.whole.setdefault(module, f"스냅숏 {p.name}")
+            sel.notes[path] = f"{module} 의 스냅숏"
+        else:
+            sel.touched.setdefault(path, None)
+            sel.notes[path] = "파일"
+    if sel.full:
+        return sel
+    gone = {f"module:{PurePosixPath(p).stem}" for p in changed if p.endswith(".py") and not (graph.root / p).exists()}
     for test in graph.tests.values():
-        if functions := test.naming(name if kind == "pages" else f"{name}.md"):
-            sel.add(test.path, functions, f"이름으로 부름: {why}")
-    _reads_all(sel, graph, kind, why)
+        if hit := test.imports & (set(changed) | gone) - {test.path}:
+            sel.whole.setdefault(test.path, f"import: {', '.join(sorted(hit))}")
+        hits = sorted({pat for pat in test.reads for t in sel.touched if matches(pat, t)})
+        if hits and test.path not in sel.whole:
+            sel.reads[test.path] = hits
+    for path in changed:
+        if sel.notes[path] == "파일":
+            users = [t for t, pats in sel.reads.items() if any(matches(p, path) for p in pats if p != "*")]
+            users += [t for t, why in sel.whole.items() if path in why]
+            if not users and path.startswith("docs/"):
+                sel.full.append(path)
+                sel.notes[path] = "이 docs/ 파일을 읽는다고 밝힌 테스트가 없음: make check 전부"
+            else:
+                sel.notes[path] = f"이 파일을 import 하거나 읽는다고 밝힌 테스트 파일 {len(users)}개" + (
+                    "" if users else " (린터만)"
+                )
+    return sel
 
 
-def _add(table, key, why):
-    table.setdefault(key, why)
+def _touch(sel, path, subject, why):
+    sel.touched.setdefault(path, subject)
+    sel.subjects.setdefault(subject, why)
 
 
-def _snippet(sel, graph, module, path):
-    reach = graph.importers({module})
+def _snippet(sel, graph, path):
+    reach = graph.importers({path})
+    module = PurePosixPath(path).stem
     why = f"스니펫 {module}"
-    others = sorted(reach - {module})
-    for m in sorted(reach):
-        _add(sel.subjects, f"{m}.py", why if m == module else f"{why} 를 import 하는 {m}")
-    for test in graph.tests.values():
-        if functions := test.importing(reach):
-            sel.add(test.path, functions, f"import: {', '.join(sorted(test.imported() & reach))}")
-        for m in sorted(reach):
-            if functions := test.naming(f"{m}.py"):
-                sel.add(test.path, functions, f"이름으로 부름: {m}.py")
-    _reads_all(sel, graph, "snippets", why)
-    _reads_all(sel, graph, "files", why)
-    pages = sorted(p for p, used in graph.pages.items() if used & reach)
-    notebooks = sorted(n for n, used in graph.notebooks.items() if used & reach)
+    names = {graph.snippets.get(p, PurePosixPath(p).stem) for p in reach}
+    for p in sorted(reach):
+        _touch(sel, p, f"{PurePosixPath(p).stem}.py", why if p == path else f"{why} 를 import 하는 {p}")
+    pages = sorted(page for page, used in graph.pages.items() if used & names)
+    notebooks = sorted(nb for nb, used in graph.notebooks.items() if used & names)
     for page in pages:
-        _subject(sel, graph, page, "pages", f"페이지 {page}")
+        _touch(sel, f"docs/{page}", page, f"페이지 {page}")
     for nb in notebooks:
-        _subject(sel, graph, nb, "notebooks", f"노트북 {nb}")
-    every = bool(reach & set(snippets.FIGURE_HELPERS))  # 그리는 쪽이 늘 import 하는 plotting: 모든 그림
-    drawn = sorted(name for name, m in graph.figures.items() if every or m in reach)
+        _touch(sel, f"snippets/notebooks/{nb}.md", nb, f"노트북 {nb}")
+        sel.subjects.setdefault(notebook_page(nb), f"노트북 {nb}")
+    every = bool(names & set(snippets.FIGURE_HELPERS))  # 그리는 쪽이 늘 import 하는 plotting: 모든 그림
+    drawn = sorted(name for name, m in graph.figures.items() if every or m in names)
     for name in drawn:
-        _add(sel.subjects, name, "모든 그림이 쓰는 도우미" if every else f"{why} 의 그림")
+        sel.subjects.setdefault(name, "모든 그림이 쓰는 도우미" if every else f"{why} 의 그림")
+    others = sorted(names - {module})
     sel.notes[path] = "; ".join(
         part
         for part in [
-            f"스니펫 {module}",
+            why,
             f"이것을 import 하는 스니펫: {', '.join(others)}" if others else "",
             f"페이지: {', '.join(pages)}" if pages else "",
             f"노트북: {', '.join(notebooks)}" if notebooks else "",
@@ -462,7 +384,7 @@ def _snippet(sel, graph, module, path):
 # --- pytest 쪽: 모은 테스트 가운데 고른 것만 남기기 ---------------------------------------------------
 
 
-def _names_of(value, root=ROOT):
+def names_of(value, root=ROOT):
     """매개변수 값이 가리킬 수 있는 이름들: 글자는 그대로, 경로는 이름·줄기·저장소 기준 경로."""
     if isinstance(value, str):
         return {value}
@@ -471,39 +393,45 @@ def _names_of(value, root=ROOT):
         if value.is_absolute() and value.is_relative_to(root):
             out.add(value.relative_to(root).as_posix())
         return out
-    if isinstance(value, (tuple, list)):
-        return set().union(*(_names_of(v, root) for v in value)) if value else set()
+    if isinstance(value, (tuple, list, dict)):
+        values = value.values() if isinstance(value, dict) else value
+        return set().union(*(names_of(v, root) for v in values)) if values else set()
     return set()
 
 
-def keep(file, function, params, plan):
-    """테스트 하나를 남길지: 고른 파일의 고른 함수이고, 매개변수가 (페이지·노트북·스니펫 파일·그림) 이름이면 고른 이름일 때.
-    파일을 통째로 고른 것(ALL: 그 파일을 고쳤거나, 바뀐 스니펫을 import 함)은 거르지 않습니다."""
-    return keep_named(file, function, set().union(*(_names_of(v) for v in params.values())), plan)
-
-
-def keep_named(file, function, names, plan):
-    """keep 과 같되 매개변수 대신 그 값들이 가리키는 이름들로 (make check 가 테스트마다 적어 둔 것: tools/check.py 가
-    고른 테스트의 지난 시간을 더할 때 씁니다)."""
-    functions = plan["tests"].get(file)
-    if not functions:
-        return False
-    if ALL in functions:
+def keep(file, patterns, names, plan):
+    """테스트 하나를 남길지. patterns: 그 테스트의 reads 표시 패턴들 (None 이면 모름: 맞는 것으로 봅니다),
+    names: 매개변수가 가리키는 이름들 (names_of). tools/check.py 도 지난 make check 에 적어 둔 값으로 부릅니다."""
+    if file in plan["whole"]:
         return True
-    if function not in functions:
+    if file not in plan["reads"]:
         return False
+    touched = plan["touched"]
+    hit = touched if patterns is None else [t for t in touched if any(matches(p, t) for p in patterns)]
+    if not hit:
+        return False
+    if any(touched[t] is None for t in hit):  # 이름으로 고를 수 없는 파일(스크립트, 그림 파일 …)이 바뀜
+        return True
     named = set(names) & set(plan["universe"])
     return not named or bool(named & set(plan["subjects"]))
 
 
-# pytest 플러그인 (tools/check.py 가 `-p support.changes` 로 붙입니다) ---------------------------------------
+def item_reads(item):
+    return [p for mark in item.iter_markers(MARK) for p in mark.args]
+
+
+def item_names(item):
+    return names_of(getattr(getattr(item, "callspec", None), "params", {}))
+
+
+# pytest 플러그인 (conftest 의 pytest_plugins 가 붙입니다) ---------------------------------------------------
 
 
 def pytest_addoption(parser):
     group = parser.getgroup("make quick / make check (tools/check.py)")
     group.addoption("--selection", help="tools/check.py 가 쓴 고르기(JSON): 그 테스트만 남깁니다")
     group.addoption(
-        "--record-durations", help="테스트마다 걸린 초와 매개변수의 이름을 이 JSON 파일에 씁니다 (나누기의 기준)"
+        "--record-durations", help="테스트마다 걸린 초, reads 표시와 매개변수의 이름을 이 JSON 파일에 씁니다"
     )
 
 
@@ -520,9 +448,8 @@ def pytest_collection_modifyitems(config, items):
     plan = json.loads(Path(path).read_text(encoding="utf-8"))
     kept, dropped = [], []
     for item in items:
-        params = getattr(getattr(item, "callspec", None), "params", {})
         rel = item.path.relative_to(config.rootpath).as_posix()
-        (kept if keep(rel, getattr(item, "originalname", item.name), params, plan) else dropped).append(item)
+        (kept if keep(rel, item_reads(item), item_names(item), plan) else dropped).append(item)
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = kept
@@ -537,13 +464,12 @@ def pytest_runtest_logreport(report):
 
 
 def pytest_collection_finish(session):
-    """테스트마다 매개변수가 가리키는 이름(keep 이 보는 것)을 적어 둡니다: make quick 이 고른 테스트만의 지난 시간을 더하게."""
+    """테스트마다 keep 이 보는 것(reads 패턴, 매개변수의 이름)을 적어 둡니다: make quick 이 고른 테스트만의 지난 시간을 더하게."""
     if not session.config.getoption("--record-durations"):
         return
     for item in session.items:
-        params = getattr(getattr(item, "callspec", None), "params", {})
-        names = set().union(*(_names_of(v) for v in params.values())) if params else set()
-        _durations.setdefault(item.nodeid, {"seconds": 0.0})["names"] = sorted(names)
+        entry = _durations.setdefault(item.nodeid, {"seconds": 0.0})
+        entry.update(names=sorted(item_names(item)), reads=item_reads(item))
 
 
 def pytest_sessionfinish(session):

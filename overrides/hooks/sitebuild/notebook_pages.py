@@ -12,12 +12,14 @@ mkdocs-jupyter 는 노트북 페이지마다 JupyterLab CSS 약 580 KB, 복사 �
   셀 메타데이터 attention_site 로 실려 어느 그림인지 알려 줍니다. 커널의 PNG 는 흰 바탕 한 가지뿐이라
   어두운 테마에서 흰 카드가 되고, 휴대전화에서는 글자가 너무 작아지기 때문입니다.
 - 맨 위 제목 아래에 .ipynb 내려받기 단추를 답니다.
+- 셀 메타데이터의 fold / fold_output 이 있는 셀은 코드와 출력을, 또는 출력만 닫힌 접기에 넣습니다 (folded).
 
 mkdocs-jupyter 의 HTML 구조(아래 SELECTORS)와 마크다운 셀을 넘기는 방식에 기대므로, 그 약속은
 tests/test_contracts.py 가 지킵니다.
 """
 
 import html
+import re
 import xml.etree.ElementTree as etree
 from pathlib import Path
 
@@ -32,6 +34,7 @@ from pygments.lexers import PythonLexer
 from .codestyle import LeanTokens
 from .fences import output_html
 from .figure_markup import figure_info, figure_links
+from .lines import code_break_points, wrap_lines
 from .notebooks import SITE_KEY
 
 # mkdocs-jupyter 0.27 의 출력에서 기대는 구조
@@ -48,12 +51,35 @@ class NotebookPageError(RuntimeError):
     pass
 
 
+_CODE = re.compile(r"(<code>)(.*)(</code></pre>)", re.S)
+
+
 def code_block(source):
-    """코드 셀 하나 → 본문 페이지의 코드 블록과 같은 모양 (div.highlight > pre > code), 검색 색인 제외."""
+    """코드 셀 하나 → 본문 페이지의 코드 블록과 같은 모양 (div.highlight > pre > code), 검색 색인 제외.
+
+    노트북 페이지의 코드는 긴 줄을 상자 안에서 접습니다 (issue 41: 휴대전화에서 채점 도구의 줄이 783 px 까지 가로로
+    넘쳤습니다). 접은 상자 속 코드와 같은 방법입니다: 가장 좁은 상자에 들어가지 않는 줄만 span.line 으로 감싸 내어쓰기로
+    접고(lines.py, site.css 의 .notebook pre > code), 복사하는 글은 그대로입니다."""
     lexer = PythonLexer(filters=[LeanTokens()])
-    block = BeautifulSoup(highlight(source, lexer, HtmlFormatter(wrapcode=True)), "html.parser").div
+    html = highlight(source, lexer, HtmlFormatter(wrapcode=True))
+    html = _CODE.sub(lambda m: m.group(1) + wrap_lines(m.group(2), code_break_points(m.group(2))) + m.group(3), html)
+    block = BeautifulSoup(html, "html.parser").div
     block["data-search-exclude"] = ""
     return block
+
+
+def folded(soup, out, summary):
+    """out 끝에 닫힌 접기(<details class="notebook-fold">)를 달고 그 접기를 돌려줍니다: 독자가 열 때까지 안 보이는 곳.
+
+    휴대전화에서 180줄 남짓한 채점 도구가 3,500 px 를 차지하고, 연습 문제의 출력(확인 함수가 짚은 실수)과 풀이는
+    먼저 예상해 볼 답을 알려 줍니다 (issue 41). 노트북 원본의 정보 문자열 fold="…"(코드와 출력)나
+    fold_output="…"(출력만)가 요약 글이 됩니다 (notebooks.py)."""
+    details = soup.new_tag("details", attrs={"class": "notebook-fold"})
+    head = soup.new_tag("summary")
+    head.string = summary
+    details.append(head)
+    out.append(details)
+    return details
 
 
 def unescape_markdown_cells(page_markdown, notebook_path):
@@ -97,7 +123,7 @@ def slim_notebook_html(page_html, notebook_path, label, figures, page_url):
     link.string = f"노트북 내려받기 ({Path(notebook_path).name})"
     download.append(link)
     note = soup.new_tag("span")
-    note.string = "numpy와 matplotlib만 있으면 Jupyter나 Colab에서 그대로 실행됩니다."
+    note.string = "numpy와 matplotlib만 있으면 그대로 돌아갑니다."
     download.append(note)
 
     for cell in soup.select(SELECTORS["cells"]):
@@ -112,19 +138,25 @@ def slim_notebook_html(page_html, notebook_path, label, figures, page_url):
         cell_id = inner.get("id", "").removeprefix("cell-id=") if inner is not None else ""
         if cell_id not in cells:
             raise NotebookPageError(f"{label}: 코드 셀의 id({cell_id!r})를 노트북에서 찾지 못했습니다")
-        out.append(code_block(cells[cell_id].source))
+        site = cells[cell_id].metadata.get(SITE_KEY, {})
+        code_to = output_to = out
+        if site.get("fold"):  # 코드와 출력을 함께 접습니다 (채점 도구, 풀이)
+            lines = len(cells[cell_id].source.splitlines())
+            code_to = output_to = folded(soup, out, f"{site['fold']} ({lines}줄)")
+        code_to.append(code_block(cells[cell_id].source))
+        if site.get("fold_output") and cell.select(SELECTORS["output"]):  # 답을 드러내는 출력만 접습니다
+            output_to = folded(soup, out, site["fold_output"])
         text = []  # 이어진 텍스트 출력은 한 블록으로: 커널은 print 한 번도 여러 조각으로 보낼 수 있습니다
 
         def flush_text():
             if text:
-                out.append(BeautifulSoup(output_html("".join(text)), "html.parser"))
+                output_to.append(BeautifulSoup(output_html("".join(text)), "html.parser"))
                 text.clear()
 
         for output in cell.select(SELECTORS["output"]):
             img = output.find("img")
             if img is not None and img.get("src", "").startswith("data:image/"):
                 flush_text()
-                site = cells[cell_id].metadata.get(SITE_KEY, {})
                 if not site.get("figure"):
                     raise NotebookPageError(
                         f"{label}: 셀 {cell_id} 가 그림을 그리는데 어느 사이트 그림인지 모릅니다 "
@@ -136,7 +168,7 @@ def slim_notebook_html(page_html, notebook_path, label, figures, page_url):
                     raise NotebookPageError(f"{label}: 셀 {cell_id}: {exc}") from exc
                 para = etree.Element("p")
                 para.extend(figure_links(info, site["alt"], lambda f: get_relative_url(f"figures/{f}", page_url)))
-                out.append(BeautifulSoup(etree.tostring(para, encoding="unicode", method="html"), "html.parser"))
+                output_to.append(BeautifulSoup(etree.tostring(para, encoding="unicode", method="html"), "html.parser"))
                 continue
             pre = output.find("pre")
             if pre is not None:

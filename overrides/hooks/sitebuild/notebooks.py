@@ -9,6 +9,9 @@ python 코드 블록은 코드 셀, 그 사이의 글은 마크다운 셀이 됩
   셀 메타데이터로 읽습니다). 노트북 페이지는 그 셀의 출력 대신 같은 데이터를 그리는 사이트 그림
   (snippets 의 figure_* 함수: 밝은/어두운 테마, 좁은/넓은 판)을 그 대체 텍스트와 함께 보여 줍니다
   (notebook_pages.py). 셀 메타데이터 attention_site 로 실립니다.
+- 정보 문자열의 fold="요약" 은 그 셀의 코드와 출력을, fold_output="요약" 은 출력만 사이트 페이지에서 닫힌 접기에
+  넣습니다 (채점 도구, 답을 드러내는 출력, 풀이: notebook_pages.py). fold 셀은 내려받은 노트북에서도 코드가 접혀
+  있습니다 (셀 메타데이터 jupyter.source_hidden). 출력은 배우는 사람이 셀을 돌려서 보는 것이므로 노트북에서는 접지 않습니다.
 - 원본 맨 위의 YAML 머리말(description 등)은 셀이 아니라 노트북 메타데이터 attention_site 로 갑니다.
   내려받은 노트북을 Jupyter·Colab 에서 열면 머리말 셀 없이 제목부터 보입니다.
 
@@ -50,8 +53,10 @@ def notebook_from_source(text, expand):
             site_meta = yaml.safe_load(cell.source.strip().strip("-")) or {}
             continue
         if cell.cell_type == "code":
-            site = {k: cell.metadata[k] for k in ("figure", "alt") if k in cell.metadata}
+            site = {k: cell.metadata[k] for k in ("figure", "alt", "fold", "fold_output") if k in cell.metadata}
             meta = {SITE_KEY: site} if site else {}
+            if "fold" in site:  # Jupyter 에서도 코드를 접어 둡니다 (셀 제목을 누르면 펼쳐집니다)
+                meta["jupyter"] = {"source_hidden": True}
             cells.append(nbformat.v4.new_code_cell(expand(cell.source).strip("\n"), metadata=meta))
         elif cell.cell_type == "markdown":
             cells.append(nbformat.v4.new_markdown_cell(cell.source))

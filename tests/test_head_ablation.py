@@ -35,11 +35,14 @@ def ha():
 
 
 @pytest.fixture(scope="module")
-def chapters(ha):
-    """두 모델 장의 모듈 (real_model, korean_model)."""
-    import korean_model  # noqa: F401 (make check 가 이 파일을 두 장의 테스트와 같은 프로세스에 두도록: tools/check.py)
+def chapters():
+    """두 모델 장의 모듈 (real_model, korean_model): 이 장의 문장과 이름 붙인 헤드를 그 장의 것과 견줍니다.
+    장의 스크립트를 import 하는 것은 테스트뿐입니다 (스니펫은 하지 않습니다: tests/test_snippet_imports.py). import 하면 그 장의
+    분석을 찍지만, pytest 가 출력을 모읍니다."""
+    import korean_model
+    import real_model
 
-    return ha.chapters()
+    return real_model, korean_model
 
 
 def padded(model, texts):

@@ -6,7 +6,7 @@ import io
 
 import pytest
 
-from particles import HEAD, PARTICLES, agrees, find_particles, particle_weights, unsplit_words
+from particles import HEAD, PARTICLES, agrees, find_particles, marked_particles, particle_weights, unsplit_words
 from supported_strings import generated
 
 
@@ -30,6 +30,17 @@ def test_finds_every_hand_marked_particle_and_few_others(km):
         wrong += len(guessed - marked)
     assert (found, missed) == (52, 0)  # 붙은 말(앞 조각들)까지 손으로 표시한 것과 같습니다
     assert wrong <= 2
+
+
+def test_marked_particles_follow_the_korean_chapter(km):
+    """라이브러리의 marked_particles(여러분의 문장으로 페이지가 씀)는 한국어 장의 attached 가 조사로 적은 따로 떨어진 조각과
+    28문장 모두에서 같습니다: 페이지는 장의 스크립트를 import 하지 않고 같은 답을 냅니다."""
+    total = 0
+    for annotated, (tokens, _) in zip(km.ANNOTATED, km.results):
+        chapter = {s for role, s, _ in km.attached(annotated, tokens) if role == "조사" and s is not None}
+        assert marked_particles(annotated, tokens, km.START, len(tokens) - 1) == chapter, annotated
+        total += len(chapter)
+    assert total == 52
 
 
 def test_rule_on_small_cases():

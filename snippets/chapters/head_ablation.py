@@ -216,19 +216,6 @@ def figure_worth(narrow=False):
 # --8<-- [end:figures]
 
 
-def chapters():
-    """두 모델 장의 모듈 (real_model, korean_model). 이 페이지의 문장과 이름 붙인 헤드가 그 장의 것과 같은지 테스트가 견줄 때
-    씁니다. import 하면 그 장의 분석을 찍으므로 조용히 읽습니다. (이 import 덕분에 빌드의 캐시도 두 장이 바뀌면 이 페이지를
-    다시 만듭니다: 빌드의 캐시는 스니펫이 import 하는 파일의 내용을 재료로 씁니다.)"""
-    import contextlib
-    import io
-
-    with contextlib.redirect_stdout(io.StringIO()):
-        import korean_model
-        import real_model
-    return real_model, korean_model
-
-
 # 브라우저 워커가 (나중에 헤드 끄기 스위치를 달 때) 견줄 numpy 의 값: 여러분의 문장으로·한국어 장의 탐색기 문장 둘에서
 # 끄는 방법 몇 가지. 헤드와 층은 페이지의 이름(1부터)으로 적습니다.
 REFERENCE_RUNS = [

@@ -124,7 +124,7 @@ def figure_random(narrow=False):
 
 
 # 학습된 모델의 헤드 넷 (실제 모델 장과 같은 헤드와 문장). 제목 둘째 줄의 숫자가 무엇의 평균인지 제목이 직접 말합니다:
-# 세 헤드는 그 습관의 자리에 준 가중치, 넓게 보는 헤드는 엔트로피. 평균은 영어 문장 24개에서 냅니다 (real_model.stats).
+# 세 헤드는 그 습관의 자리에 준 가중치, 넓게 보는 헤드는 엔트로피. 평균은 영어 문장 24개에서 냅니다 (english_heads.analysis).
 TRAINED_MEASURES = {
     "이전 토큰": "앞 토큰에 주는 몫",
     "다음 토큰": "뒤 토큰에 주는 몫",
@@ -141,14 +141,15 @@ def trained_title(head_name, pattern, value):
 def figure_trained(narrow=False):
     """all-MiniLM-L6-v2 의 헤드 네 개가 "The cat sat on the mat." 을 보는 모습.
 
-    실제 모델 장의 그림(real_model.figure_showcase)을 그대로 그리고, 제목만 이 장의 독자에게 맞게 바꿉니다.
+    실제 모델 장과 같은 그림(english_heads.draw_showcase: 같은 헤드, 같은 값)을 그리고, 제목만 이 장의 독자에게 맞게 바꿉니다.
     """
-    import real_model
+    from english_heads import analysis, draw_showcase, name, showcase
 
-    fig = real_model.figure_showcase(narrow)
-    for ax, (pattern, (layer, head)) in zip(fig.axes, real_model.SHOWCASE):
-        value = real_model.stats["엔트로피" if pattern == "넓게 보기" else pattern][layer, head]
-        ax.set_title(trained_title(real_model.name(layer, head), pattern, value))
+    tokens, maps, stats = analysis()
+    fig = draw_showcase(tokens, maps, stats, narrow)
+    for ax, (pattern, (layer, head)) in zip(fig.axes, showcase(stats)):
+        value = stats["엔트로피" if pattern == "넓게 보기" else pattern][layer, head]
+        ax.set_title(trained_title(name(layer, head), pattern, value))
     return fig
 # --8<-- [end:figure]
 

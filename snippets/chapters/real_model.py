@@ -34,43 +34,10 @@ print(f"그 헤드들의 [CLS] 몫: {layer1_cls_share[layer1_cls_top > 0.5].min(
       f"–{layer1_cls_share[layer1_cls_top > 0.5].max():.2f}")
 # --8<-- [end:layer1]
 
-# 문장들은 english_sentences.py 에 있습니다 (머리 지우기 장도 같은 문장을 씁니다)
+# 문장들은 english_sentences.py 에, 헤드마다 재는 패턴은 english_heads.py 에 있습니다 (머리 지우기 장, 트랜스포머 그림 장도 씁니다)
+from english_heads import PATTERNS, collect, draw_showcase, showcase
 from english_sentences import SENTENCES
 # --8<-- [start:sentences_use]
-PUNCT = set(".,!?;:'\"")
-PATTERNS = ["이전 토큰", "다음 토큰", "[CLS]", "[SEP]", "자기 자신", "문장부호", "엔트로피"]
-
-
-def head_stats(maps, tokens):
-    """쿼리 토큰 하나하나가 각 패턴에 준 가중치: {패턴: (층, 헤드, 쿼리 수)}."""
-    n = len(tokens)
-    idx = np.arange(n)
-    punct = np.array([t in PUNCT for t in tokens])
-    # [CLS] 에는 이전이 없고, [SEP] 에는 다음이 없습니다
-    prev = np.where(idx > 0, maps[..., idx, np.maximum(idx - 1, 0)], np.nan)
-    nxt = np.where(idx < n - 1, maps[..., idx, np.minimum(idx + 1, n - 1)], np.nan)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        entropy = -np.nansum(np.where(maps > 0, maps * np.log(maps), 0.0), axis=-1)
-    return {"이전 토큰": prev, "다음 토큰": nxt, "[CLS]": maps[..., 0], "[SEP]": maps[..., n - 1],
-            "자기 자신": maps[..., idx, idx], "문장부호": maps[..., punct].sum(-1), "엔트로피": entropy}
-
-
-def collect(sentences, model):
-    """모든 문장의 모든 쿼리 토큰에 대해 평균 낸 패턴 값: {패턴: (6, 12)}, 층별 헤드 간 JS 거리 (6,),
-    그리고 문장마다의 가중치 {문장: (6, 12, n, n)}."""
-    per_pattern = {p: [] for p in PATTERNS}
-    js, all_maps = [], {}
-    for text in sentences:
-        ids, toks = tokenize(model, text)
-        _, weights = encode(model, ids)
-        maps = all_maps[text] = np.stack([w[0] for w in weights]).astype(np.float64)
-        for p, v in head_stats(maps, toks).items():
-            per_pattern[p].append(v)
-        js.append([mean_pairwise_js(layer) for layer in maps])
-    means = {p: np.nanmean(np.concatenate(v, axis=-1), axis=-1) for p, v in per_pattern.items()}
-    return means, np.mean(js, axis=0), all_maps
-
-
 model = load_model()
 stats, js_layers, sentence_maps = collect(SENTENCES, model)
 print(f"문장 {len(SENTENCES)}개")
@@ -282,13 +249,8 @@ for k in sorted(set(offsets)):
     print(f"늘 {k}칸 뒤 단어를 고르는 기준선: {offsets.count(k) / n_pairs:.0%}")
 # --8<-- [end:quiz_4]
 
-# 그림과 히트맵 페이지가 함께 쓰는 "눈에 띄는 헤드" 네 개 (통계에서 고릅니다)
-SHOWCASE = [
-    ("이전 토큰", np.unravel_index(stats["이전 토큰"].argmax(), (6, 12))),
-    ("다음 토큰", np.unravel_index(stats["다음 토큰"].argmax(), (6, 12))),
-    ("[CLS]", np.unravel_index(stats["[CLS]"].argmax(), (6, 12))),
-    ("넓게 보기", broad),
-]
+# 그림과 히트맵 페이지가 함께 쓰는 "눈에 띄는 헤드" 네 개 (통계에서 고릅니다: english_heads.showcase)
+SHOWCASE = showcase(stats)
 
 
 # --8<-- [start:figures]
@@ -314,20 +276,7 @@ def figure_layer1(narrow=False):
 
 def figure_showcase(narrow=False):
     """습관이 뚜렷한 헤드 네 개: 이전 토큰, 다음 토큰, [CLS], 넓게 보기 (2 × 2)."""
-    import matplotlib.pyplot as plt
-
-    from plotting import heatmap, label_heatmap_grid, width
-
-    fig, axes = plt.subplots(2, 2, figsize=(width(narrow), 6.2 if narrow else 7.2), layout="constrained")
-    for ax, (pattern, (layer, head)) in zip(axes.flat, SHOWCASE):
-        value = stats["엔트로피" if pattern == "넓게 보기" else pattern][layer, head]
-        label = f"엔트로피 {value:.2f}" if pattern == "넓게 보기" else f"평균 {value:.2f}"
-        title = f"{name(layer, head)}: {pattern}\n24문장 {label}" if narrow else \
-            f"헤드 {name(layer, head)}: {pattern}\n(24문장 {label})"
-        im = heatmap(ax, maps[layer, head], tokens, tokens, annotate=False, title=title, xlabel="", ylabel="")
-        ax.tick_params(axis="x", labelrotation=90)
-    label_heatmap_grid(fig, axes, im, narrow)
-    return fig
+    return draw_showcase(tokens, maps, stats, narrow)
 
 
 def figure_stats(narrow=False):

@@ -133,3 +133,23 @@ def unsplit_words(tokens, first, last):
                 out.append((text, particle))
                 break
     return out
+
+
+def marked_particles(annotated, tokens, first, last):
+    """손으로 표시한 조사("/" 뒤, korean_sentences.ANNOTATED)가 따로 떨어진 조각이면 그 조각의 자리들.
+
+    규칙은 한국어 장(korean_model.attached)과 같습니다: 표시 앞 글자 수만큼의 조각 바로 다음 조각이 조사 조각이고,
+    조각 경계가 표시와 맞지 않으면(조사가 앞 글자와 한 조각) 넣지 않습니다. first, last 는 find_particles 와 같은 범위입니다.
+    """
+    found = set()
+    for word, idx in zip(annotated.split(" "), words(tokens, first, last)):
+        if "/" not in word:
+            continue
+        stem, pos = len(word.split("/")[0].replace("~", "")), 0
+        for i in idx:
+            piece = tokens[i].lstrip(SPACE)
+            if piece and pos == stem:
+                found.add(i)
+                break
+            pos += len(piece)
+    return found

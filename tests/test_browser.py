@@ -9,7 +9,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from browser import fetched, open_waiting
+from browser import PHONE, Tab, fetched, open_waiting
+from support import colour
 
 pytestmark = pytest.mark.browser
 
@@ -104,3 +105,24 @@ def test_explorer_draws_only_when_the_reader_scrolls_near(phone):
     assert n >= 3 and box.locator(".attention-explorer__grid td[data-weight]").count() == n * n
     assert "준비" not in box.inner_text()
     phone.assert_clean()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_tapped_explorer_button_keeps_a_readable_label(browser, server, scheme):
+    """휴대전화에서 누른 프리셋 단추는 :hover·:focus 가 남은 채로 칠해집니다. 그 글자와 바탕의 명암비가 4.5:1 이상입니다
+    (어두운 팔레트에서 파란 바탕에 파란 글자가 되었던 일)."""
+    tab = Tab(browser, server, PHONE, has_touch=True, is_mobile=True)
+    try:
+        page = tab.open("why_scale/", scheme=scheme)
+        tab.read_through(whole_page=False)
+        for button in page.locator(".attention-explorer__presets .md-button").all():
+            button.tap()
+            fg, bg = button.evaluate(
+                """b => { document.getAnimations().forEach(a => a.finish());  // 색 전환(125 ms)의 끝 상태에서 잽니다
+                   const s = getComputedStyle(b), rgb = c => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
+                   return [rgb(s.color), rgb(s.backgroundColor)]; }"""
+            )
+            assert colour.contrast(fg, bg, scale=255) >= 4.5, (scheme, button.inner_text(), fg, bg)
+        tab.assert_clean()
+    finally:
+        tab.close()

@@ -127,7 +127,7 @@ def chapter_sentences(chapter):
 
 CACHE = disk_cache.ROOT / ".cache" / "measurements"
 # 결과를 정하는 스니펫 파일들: 이 파일이 import 하는 것과, 넘겨받는 모델을 읽는 e5_numpy (bert_numpy 는 MiniLM 을 읽습니다)
-SOURCES = ("ablation", "attention", "bert_numpy", "e5_numpy", "head_stats")
+SOURCES = ("ablation", "arguments", "attention", "bert_numpy", "e5_numpy", "head_stats")
 
 
 def _source(module):

@@ -1,6 +1,7 @@
 """테스트가 함께 쓰는 도우미: mkdocs.yml 을 빌드와 똑같이 읽고, 페이지의 코드 블록과 그림을 꺼냅니다."""
 
 import functools
+import re
 from pathlib import Path
 
 import lxml.html
@@ -107,6 +108,29 @@ def to_html(text, with_glue=True):
 
 
 @functools.cache
+def notebook_folds(text):
+    """노트북 원고의 정보 문자열 fold="요약"(sitebuild/notebooks.py: 그 셀의 코드를 사이트 페이지에서 닫힌 접기에)을
+    마크다운이 읽는 모양으로: 그 코드 블록을 <details><summary>요약</summary> … </details> 로 감쌉니다. fold_output 은
+    출력만 접으므로 코드는 그대로 둡니다. 마크다운은 이 정보 문자열을 모르고 블록을 글로 그려 버립니다."""
+    out, closing = [], False
+    for line in text.split("\n"):
+        m = re.match(r"^```python\s+(.*)$", line)
+        if m and "fold" in m.group(1):
+            folded = re.search(r'(?:^|\s)fold="([^"]*)"', m.group(1))
+            if folded:
+                out += [f"<details><summary>{folded.group(1)}</summary>", "", "```python"]
+                closing = True
+            else:
+                out.append("```python")
+            continue
+        if closing and line.strip() == "```":
+            out += ["```", "", "</details>"]
+            closing = False
+            continue
+        out.append(line)
+    return "\n".join(out)
+
+
 def rendered(path, with_glue=True):
     """원고 하나(docs/ 의 페이지나 snippets/notebooks/ 의 노트북 원고)를 include 를 펼쳐 HTML 로.
 
@@ -116,6 +140,8 @@ def rendered(path, with_glue=True):
     """
     path = Path(path)
     text = expander()(path.read_text(encoding="utf-8"))
+    if path.parent.name == "notebooks":
+        text = notebook_folds(text)
     name = f"html-{path.parent.name}-{path.stem}-{'glue' if with_glue else 'plain'}"
     inputs = [text, HOOKS / "sitebuild", ROOT / "mkdocs.yml"]
     return runs.cached_value(name, inputs, lambda: to_html(text, with_glue), __name__)

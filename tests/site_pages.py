@@ -1,7 +1,6 @@
 """테스트가 함께 쓰는 도우미: mkdocs.yml 을 빌드와 똑같이 읽고, 페이지의 코드 블록과 그림을 꺼냅니다."""
 
 import functools
-import re
 from pathlib import Path
 
 import lxml.html
@@ -109,26 +108,20 @@ def to_html(text, with_glue=True):
 
 @functools.cache
 def notebook_folds(text):
-    """노트북 원고의 정보 문자열 fold="요약"(sitebuild/notebooks.py: 그 셀의 코드를 사이트 페이지에서 닫힌 접기에)을
-    마크다운이 읽는 모양으로: 그 코드 블록을 <details><summary>요약</summary> … </details> 로 감쌉니다. fold_output 은
-    출력만 접으므로 코드는 그대로 둡니다. 마크다운은 이 정보 문자열을 모르고 블록을 글로 그려 버립니다."""
-    out, closing = [], False
-    for line in text.split("\n"):
-        m = re.match(r"^```python\s+(.*)$", line)
-        if m and "fold" in m.group(1):
-            folded = re.search(r'(?:^|\s)fold="([^"]*)"', m.group(1))
-            if folded:
-                out += [f"<details><summary>{folded.group(1)}</summary>", "", "```python"]
-                closing = True
-            else:
-                out.append("```python")
+    """노트북 원고를 빌드가 읽는 그대로(sitebuild.notebooks.notebook_from_source: jupytext) 셀로 나눈 뒤 마크다운으로
+    되돌립니다. 정보 문자열 fold="요약" 인 코드 셀(사이트 페이지에서 닫힌 접기)은 <details> 로 감쌉니다. 마크다운은 그
+    정보 문자열을 몰라 셀을 글로 그려 버립니다."""
+    from sitebuild.notebooks import SITE_KEY, notebook_from_source
+
+    parts = []
+    for cell in notebook_from_source(text, lambda source: source).cells:
+        if cell.cell_type != "code":
+            parts.append(cell.source)
             continue
-        if closing and line.strip() == "```":
-            out += ["```", "", "</details>"]
-            closing = False
-            continue
-        out.append(line)
-    return "\n".join(out)
+        fence = f"```python\n{cell.source}\n```"
+        fold = cell.metadata.get(SITE_KEY, {}).get("fold")
+        parts.append(f"<details><summary>{fold}</summary>\n\n{fence}\n\n</details>" if fold else fence)
+    return "\n\n".join(parts)
 
 
 def rendered(path, with_glue=True):

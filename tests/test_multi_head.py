@@ -87,5 +87,6 @@ def test_the_memo_analogy_comes_before_the_formulas_and_stays_honest():
     analogy = next(p for p in body.split("\n\n") if "메모" in p)
     assert body.index(analogy) < body.index("$$"), "비유가 수식 뒤에 있습니다"
     assert "밑줄" in analogy and "어텐션 가중치" in analogy  # 비유의 무엇이 식의 무엇인지
-    assert re.search(r"아무도 정해 주지 않습니다.*학습으로 정할 뿐", analogy)
+    # 밑줄 칠 곳(역할)은 누가 정해 주는 것이 아니라 학습된 W_Q, W_K가 정한다는 말이 비유 안에 있어야 합니다.
+    assert re.search(r"누가 정해 주지 않[^.]*학습된 W_Q, W_K가 정합니다", analogy)
     assert "위치나 특수 토큰을 따르는 습관" in analogy and "heatmap.md" in analogy  # 4장이 보인 것

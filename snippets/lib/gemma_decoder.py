@@ -178,6 +178,20 @@ def attention_block(h, layer, cfg, i, segments):
 
 
 # --8<-- [start:forward]
+def decoder_layer(h, layer, cfg, i, segments):
+    """층 i 하나: 어텐션과 피드포워드, 둘 다 입력과 출력을 정규화하고 잔차에 더합니다.
+
+    h: (행, d_model) 잔차 흐름 → (다음 층의 h (행, d_model), [문장마다 가중치 (헤드, 새 토큰, 자리)]).
+    """
+    a, w = attention_block(rms_norm(h, layer["norm_attn"], cfg["eps"]), layer, cfg, i, segments)
+    # 어텐션 출력도 정규화한 뒤 더합니다
+    h = h + rms_norm(a, layer["norm_attn_out"], cfg["eps"])
+    f = rms_norm(h, layer["norm_ffn"], cfg["eps"])
+    # GeGLU
+    f = (gelu_tanh(f @ layer["W_gate"]) * (f @ layer["W_up"])) @ layer["W_down"]
+    return h + rms_norm(f, layer["norm_ffn_out"], cfg["eps"]), w
+
+
 def forward(model, batch, caches):
     """문장마다 새 토큰들을 캐시 뒤에 이어 읽습니다. batch: [토큰 id 배열], caches: [KVCache] (같은 길이).
 
@@ -189,20 +203,12 @@ def forward(model, batch, caches):
     h = p["E"].rows(ids) * np.float32(np.sqrt(cfg["d_model"]))
     weights = [[] for _ in segments]
     for i, layer in enumerate(p["layers"]):
-        a, w = attention_block(rms_norm(h, layer["norm_attn"], cfg["eps"]), layer, cfg, i, segments)
-        # 어텐션 출력도 정규화한 뒤 더합니다
-        h = h + rms_norm(a, layer["norm_attn_out"], cfg["eps"])
-        f = rms_norm(h, layer["norm_ffn"], cfg["eps"])
-        # GeGLU
-        f = (gelu_tanh(f @ layer["W_gate"]) * (f @ layer["W_up"])) @ layer["W_down"]
-        h = h + rms_norm(f, layer["norm_ffn_out"], cfg["eps"])
+        h, w = decoder_layer(h, layer, cfg, i, segments)
         for s, ws in zip(weights, w):
             s.append(ws)
     # 출력 층은 임베딩 표를 다시 씁니다: h @ Eᵀ
     logits = p["E"].logits(rms_norm(h, p["norm_out"], cfg["eps"]))
-    for cache, (_, rows, pos), new in zip(caches, segments, batch):
-        cache.length = int(pos[-1]) + 1
-        cache.ids += [int(t) for t in new]
+    _advance(caches, segments, batch)
     return [logits[rows] for _, rows, _ in segments], weights
 # --8<-- [end:forward]
 
@@ -328,6 +334,13 @@ def _check_batch(model, batch, caches):
         all_ids.append(new)
         row += new.size
     return segments, np.concatenate(all_ids)
+
+
+def _advance(caches, segments, batch):
+    """캐시마다 채운 길이와 읽은 토큰을 새 토큰만큼 늘립니다 (K, V 는 attention_block 이 이미 넣었습니다)."""
+    for cache, (_, rows, pos), new in zip(caches, segments, batch):
+        cache.length = int(pos[-1]) + 1
+        cache.ids += [int(t) for t in new]
 # --8<-- [end:checks]
 
 
@@ -344,14 +357,8 @@ def residual_stream(model, batch, caches):
     h = p["E"].rows(ids) * np.float32(np.sqrt(cfg["d_model"]))
     stream = [h]
     for i, layer in enumerate(p["layers"]):
-        a, _ = attention_block(rms_norm(h, layer["norm_attn"], cfg["eps"]), layer, cfg, i, segments)
-        h = h + rms_norm(a, layer["norm_attn_out"], cfg["eps"])
-        f = rms_norm(h, layer["norm_ffn"], cfg["eps"])
-        f = (gelu_tanh(f @ layer["W_gate"]) * (f @ layer["W_up"])) @ layer["W_down"]
-        h = h + rms_norm(f, layer["norm_ffn_out"], cfg["eps"])
+        h, _ = decoder_layer(h, layer, cfg, i, segments)
         stream.append(h)
-    for cache, (_, rows, pos), new in zip(caches, segments, batch):
-        cache.length = int(pos[-1]) + 1
-        cache.ids += [int(t) for t in new]
+    _advance(caches, segments, batch)
     return stream
 # --8<-- [end:residuals]

@@ -8,7 +8,7 @@
  *
  * 저장본으로 준 페이지에는 <html data-saved-copy> 표시를 붙입니다. 페이지는 그것을 보고 실패할 것이 뻔한 요청을 보내지
  * 않습니다: 검색 색인과 검색 작업자(overrides/main.html; 작업자의 파일은 이 워커의 범위 밖이라 저장본이 없습니다)와,
- * 모델 목록을 네트워크에 먼저 묻는 일(assets/own-sentence.js). navigator.onLine 은 네트워크가 닿지 않아도 true 일 때가
+ * 모델 목록을 네트워크에 먼저 묻는 일(assets/model-tool.js 의 manifestOf). navigator.onLine 은 네트워크가 닿지 않아도 true 일 때가
  * 많아(와이파이는 붙었지만 인터넷이 없을 때, 브라우저의 오프라인 흉내) 그것만으로는 알 수 없습니다.
  */
 "use strict";

@@ -545,7 +545,7 @@ def test_second_visit_starts_at_once_and_works_offline(browser, built_site):
         assert len(model_requests(tab)) == first  # 다시 받지 않습니다
         # 네트워크 없이: 브라우저를 오프라인으로 두고, 서버도 끕니다. 페이지는 서비스 워커가, 모델 목록과 모델은 저장소가
         # 줍니다 ("여러분의 문장으로" 와 같은 길: tests/test_own_sentence_browser.py). 실패한 요청도 콘솔 오류도 없습니다:
-        # 저장본으로 연 페이지(data-saved-copy)는 모델 목록을 네트워크에 먼저 묻지 않습니다 (explorer-common.js 의 manifestOf).
+        # 저장본으로 연 페이지(data-saved-copy)는 모델 목록을 네트워크에 먼저 묻지 않습니다 (model-tool.js 의 manifestOf).
         uncaught, failed, logged = go_offline(tab, page, httpd)
         page.reload()
         page.locator(ROOT).scroll_into_view_if_needed()

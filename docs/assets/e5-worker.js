@@ -37,11 +37,13 @@
  *     oneMinusCos: 끄기 전과 뒤의 문장 임베딩(토큰 평균을 길이 1 로)의 1 − cos, moved: 헤드마다 끄기 전과 뒤의 가중치의
  *     JS 거리(쿼리 행마다, 모든 행의 평균; 끈 헤드는 NaN). snippets/lib/ablation.py 의 pooled, moved 와 같은 값입니다.
  */
-/* global E5Tokenizer */
+/* global E5Tokenizer, attentionExplorers */
 "use strict";
 
 var IN_WORKER = typeof WorkerGlobalScope !== "undefined" && self instanceof WorkerGlobalScope;
 if (IN_WORKER && typeof E5Tokenizer === "undefined") importScripts("e5-tokenizer.js");
+// 작은 히트맵을 칠하는 paintAtlas (헤드 탐색기와 같은 함수). 페이지는 data-scripts 로 함께 붙여 보냅니다
+if (IN_WORKER && typeof attentionExplorers === "undefined") importScripts("explorer-common.js");
 
 var model = null;  // {config, tensors: {이름: Float32Array}, embed: [{rows, index}], tokenizer}
 var files = {};  // 받은 파일 이름 → ArrayBuffer (묶음을 더할 때 다시 받지 않도록)
@@ -320,25 +322,10 @@ function explorerArrays(res, n, queries) {
 }
 
 /* 헤드 탐색기의 작은 히트맵 L × H 개를 이어 붙인 그림의 RGBA 화소: 가로 (헤드, 키), 세로 (층, 쿼리), 화소 하나 = 가중치 하나.
-   head-explorer.js 의 atlas() 와 같은 색 (색표의 1,024 단계 가운데 가중치에 가장 가까운 것). */
+   head-explorer.js 의 atlas() 와 같은 함수(explorer-common.js 의 paintAtlas)와 같은 색표(palette)로 칠합니다. */
 function atlasPixels(qweights, n, nq) {
-  var L = model.config.layers, H = model.config.heads, width = n * H;
-  var px = new Uint8ClampedArray(4 * width * nq * L);
-  for (var l = 0; l < L; l++) {
-    for (var h = 0; h < H; h++) {
-      for (var r = 0; r < nq; r++) {
-        var at = ((l * H + h) * nq + r) * n, row = (l * nq + r) * width + h * n;
-        for (var j = 0; j < n; j++) {
-          var c = 3 * Math.round(Math.min(Math.max(qweights[at + j], 0), 1) * 1023), o = 4 * (row + j);
-          px[o] = palette[c];
-          px[o + 1] = palette[c + 1];
-          px[o + 2] = palette[c + 2];
-          px[o + 3] = 255;
-        }
-      }
-    }
-  }
-  return px;
+  var L = model.config.layers, H = model.config.heads;
+  return attentionExplorers.paintAtlas(new Uint8ClampedArray(4 * n * H * nq * L), qweights, L, H, n, nq, palette);
 }
 
 /* ---- 파일 받기와 저장 ----------------------------------------------------------------------------- */

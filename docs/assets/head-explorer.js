@@ -551,21 +551,8 @@
       ctx.putImageData(new ImageData(sent.pixels, canvas.width, canvas.height), 0, 0);
       return (p.atlas = canvas);
     }
-    var img = ctx.createImageData(canvas.width, canvas.height), px = img.data, w = p.weights;
-    for (var l = 0; l < L; l++) {
-      for (var h = 0; h < H; h++) {
-        for (var r = 0; r < nq; r++) {
-          var at = ((l * H + h) * nq + r) * n, row = (l * nq + r) * canvas.width + h * n;
-          for (var j = 0; j < n; j++) {
-            var c = 3 * Math.round(Math.min(Math.max(w[at + j], 0), 1) * 1023), o = 4 * (row + j);
-            px[o] = VIRIDIS_LUT[c];
-            px[o + 1] = VIRIDIS_LUT[c + 1];
-            px[o + 2] = VIRIDIS_LUT[c + 2];
-            px[o + 3] = 255;
-          }
-        }
-      }
-    }
+    var img = ctx.createImageData(canvas.width, canvas.height);
+    window.attentionExplorers.paintAtlas(img.data, p.weights, L, H, n, nq, VIRIDIS_LUT);
     ctx.putImageData(img, 0, 0);
     return (p.atlas = canvas);
   }

@@ -17,10 +17,10 @@
   var SHOWN = 10;  // 표에 보일 후보 수
   var SPACE = "\u2581";
   var INVISIBLE = { "\n": "↵", "\t": "⇥" };
-  var common = window.attentionExplorers;  /* 공통 도구 (explorer-common.js): 요소, 모델 목록, 네트워크 없이 다시 오기 */
-  var el = common.el, manifestOf = common.manifestOf, keepPageOffline = common.keepPageOffline;
-  var say = common.say, fail = common.fail, clearProblem = common.clearProblem, setState = common.setState;
-  var setBlocked = common.setBlocked, blocked = common.blocked;
+  var common = window.attentionExplorers;  /* 공통 도구 (explorer-common.js): 요소, 단추 막기 */
+  var model = window.modelTools;  /* 두 모델 도구의 공통 (model-tool.js): 틀, 모델 받기와 워커, 네트워크 없이 다시 오기 */
+  var el = common.el, keepPageOffline = model.keepPageOffline;
+  var say = model.say, fail = model.fail, clearProblem = model.clearProblem, blocked = common.blocked, mb = model.mb;
 
   /* ---- 확률: snippets/lib/sampling.py 의 probabilities 와 같은 계산 -------------------------------------------- */
 
@@ -104,49 +104,24 @@
     return out;
   }
 
-  function mb(bytes) { return (bytes / 1e6).toFixed(0); }
-  function packBytes(manifest) {
-    return manifest.packs.ko.reduce(function (s, name) { return s + manifest.files[name].bytes; }, 0);
-  }
+  function packBytes(manifest) { return model.packBytes(manifest, "ko"); }
 
   /* ---- 도구 하나: 틀 --------------------------------------------------------------------------------- */
 
   function build(root, manifest) {
     var tool = newTool(root, manifest);
-    root.textContent = "";
-    buildForm(tool);
-    buildControls(tool);
-    common.buildMessages(tool, "own-prompt");
-    setState(tool, "idle");
-    say(tool, "모델 파일은 이 단추를 누를 때만 받습니다. 한 번 받으면 이 브라우저에 저장됩니다.");
+    model.buildModelTool(tool, "own-prompt", "여러분의 프롬프트", compute, buildControls);
     openSaved(tool);
   }
 
+  /* 도구 하나의 상태 (공통인 것은 model.modelTool) */
   function newTool(root, manifest) {
-    return {
-      root: root, manifest: manifest, uid: "op-" + Math.random().toString(36).slice(2, 8),
-      base: new URL(root.getAttribute("data-src"), document.baseURI),
-      scripts: root.getAttribute("data-scripts").split(" ").map(function (s) { return new URL(s, document.baseURI).href; }),
+    return model.modelTool(root, manifest, "op-", {
       allowed: null,  // 프롬프트 글자의 집합 (처음 계산할 때 만듭니다: 페이지를 여는 동안 11,000자를 늘어놓지 않게)
-      worker: null, ready: false, loading: false, busy: false, running: false,
-      pending: null,  // 모델을 받기 전에 계산하려던 프롬프트
-      runId: 0,  // 워커에 보낸 마지막 요청의 번호
+      running: false,  // "계속 쓰기" 중
       step: null,  // 지금 걸음: {ids, tokens, logits, attention, order, prompt (토큰 수), chosen}
       knobs: { T: 1, k: 0, p: 1 }, view: { layer: 5, head: 0, hideBos: false },
       parts: null  // 결과 상자의 자리들 (resultParts)
-    };
-  }
-
-  function buildForm(tool) {
-    var form = tool.form = el("form", { "class": "own-prompt__form" });
-    form.appendChild(el("label", { "for": tool.uid + "-text" }, "여러분의 프롬프트"));
-    tool.input = form.appendChild(el("input", { type: "text", id: tool.uid + "-text", name: "text", autocomplete: "off",
-                                                spellcheck: "false", value: tool.root.getAttribute("data-example") || "" }));
-    tool.run = form.appendChild(el("button", { type: "submit", "class": "own-prompt__run" }, "계산하기"));
-    tool.root.appendChild(form);
-    form.addEventListener("submit", function (ev) {
-      ev.preventDefault();
-      if (!tool.busy) compute(tool);
     });
   }
 
@@ -154,6 +129,7 @@
     var m = tool.manifest, controls = el("div", { "class": "own-prompt__controls" });
     tool.get = controls.appendChild(el("button", { type: "button", "class": "own-prompt__get" },
                                        "모델 받기 (약 " + mb(packBytes(m)) + " MB)"));
+    tool.gets = [tool.get];
     tool.root.appendChild(controls);
     var terms = el("p", { "class": "own-prompt__terms" });
     terms.appendChild(document.createTextNode("받는 파일은 Google의 Gemma 3 270M을 이 사이트가 고친 것(어휘를 줄임)이고, " +
@@ -181,59 +157,21 @@
   }
 
   function loadModel(tool) {
-    clearProblem(tool);
-    tool.loading = true;
-    setBlocked(tool.get, true);
-    tool.bar.hidden = false;
-    tool.bar.value = 0;
-    setState(tool, "loading");
-    say(tool, "모델 파일을 준비하고 있습니다…");
-    storageNote(tool).then(function () { return common.startWorker(tool, onMessage); }).then(function (w) {
-      w.postMessage({ type: "load", manifest: tool.manifest, base: tool.base.href, cache: MODEL_CACHE });
-    }, function () {
-      loadFailed(tool, "모델을 계산할 스크립트를 받지 못했습니다. 네트워크를 확인하고 다시 눌러 주세요.", "network");
-    });
+    model.loadModel(tool, onMessage, { type: "load", manifest: tool.manifest, base: tool.base.href, cache: MODEL_CACHE },
+                     function () { return storageNote(tool); });
   }
 
-  function loadFailed(tool, message, kind) {
-    tool.bar.hidden = true;
-    tool.loading = false;
-    setBlocked(tool.get, false);
-    setState(tool, tool.ready ? "ready" : "idle");
-    say(tool, "");
-    fail(tool, message, kind);
-  }
-
+  /* 워커(gemma-worker.js)가 보내는 말 */
   function onMessage(tool, m) {
-    if (m.type === "progress") {
-      tool.bar.value = m.total ? m.loaded / m.total : 1;
-      say(tool, "받는 중: " + (m.loaded / 1e6).toFixed(1) + " / " + (m.total / 1e6).toFixed(1) + " MB");
-    } else if (m.type === "phase") {
-      tool.bar.removeAttribute("value");
-      say(tool, m.phase === "check" ? "받은 파일(" + m.name + ")이 맞는지 확인하고 있습니다…"
-                                    : "모델을 준비하고 있습니다 (GGUF 블록을 8비트 정수로 폅니다)…");
-    } else if (m.type === "ready") modelReady(tool, m);
-    else if (m.type === "load-error") loadFailed(tool, m.message, m.kind);
-    else if (m.type === "step") gotStep(tool, m);
-    else if (m.type === "lens") gotLens(tool, m);
+    model.workerSaid(tool, m, "모델을 준비하고 있습니다 (GGUF 블록을 8비트 정수로 폅니다)…",
+                      { ready: modelReady, step: gotStep, lens: gotLens });
   }
 
   function modelReady(tool, m) {
-    var root = tool.root;
-    tool.ready = true;
-    tool.loading = false;
     tool.vocab = m.vocab;  // 부분 어휘의 원래 id 와 조각 (행 순서): 후보와 렌즈의 이름
-    tool.bar.hidden = true;
-    var had = document.activeElement === tool.get;
-    tool.get.hidden = true;
-    if (had) tool.input.focus();
-    root.setAttribute("data-source", m.cached ? "cache" : "network");
-    root.setAttribute("data-kernel", m.kernel);
-    root.setAttribute("data-saved", m.saved ? "yes" : "no");
-    setState(tool, "ready");
-    say(tool, "");
-    tool.modelNote.textContent = m.cached ? "이 브라우저에 저장된 모델을 열었습니다. 네트워크 없이도 계산합니다." :
-      m.saved ? "모델을 받아 이 브라우저에 저장했습니다. 다음에는 받지 않고 바로 엽니다." :
+    model.modelOpened(tool, m);
+    tool.root.setAttribute("data-saved", m.saved ? "yes" : "no");
+    tool.modelNote.textContent = m.cached ? model.OPENED.cache : m.saved ? model.OPENED.saved :
       m.storeError === "quota" ? "저장 공간이 모자라 모델을 저장하지 못했습니다. 지금은 계산할 수 있지만, 다음에 오면 다시 받아야 하고 네트워크 없이는 열 수 없습니다." :
       "이 브라우저에 모델을 저장하지 못했습니다 (사생활 보호 창 등). 지금은 계산할 수 있습니다.";
     if (m.saved || m.cached) keepPageOffline(tool.root, tool.scripts);
@@ -243,11 +181,8 @@
   /* 저장된 모델이 있으면 단추를 누르지 않아도 바로 엽니다 (받지 않습니다) */
   function openSaved(tool) {
     if (!window.caches) return;
-    var m = tool.manifest;
-    caches.open(MODEL_CACHE).then(function (c) {
-      return Promise.all(m.packs.ko.map(function (name) { return c.match(new URL(name, tool.base).href); }));
-    }).then(function (hits) {
-      if (hits.every(Boolean) && !tool.worker) loadModel(tool);
+    model.packSaved(tool, MODEL_CACHE, "ko").then(function (saved) {
+      if (saved && !tool.worker) loadModel(tool);
     }).catch(function () {});
   }
 
@@ -261,35 +196,21 @@
     if (problem) { showError(tool, problem); return; }  // 글자는 모델 없이도 봅니다
     if (!tool.ready) {
       tool.pending = text;
-      if (!tool.loading) askToLoad(tool);
+      // 받는 중이면 받은 뒤에 계산합니다. 아니면 75 MB 를 말없이 받지 않고 묻습니다
+      if (!tool.loading) model.askToLoad(tool, "이 프롬프트를", packBytes(tool.manifest));
       return;
     }
     ask(tool, { type: "start", text: text }, "프롬프트를 읽고 있습니다…");
   }
 
+  // 워커에 보내는 요청 (start, next, lens): 답이 오면 무엇을 물었는지(asked) 봅니다
   function ask(tool, msg, saying) {
-    tool.busy = true;
-    setBlocked(tool.run, true);
-    tool.runId += 1;
-    msg.id = tool.runId;
     tool.asked = msg.type;
-    setState(tool, "busy");
-    say(tool, saying);
-    tool.worker.postMessage(msg);
-  }
-
-  /* 모델을 받기 전에 "계산하기": 75 MB 를 말없이 받지 않고, 크기를 알리고 받기 단추로 초점을 옮겨 묻습니다. */
-  function askToLoad(tool) {
-    fail(tool, "이 프롬프트를 계산하려면 먼저 모델 파일(약 " + mb(packBytes(tool.manifest)) + " MB)을 받아야 합니다. " +
-               "위의 \"" + tool.get.textContent + "\"를 누르면 받은 뒤 바로 계산합니다.", "need-model");
-    tool.get.focus();
+    model.ask(tool, msg, "busy", saying);
   }
 
   function gotStep(tool, m) {
-    if (m.id !== tool.runId) return;
-    tool.busy = false;
-    setBlocked(tool.run, false);
-    setState(tool, "ready");
+    if (!model.answered(tool, m)) return;
     if (m.error) {
       stopRunning(tool);
       if (tool.asked === "next" && tool.step) fail(tool, m.error.message, m.error.kind);  // 앞의 결과는 그대로 둡니다
@@ -307,11 +228,9 @@
   }
 
   function showError(tool, err) {
-    tool.result.textContent = "";
+    model.clearResult(tool);
     tool.parts = null;
     tool.step = null;
-    tool.root.setAttribute("data-result", "none");
-    say(tool, "");
     fail(tool, err.message, err.kind);
   }
 
@@ -551,10 +470,7 @@
   }
 
   function gotLens(tool, m) {
-    if (m.id !== tool.runId) return;
-    tool.busy = false;
-    setBlocked(tool.run, false);
-    setState(tool, "ready");
+    if (!model.answered(tool, m)) return;
     if (m.error) { fail(tool, m.error.message, m.error.kind); return; }
     say(tool, "층 " + tool.manifest.config.layers + "개를 읽어 보는 데 " + (m.ms / 1000).toFixed(2) + "초 걸렸습니다.");
     lensTable(tool, m.probs);
@@ -602,24 +518,8 @@
   }
 
   function init() {
-    document.querySelectorAll(".own-prompt[data-src]").forEach(function (root) {
-      var ready = root.getAttribute("data-ready");
-      if (ready && ready !== "waiting") return;
-      root.setAttribute("data-ready", "loading");
-      root.textContent = "여러분의 프롬프트로 계산할 도구를 준비하고 있습니다…";
-      whenIdle(function () { openTool(root); });
-    });
-  }
-
-  function openTool(root) {
-    manifestOf(root).then(function (manifest) {
-      if (!manifest || manifest.format !== "gemma-browser/1") throw new Error("모델 목록의 형식이 다릅니다");
-      build(root, manifest);
-      root.setAttribute("data-ready", "yes");
-    }).catch(function (err) {
-      root.setAttribute("data-ready", "error");
-      root.textContent = "모델 목록을 받지 못했습니다 (" + err.message + "). 네트워크에 연결된 뒤 페이지를 다시 열어 주세요.";
-    });
+    model.openModelTools(".own-prompt[data-src]", "여러분의 프롬프트로 계산할 도구를 준비하고 있습니다…", "gemma-browser/1", build,
+                          whenIdle);
   }
 
   window.ownPrompt = { probabilities: probabilities, orderOf: orderOf, sample: sample, textOf: textOf };

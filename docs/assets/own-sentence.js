@@ -15,10 +15,11 @@
 
   var MODEL_CACHE = "attention-e5-ko";  // 모델 파일 (워커가 씁니다)
   var HISTORY = 3;  // 탐색기에 남겨 둘 문장 수
-  var common = window.attentionExplorers;  /* 공통 도구 (explorer-common.js): 요소, 모델 목록, 네트워크 없이 다시 오기 */
-  var el = common.el, manifestOf = common.manifestOf, keepPageOffline = common.keepPageOffline;
-  var say = common.say, fail = common.fail, clearProblem = common.clearProblem, setState = common.setState;
-  var setBlocked = common.setBlocked, blocked = common.blocked;
+  var common = window.attentionExplorers;  /* 공통 도구 (explorer-common.js): 요소, 단추 막기 */
+  var model = window.modelTools;  /* 두 모델 도구의 공통 (model-tool.js): 틀, 모델 받기와 워커, 네트워크 없이 다시 오기 */
+  var el = common.el, keepPageOffline = model.keepPageOffline;
+  var say = model.say, fail = model.fail, clearProblem = model.clearProblem, setState = model.setState;
+  var setBlocked = common.setBlocked, blocked = common.blocked, mb = model.mb, packBytes = model.packBytes;
 
   /* ---- 조사 찾기 (snippets/lib/particles.py 의 find_particles, unsplit_words 와 같은 규칙) ------------- */
 
@@ -101,56 +102,23 @@
 
   function build(root, manifest) {
     var tool = newTool(root, manifest);
-    root.textContent = "";
-    buildForm(tool);
-    buildControls(tool);
-    common.buildMessages(tool, "own-sentence");
-    setState(tool, "idle");
-    say(tool, "모델 파일은 이 단추를 누를 때만 받습니다. 한 번 받으면 이 브라우저에 저장됩니다.");
+    model.buildModelTool(tool, "own-sentence", "여러분의 문장", compute, buildControls);
     openSaved(tool);
   }
 
-  /* 도구 하나의 상태. 화면의 부분(form, input, get, bar, result, …)은 build… 함수들이 채웁니다. */
+  /* 도구 하나의 상태 (공통인 것은 model.modelTool). 화면의 부분(form, input, get, bar, result, …)은 build… 함수들이
+     채웁니다. busy(워커가 계산하는 중)는 계산하기와 함께 끄기도 막습니다. */
   function newTool(root, manifest) {
-    return {
-      root: root, manifest: manifest,
-      base: new URL(root.getAttribute("data-src"), document.baseURI),
-      scripts: root.getAttribute("data-scripts").split(" ").map(function (s) { return new URL(s, document.baseURI).href; }),
-      uid: "os-" + Math.random().toString(36).slice(2, 8),
-      worker: null, ready: false,  // ready: 모델을 열었는지
-      loadingPacks: null,  // 받는 중인 묶음 (["ko"] 또는 ["ko", "latin"])
-      busy: false,  // 워커가 계산하는 중: 계산하기와 끄기를 막습니다
-      pending: null,  // 모델을 받기 전에 계산하려던 문장: 받은 뒤 바로 계산합니다
-      runId: 0,  // 워커에 보낸 마지막 요청의 번호: 다른 번호의(앞선) 답은 버립니다
+    return model.modelTool(root, manifest, "os-", {
       history: [],  // 계산한 문장, 새것부터 HISTORY 개 (탐색기의 문장 목록)
       explorer: null,  // headExplorer.mount 가 돌려준 것
       summaryBox: null, particlesBox: null, ablationBox: null, explorerBox: null,  // 결과 상자의 네 자리 (resultParts)
       hideEnds: false,  // 조사 표에서 <s>, </s> 를 빼고 나눠 보여 주는지 (endsSwitch)
       ablation: null  // 헤드 끄기 상자 {entry, layer, head, whole, out, button, asked} (ablationPanel)
-    };
-  }
-
-  function mb(bytes) { return (bytes / 1e6).toFixed(0); }
-
-  function packBytes(manifest, pack) {
-    return manifest.packs[pack].reduce(function (s, name) { return s + manifest.files[name].bytes; }, 0);
+    });
   }
 
   /* ---- 도구 하나: 틀 만들기 ---------------------------------------------------------------------- */
-
-  // 글 상자와 "계산하기" (form 이라 Enter 로도 계산합니다)
-  function buildForm(tool) {
-    var uid = tool.uid, form = tool.form = el("form", { "class": "own-sentence__form" });
-    form.appendChild(el("label", { "for": uid + "-text" }, "여러분의 문장"));
-    tool.input = form.appendChild(el("input", { type: "text", id: uid + "-text", name: "text", autocomplete: "off", spellcheck: "false",
-                                                value: tool.root.getAttribute("data-example") || "" }));
-    tool.run = form.appendChild(el("button", { type: "submit", "class": "own-sentence__run" }, "계산하기"));
-    tool.root.appendChild(form);
-    form.addEventListener("submit", function (ev) {
-      ev.preventDefault();
-      if (!tool.busy) compute(tool);
-    });
-  }
 
   // 받기 단추 둘: 모델, 그리고 라틴 문자가 든 문장에만 보이는 영어 조각
   function buildControls(tool) {
@@ -159,6 +127,7 @@
                             "모델 받기 (약 " + mb(packBytes(manifest, "ko")) + " MB)");
     var getLatin = tool.getLatin = el("button", { type: "button", "class": "own-sentence__get", "data-pack": "latin", hidden: "" },
                                       "영어 조각 받기 (약 " + mb(packBytes(manifest, "latin")) + " MB)");
+    tool.gets = [get, getLatin];
     var controls = el("div", { "class": "own-sentence__controls" });
     controls.appendChild(get);
     controls.appendChild(getLatin);
@@ -167,84 +136,25 @@
     getLatin.addEventListener("click", function () { if (!blocked(getLatin)) loadPacks(tool, ["ko", "latin"]); });
   }
 
-  /* 받기 단추가 사라질 때(받기가 끝남) 초점이 그 단추에 있었다면 글 상자로 옮깁니다 (<body> 로 떨어지지 않게). */
-  function hideButton(tool, button) {
-    var had = document.activeElement === button;
-    button.hidden = true;
-    if (had) tool.input.focus();
-  }
-
-  /* 받는 동안의 글: 받은 양, 그다음 파일 확인(sha256)과 풀기. 받기가 끝난 뒤에도 1초 가까이 걸리므로 막대를 멈춘 채
-     두지 않고 "확인하고 있습니다" 로 바꿉니다 (막대는 끝을 모르는 모양으로). */
-  function showProgress(tool, m) {
-    tool.bar.value = m.total ? m.loaded / m.total : 1;
-    say(tool, "받는 중: " + (m.loaded / 1e6).toFixed(1) + " / " + (m.total / 1e6).toFixed(1) + " MB");
-  }
-  function showPhase(tool, m) {
-    if (m.phase === "check") {
-      tool.bar.removeAttribute("value");
-      say(tool, "받은 파일(" + m.name + ")이 맞는지 확인하고 있습니다…");
-    } else if (m.phase === "prepare") {
-      tool.bar.removeAttribute("value");
-      say(tool, "모델을 준비하고 있습니다 (4비트 파라미터를 풉니다)…");
-    }
-  }
-
   /* ---- 도구 하나: 모델 받기와 워커 ---------------------------------------------------------------- */
 
+  // 묶음 packs (["ko"] 또는 ["ko", "latin"]) 를 받아 엽니다
   function loadPacks(tool, packs) {
-    clearProblem(tool);
-    tool.loadingPacks = packs;
-    setBlocked(tool.get, true);
-    setBlocked(tool.getLatin, true);
-    tool.bar.hidden = false;
-    tool.bar.value = 0;
-    setState(tool, "loading");
-    say(tool, "모델 파일을 준비하고 있습니다…");
-    common.startWorker(tool, onMessage).then(function (w) {
-      w.postMessage({ type: "load", manifest: tool.manifest, base: tool.base.href, packs: packs, cache: MODEL_CACHE,
-                      palette: window.headExplorer.PALETTE });
-    }, function () {
-      loadFailed(tool, "모델을 계산할 스크립트를 받지 못했습니다. 네트워크를 확인하고 다시 눌러 주세요.", "network");
-    });
-  }
-
-  function loadFailed(tool, message, kind) {
-    tool.bar.hidden = true;
-    tool.loadingPacks = null;
-    setBlocked(tool.get, false);
-    setBlocked(tool.getLatin, false);
-    setState(tool, tool.ready ? "ready" : "idle");
-    say(tool, "");
-    fail(tool, message, kind);
+    model.loadModel(tool, onMessage, { type: "load", manifest: tool.manifest, base: tool.base.href, packs: packs,
+                                        cache: MODEL_CACHE, palette: window.headExplorer.PALETTE });
   }
 
   /* 워커(e5-worker.js)가 보내는 말 */
   function onMessage(tool, m) {
-    if (m.type === "progress") showProgress(tool, m);
-    else if (m.type === "phase") showPhase(tool, m);
-    else if (m.type === "ready") modelReady(tool, m);
-    else if (m.type === "load-error") loadFailed(tool, m.message, m.kind);
-    else if (m.type === "result") gotResult(tool, m);
-    else if (m.type === "ablated") gotAblated(tool, m);
+    model.workerSaid(tool, m, "모델을 준비하고 있습니다 (4비트 파라미터를 풉니다)…",
+                      { ready: modelReady, result: gotResult, ablated: gotAblated });
   }
 
   function modelReady(tool, m) {
-    var root = tool.root;
-    tool.ready = true;
-    tool.loadingPacks = null;
-    tool.bar.hidden = true;
-    setBlocked(tool.get, false);
-    setBlocked(tool.getLatin, false);
-    hideButton(tool, tool.get);
-    if (m.packs.indexOf("latin") >= 0) hideButton(tool, tool.getLatin);
-    root.setAttribute("data-packs", m.packs.join(" "));
-    root.setAttribute("data-source", m.cached ? "cache" : "network");
-    root.setAttribute("data-kernel", m.kernel);  // 행렬 곱을 도는 길: "wasm" 또는 "js" (SIMD 가 없는 브라우저)
-    setState(tool, "ready");
-    say(tool, "");
-    tool.modelNote.textContent = m.cached ? "이 브라우저에 저장된 모델을 열었습니다. 네트워크 없이도 계산합니다."
-                                          : "모델을 받아 이 브라우저에 저장했습니다. 다음에는 받지 않고 바로 엽니다.";
+    model.modelOpened(tool, m);
+    if (m.packs.indexOf("latin") >= 0) model.hideButton(tool, tool.getLatin);
+    tool.root.setAttribute("data-packs", m.packs.join(" "));
+    tool.modelNote.textContent = m.cached ? model.OPENED.cache : model.OPENED.saved;
     keepPageOffline(tool.root, tool.scripts);
     if (tool.pending !== null || tool.input.value.trim()) compute(tool);
   }
@@ -252,19 +162,11 @@
   /* 저장된 모델이 있으면 단추를 누르지 않아도 바로 엽니다 (받지 않으므로 페이지 무게 규칙과 상관없습니다). */
   function openSaved(tool) {
     if (!window.caches) return;
-    var manifest = tool.manifest, base = tool.base;
-    caches.open(MODEL_CACHE).then(function (c) {
-      return Promise.all(manifest.packs.ko.map(function (name) { return c.match(new URL(name, base).href); }));
-    }).then(function (hits) {
-      if (hits.every(Boolean) && !tool.worker) {
-        var packs = ["ko"];
-        caches.open(MODEL_CACHE).then(function (c) {
-          return Promise.all(manifest.packs.latin.map(function (name) { return c.match(new URL(name, base).href); }));
-        }).then(function (latin) {
-          if (latin.every(Boolean)) packs.push("latin");
-          loadPacks(tool, packs);
-        });
-      }
+    model.packSaved(tool, MODEL_CACHE, "ko").then(function (ko) {
+      if (!ko || tool.worker) return;
+      return model.packSaved(tool, MODEL_CACHE, "latin").then(function (latin) {
+        loadPacks(tool, latin ? ["ko", "latin"] : ["ko"]);
+      });
     }).catch(function () {});
   }
 
@@ -274,34 +176,19 @@
     tool.pending = null;
     if (!tool.ready) {
       tool.pending = tool.input.value;
-      if (!tool.loadingPacks) askToLoad(tool);  // 받는 중이면 받은 뒤에 계산합니다
+      // 받는 중이면 받은 뒤에 계산합니다. 아니면 14 MB 를 말없이 받지 않고 묻습니다
+      if (!tool.loading) model.askToLoad(tool, "이 문장을", packBytes(tool.manifest, "ko"));
       return;
     }
     if (!tool.input.value.trim()) {
       showError(tool, { kind: "empty", message: "문장을 입력해 주세요. 빈 글은 계산할 수 없습니다." });
       return;
     }
-    tool.busy = true;
-    setBlocked(tool.run, true);
-    tool.runId += 1;
-    setState(tool, "running");
-    say(tool, "계산하는 중…");
-    tool.worker.postMessage({ type: "run", id: tool.runId, text: tool.input.value });
-  }
-
-  /* 모델을 받기 전에 "계산하기"(또는 Enter): 14 MB 를 말없이 받지 않고, 크기를 알리고 받기 단추로 초점을 옮겨 묻습니다.
-     독자가 그 단추를 누르면 받은 뒤 이 문장을 바로 계산합니다 (pending). */
-  function askToLoad(tool) {
-    fail(tool, "이 문장을 계산하려면 먼저 모델 파일(약 " + mb(packBytes(tool.manifest, "ko")) + " MB)을 받아야 합니다. " +
-               "위의 \"" + tool.get.textContent + "\"를 누르면 받은 뒤 바로 계산합니다.", "need-model");
-    tool.get.focus();
+    model.ask(tool, { type: "run", text: tool.input.value }, "running", "계산하는 중…");
   }
 
   function gotResult(tool, m) {
-    if (m.id !== tool.runId) return;
-    tool.busy = false;
-    setBlocked(tool.run, false);
-    setState(tool, "ready");
+    if (!model.answered(tool, m)) return;
     if (m.error) {
       showError(tool, m.error);
     } else {
@@ -311,13 +198,10 @@
   }
 
   function showError(tool, err) {
-    // 잘못된 입력에는 아무것도 그리지 않습니다: 앞의 결과도 지웁니다 (다음 결과는 탐색기를 새로 만듭니다)
-    tool.result.textContent = "";
+    model.clearResult(tool);  // 다음 결과는 탐색기를 새로 만듭니다
     tool.explorer = null;
     tool.summaryBox = null;
     tool.ablation = null;
-    tool.root.setAttribute("data-result", "none");
-    say(tool, "");
     if (err.kind === "latin") {
       tool.getLatin.hidden = false;  // 단추는 이 알림보다 위에 있습니다 (모델 받기 단추 옆)
       fail(tool, err.message + " 위의 \"" + tool.getLatin.textContent + "\"를 누르세요.", err.kind);
@@ -544,11 +428,8 @@
   /* 끄고 다시 계산한 결과: 문장 임베딩이 움직인 거리, 가장 많이 바뀐 헤드, 조사 표의 전과 뒤 */
   function gotAblated(tool, m) {
     var ablation = tool.ablation;
-    if (m.id !== tool.runId || !ablation) return;
-    tool.busy = false;
-    setBlocked(tool.run, false);
+    if (!ablation || !model.answered(tool, m)) return;
     setBlocked(ablation.button, false);
-    setState(tool, "ready");
     var out = ablation.out, entry = ablation.entry, name = ablation.asked.name;
     out.textContent = "";
     if (m.error) {
@@ -615,20 +496,8 @@
   }
 
   function init() {
-    document.querySelectorAll(".own-sentence[data-src]").forEach(function (root) {
-      var ready = root.getAttribute("data-ready");
-      if (ready && ready !== "waiting") return;
-      root.setAttribute("data-ready", "loading");
-      root.textContent = "여러분의 문장으로 계산할 도구를 준비하고 있습니다…";
-      manifestOf(root).then(function (manifest) {
-        if (!manifest || manifest.format !== "e5-browser/1") throw new Error("모델 목록의 형식이 다릅니다");
-        build(root, manifest);
-        root.setAttribute("data-ready", "yes");
-      }).catch(function (err) {
-        root.setAttribute("data-ready", "error");
-        root.textContent = "모델 목록을 받지 못했습니다 (" + err.message + "). 네트워크에 연결된 뒤 페이지를 다시 열어 주세요.";
-      });
-    });
+    model.openModelTools(".own-sentence[data-src]", "여러분의 문장으로 계산할 도구를 준비하고 있습니다…", "e5-browser/1", build,
+                          function (open) { open(); });
   }
 
   window.ownSentence = { findParticles: findParticles, unsplitWords: unsplitWords, PARTICLES: PARTICLES };

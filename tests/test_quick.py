@@ -367,12 +367,15 @@ def test_a_test_that_reads_a_page_it_does_not_declare_fails(tmp_path):
         str(notebook),
         str(root / "tests" / "__snapshots__" / "x.md"),
         "/elsewhere/a.md",
-        str(root / "snippets" / "lib" / "attention.py"),
+        str(root / "snippets" / "lib" / "attention.py"),  # import 닫힘이 고르는 것
+        str(root / "docs" / "assets" / "own-prompt.js"),
+        str(root / "README.md"),
         "relative.md",
     }
-    assert changes.undeclared(opened, [], root) == ["docs/multi_head.md", "snippets/notebooks/part3.md"]
-    assert changes.undeclared(opened, ["docs/multi_head.md"], root) == ["snippets/notebooks/part3.md"]
-    assert changes.undeclared(opened, ["docs/*.md", "snippets/notebooks/*.md"], root) == []
+    everything = ["docs/assets/own-prompt.js", "docs/multi_head.md", "snippets/notebooks/part3.md"]
+    assert changes.undeclared(opened, [], root) == everything
+    assert changes.undeclared(opened, ["docs/multi_head.md"], root) == everything[::2]
+    assert changes.undeclared(opened, ["docs/*", "snippets/notebooks/*.md"], root) == []
     assert changes.undeclared(opened, ["*"], root) == []
 
 

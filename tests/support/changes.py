@@ -484,8 +484,9 @@ def pytest_sessionfinish(session):
 # 밝히지 않은 읽기 잡기 -----------------------------------------------------------------------------------------------
 # make quick 은 페이지(.md)를 고치면 그 페이지를 reads 표시로 밝힌 테스트만 고릅니다. 표시 없이 페이지를 읽는 테스트는
 # 그 페이지를 고쳐도 make quick 에서 돌지 않고, 깨끗한 클론의 CI 에서야 실패합니다 (stop 44: 6장의 비유 문장을 고쳤는데
-# 그 문장을 보는 test_multi_head 의 테스트에는 표시가 없었습니다). 그래서 테스트가 실행(call) 중에 여는 저장소의 .md 파일을
-# 파이썬의 감사 훅(audit hook, "open" 사건)으로 모아, 그 테스트의 reads 표시에 맞지 않는 것이 있으면 실패시킵니다.
+# 그 문장을 보는 test_multi_head 의 테스트에는 표시가 없었습니다). 그래서 테스트가 실행(call) 중에 여는 docs/, snippets/
+# 아래의 파일(페이지, 노트북 원고, js, css, 데이터; .py 는 import 닫힘이 맡습니다)을 파이썬의 감사 훅(audit hook, "open"
+# 사건)으로 모아, 그 테스트의 reads 표시에 맞지 않는 것이 있으면 실패시킵니다.
 # 준비(setup) 중의 읽기는 모으지 않습니다: 모듈·세션 범위 픽스처는 처음 그것을 쓰는 테스트의 준비에서 한 번 돌기 때문입니다.
 # 테스트를 돌리는 스레드의 읽기만 셉니다: 감사 훅은 프로세스 전체의 것이라, 뒤에서 도는 일(conftest 의 background, 예:
 # 노트북 빌드)이 읽는 파일이 그때 돌던 아무 테스트에 붙습니다.
@@ -499,15 +500,19 @@ def _audit(event, args):
             _opened.add(str(args[0]))
 
 
+WATCHED = ("docs/", "snippets/")  # make quick 이 이 아래의 파일 하나만 바뀐 것으로 고를 수 있는 곳
+
+
 def undeclared(opened, patterns, root=ROOT):
-    """opened 가운데 root 안의 .md 파일로서 patterns(reads 표시) 어느 것에도 맞지 않는 것의 저장소 기준 경로."""
+    """opened 가운데 root 의 docs/, snippets/ 아래 파일(.py 밖)로서 patterns(reads 표시) 어느 것에도 맞지 않는 것의 저장소 기준 경로."""
     out = set()
     for path in opened:
         p = Path(path)
-        if p.suffix != ".md" or not p.is_absolute() or not p.is_relative_to(root):
+        # .py 는 보지 않습니다: import 도 파일을 여는데(io.open_code), 그 파일은 import 닫힘이 이미 고릅니다
+        if p.suffix in (".py", ".pyc") or not p.is_absolute() or not p.is_relative_to(root):
             continue
         rel = p.relative_to(root).as_posix()
-        if not rel.startswith((".", "tests/")) and not any(matches(pat, rel) for pat in patterns):
+        if rel.startswith(WATCHED) and not any(matches(pat, rel) for pat in patterns):
             out.add(rel)
     return sorted(out)
 

@@ -134,6 +134,13 @@ class Tab:
     def close(self):
         self.context.close()
 
+    # with Tab(...) as tab: 블록을 나오면(실패해도) 탭을 닫습니다
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
 
 @pytest.fixture(scope="session")
 def korean_font():
@@ -199,9 +206,68 @@ class RecordingTab(Tab):
         self.context.on("request", lambda r: self.requests.append(r.url))
 
 
-def model_requests(tab, models):
-    """tab 이 받은 models 폴더(예: "models/e5-ko/")의 파일 주소. 목록(manifest.json)은 빼고 셉니다."""
-    return [u for u in tab.requests if models in u and not u.endswith("manifest.json")]
+class ModelTool:
+    """독자가 단추를 눌러야 모델을 받는 도구 하나 (여러분의 문장으로, 여러분의 프롬프트로): 두 테스트 모듈이 함께 쓰는 것.
+
+    path: 도구가 든 페이지 ("own_prompt/"), root: 도구 상자 (".own-prompt"), models: 모델 폴더 ("models/gemma-ko/"),
+    get: 상자 안의 받기 단추 (".own-prompt__get"). 알림은 상자의 data-error(종류)와 {root}__error(글)에 있습니다.
+    """
+
+    def __init__(self, path, root, models, get):
+        self.path, self.root, self.models, self.get = path, root, models, f"{root} {get}"
+
+    def tab(self, browser, server, viewport=PHONE, **context_options):
+        """이 도구를 볼 탭 (RecordingTab: requests 가 받은 모델 파일을 셉니다). with 로 쓰면 블록을 나올 때 닫힙니다."""
+        return RecordingTab(browser, server, viewport, **context_options)
+
+    def requests(self, tab):
+        """tab 이 받은 모델 파일의 주소. 목록(manifest.json)은 빼고 셉니다."""
+        return [u for u in tab.requests if self.models in u and not u.endswith("manifest.json")]
+
+    def open(self, tab, scheme="light"):
+        """페이지를 열고 도구까지 내려가 도구가 준비된(data-ready=yes) page."""
+        page = tab.open(self.path, scheme=scheme)
+        tab.read_through(whole_page=False)
+        return page
+
+    def error(self, page):
+        """도구가 지금 보이는 알림: (data-error 의 종류, 알림 글)."""
+        message = page.locator(f"{self.root} {self.root}__error").inner_text()
+        return page.locator(self.root).get_attribute("data-error"), message
+
+    def assert_refused(self, page, kind, words):
+        """도구가 글을 받지 않았습니다: 알림의 종류가 kind 이고 알림 글에 words 가 모두 있으며, 앞의 결과도 지웠습니다
+        (data-result=none, 결과 칸 {root}__result 가 빈 글)."""
+        shown, message = self.error(page)
+        assert shown == kind and all(w in message for w in words), (shown, message)
+        assert page.locator(self.root).get_attribute("data-result") == "none"
+        assert page.locator(f"{self.root} {self.root}__result").inner_text() == ""
+
+    @contextlib.contextmanager
+    def downloaded(self, browser, server, timeout):
+        """데스크톱 독자 한 사람: 받기 단추를 눌러 모델을 받고 첫 결과를 그린 탭 (with 를 나오면 닫습니다).
+        단추를 누르기 전에는 모델 파일을 받지 않습니다."""
+        with self.tab(browser, server, DESKTOP) as tab:
+            page = self.open(tab)
+            assert not self.requests(tab)
+            page.locator(self.get).first.click()
+            page.wait_for_selector(f"{self.root}[data-result=ok]", timeout=timeout)
+            yield tab
+
+    def assert_no_model_before_the_button(self, browser, server, scripts):
+        """375 px 휴대전화에서 페이지를 끝까지 읽어도 모델 폴더에서는 목록(manifest.json)만 받고, 모델 파일과
+        scripts(정규식에 맞는 주소의 스크립트)는 받지 않습니다. 받기 단추는 보이고, 콘솔 오류와 다른 출처로 가는 요청이
+        없습니다."""
+        import re
+
+        with self.tab(browser, server) as tab:
+            page = tab.open(self.path)
+            tab.read_through()
+            assert not self.requests(tab)
+            assert any(u.endswith(self.models + "manifest.json") for u in tab.requests)
+            assert not [u for u in tab.requests if re.search(scripts, u)]
+            assert page.locator(self.get).first.is_visible()
+            tab.assert_clean()
 
 
 # 페이지의 float32 배열을 바이트 그대로 base64 글로 돌려받는 JS 함수 b64 (수십만 개의 수를 JSON 으로 주고받으면 그것만으로
@@ -255,20 +321,6 @@ def assert_fits_phone_and_axe(page, root, parts, controls="button, input, select
         [root, controls, skip],
     )
     assert small == 0, f"{root}: 24 px 보다 작은 조작 요소 {small}개"
-
-
-def assert_no_model_before_the_button(tab, path, models, scripts, button):
-    """페이지를 끝까지 읽어도 models 폴더에서는 목록(manifest.json)만 받고, 모델 파일과 scripts(정규식에 맞는 주소의
-    스크립트)는 받지 않습니다. 받기 단추(button)는 보이고, 콘솔 오류와 다른 출처로 가는 요청이 없습니다."""
-    import re
-
-    page = tab.open(path)
-    tab.read_through()
-    assert not model_requests(tab, models)
-    assert any(u.endswith(models + "manifest.json") for u in tab.requests)
-    assert not [u for u in tab.requests if re.search(scripts, u)]
-    assert page.locator(button).first.is_visible()
-    tab.assert_clean()
 
 
 def fetched(page, *patterns):

@@ -17,16 +17,9 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from attention import (
-    causal_mask,
-    masked_softmax,
-    merge_heads,
-    multi_head_attention,
-    padding_mask,
-    scaled_dot_product_attention,
-    softmax,
-    split_heads,
-)
+# 코어의 함수는 attention.이름 으로 부릅니다: 이 파일은 인코더(bert_numpy)의 함수도 보므로, 어느 모듈의 함수가
+# 입력을 거르는지 부르는 자리에서 보이게.
+import attention
 from reference_attention import (
     reference_attention,
     reference_merge_heads,
@@ -123,7 +116,7 @@ def test_dtypes_are_real_numbers_or_a_type_error(fn, data, dtype):
         shape = data.draw(hnp.array_shapes(min_dims=1, max_dims=3, max_side=4))
         x = real_array(data.draw, shape, dtype) if real else not_real_array(shape, dtype)
         mask = data.draw(hnp.arrays(np.bool_, shape)) if fn == "masked_softmax" else None
-        call = (lambda: softmax(x)) if mask is None else (lambda: masked_softmax(x, mask))
+        call = (lambda: attention.softmax(x)) if mask is None else (lambda: attention.masked_softmax(x, mask))
         name = "x" if mask is None else "scores"
         if not real:
             named_error(call, TypeError, name, np.dtype(dtype), shape)
@@ -135,7 +128,7 @@ def test_dtypes_are_real_numbers_or_a_type_error(fn, data, dtype):
         which = data.draw(st.sampled_from("qkv"))
         arrays = {n: rng.standard_normal((3, 2)) for n in "qkv"}
         arrays[which] = real_array(data.draw, (3, 2), dtype) if real else not_real_array((3, 2), dtype)
-        call = lambda: scaled_dot_product_attention(arrays["q"], arrays["k"], arrays["v"])  # noqa: E731
+        call = lambda: attention.scaled_dot_product_attention(arrays["q"], arrays["k"], arrays["v"])  # noqa: E731
         if not real:
             named_error(call, TypeError, which, np.dtype(dtype))
             return
@@ -152,7 +145,7 @@ def test_dtypes_are_real_numbers_or_a_type_error(fn, data, dtype):
         shape = inputs[which].shape
         inputs[which] = real_array(data.draw, shape, dtype) if real else not_real_array(shape, dtype)
         params = {n: inputs[n] for n in (*PARAM_NAMES, "b_Q", "b_O")}
-        call = lambda: multi_head_attention(inputs["x_q"], inputs["x_kv"], params, 2)  # noqa: E731
+        call = lambda: attention.multi_head_attention(inputs["x_q"], inputs["x_kv"], params, 2)  # noqa: E731
         if not real:
             named_error(call, TypeError, which, np.dtype(dtype))
             return
@@ -167,12 +160,12 @@ def test_integer_inputs_cannot_wrap_around():
     x = np.full((3, 4), 100, np.int8)
     params = {n: np.full((4, 4), 100, np.int8) for n in PARAM_NAMES}
     assert (x @ params["W_Q"]).dtype == np.int8  # 함정이 진짜인지
-    out, w = run(lambda: multi_head_attention(x, x, params, 2))
+    out, w = run(lambda: attention.multi_head_attention(x, x, params, 2))
     ref_out, ref_w = reference_multi_head(x, x, params, 2)
     assert out.dtype == np.float64
     np.testing.assert_allclose(out, ref_out, rtol=1e-12)
     q = np.full((2, 3), 2**40, np.int64)  # 정수 내적 2^80 은 int64 를 넘지만 float64 로는 괜찮습니다
-    out, w = run(lambda: scaled_dot_product_attention(q, q, np.eye(2)))
+    out, w = run(lambda: attention.scaled_dot_product_attention(q, q, np.eye(2)))
     np.testing.assert_allclose(w, 0.5)
 
 
@@ -194,7 +187,7 @@ def test_non_finite_parameters_and_overflow_are_named(kind, data):
         index = tuple(data.draw(st.integers(0, s - 1)) for s in bad.shape)
         bad[index] = data.draw(st.sampled_from([np.nan, np.inf, -np.inf]))
         named_error(
-            lambda: multi_head_attention(x, x, params | {name: bad}, heads),
+            lambda: attention.multi_head_attention(x, x, params | {name: bad}, heads),
             ValueError,
             name,
             f"{name}.shape={bad.shape}",
@@ -205,14 +198,16 @@ def test_non_finite_parameters_and_overflow_are_named(kind, data):
     big = {n: p.astype(np.float32) for n, p in params.items()} | {name: (params[name] * 1e37).astype(np.float32)}
     x32 = (x * 1e3).astype(np.float32)
     try:
-        out, w = run(lambda: multi_head_attention(x32, x32, big, heads))
+        out, w = run(lambda: attention.multi_head_attention(x32, x32, big, heads))
     except ValueError as err:
         assert type(err) is ValueError and "float32 범위" in str(err) and name in str(err), str(err)
     else:  # 넘치지 않았다면 (W_K 처럼 소프트맥스가 흡수하는 경우 등) 참조와 같아야 합니다
         assert np.all(np.isfinite(out)) and np.all(np.isfinite(w))
         ref_out, _ = reference_multi_head(x32, x32, big, heads)
         np.testing.assert_allclose(out, ref_out, rtol=1e-3, atol=1e-3 * np.abs(ref_out).max())
-    out64, _ = run(lambda: multi_head_attention(x * 1e3, x * 1e3, params | {name: params[name] * 1e37}, heads))
+    out64, _ = run(
+        lambda: attention.multi_head_attention(x * 1e3, x * 1e3, params | {name: params[name] * 1e37}, heads)
+    )
     assert np.all(np.isfinite(out64))
 
 
@@ -222,10 +217,10 @@ def test_misspelt_parameter_names_are_not_ignored(name, seed):
     rng = np.random.default_rng(seed)
     x = rng.standard_normal((3, 4))
     params = {n: rng.standard_normal((4, 4)) for n in PARAM_NAMES} | {name: rng.standard_normal(4)}
-    named_error(lambda: multi_head_attention(x, x, params, 2), ValueError, repr(name))
+    named_error(lambda: attention.multi_head_attention(x, x, params, 2), ValueError, repr(name))
     missing = {n: p for n, p in params.items() if n in ("W_Q", "W_K", "W_O")}
-    named_error(lambda: multi_head_attention(x, x, missing, 2), ValueError, "W_V 가 없습니다")
-    named_error(lambda: multi_head_attention(x, x, list(params.items()), 2), TypeError, "params", "list")
+    named_error(lambda: attention.multi_head_attention(x, x, missing, 2), ValueError, "W_V 가 없습니다")
+    named_error(lambda: attention.multi_head_attention(x, x, list(params.items()), 2), TypeError, "params", "list")
 
 
 @given(n_k=st.integers(1, 40), scale=st.sampled_from([1.0, 0.999, 0.99, 0.5]))
@@ -235,7 +230,7 @@ def test_value_overflow_in_float32_is_named_or_exact(n_k, scale):
     q = np.zeros((1, 2), np.float32)
     v = np.full((n_k, 2), top * scale, np.float32)
     try:
-        out, w = run(lambda: scaled_dot_product_attention(q, np.zeros((n_k, 2), np.float32), v))
+        out, w = run(lambda: attention.scaled_dot_product_attention(q, np.zeros((n_k, 2), np.float32), v))
     except ValueError as err:
         assert type(err) is ValueError
         assert "출력" in str(err) and f"v.shape={v.shape}" in str(err) and "float32 범위" in str(err)
@@ -255,10 +250,10 @@ def test_extreme_float32_scores_need_no_warning(data):
         )
     )
     mask = data.draw(hnp.arrays(np.bool_, x.shape))
-    out = run(lambda: softmax(x))
+    out = run(lambda: attention.softmax(x))
     assert out.dtype == np.float32
     np.testing.assert_allclose(out, reference_softmax(x), **F32)
-    out = run(lambda: masked_softmax(x, mask))
+    out = run(lambda: attention.masked_softmax(x, mask))
     np.testing.assert_allclose(out, reference_softmax(x, -1, mask), **F32)
 
 
@@ -272,15 +267,17 @@ def test_empty_inputs_have_documented_results(data):
     assume(0 in shape)
     x = np.ones(shape)
     axis = data.draw(st.integers(-len(shape), len(shape) - 1))
-    np.testing.assert_array_equal(run(lambda: softmax(x, axis)), reference_softmax(x, axis))
+    np.testing.assert_array_equal(run(lambda: attention.softmax(x, axis)), reference_softmax(x, axis))
     mask = data.draw(hnp.arrays(np.bool_, shape))
-    np.testing.assert_array_equal(run(lambda: masked_softmax(x, mask, axis)), reference_softmax(x, axis, mask))
+    np.testing.assert_array_equal(
+        run(lambda: attention.masked_softmax(x, mask, axis)), reference_softmax(x, axis, mask)
+    )
 
     lead = tuple(data.draw(st.lists(st.integers(0, 2), max_size=2)))
     n_q, n_k, d_v = (data.draw(st.integers(0, 3)) for _ in range(3))
     d_k = data.draw(st.integers(0, 3))
     q, k, v = np.ones(lead + (n_q, d_k)), np.ones(lead + (n_k, d_k)), np.ones(lead + (n_k, d_v))
-    call = lambda: scaled_dot_product_attention(q, k, v)  # noqa: E731
+    call = lambda: attention.scaled_dot_product_attention(q, k, v)  # noqa: E731
     if d_k == 0:
         named_error(call, ValueError, "d_k", f"q.shape={q.shape}")
     else:
@@ -292,20 +289,20 @@ def test_empty_inputs_have_documented_results(data):
 
     heads = data.draw(st.sampled_from([1, 2]))
     x = np.ones(lead + (n_q, 2 * heads))
-    np.testing.assert_array_equal(run(lambda: split_heads(x, heads)), reference_split_heads(x, heads))
+    np.testing.assert_array_equal(run(lambda: attention.split_heads(x, heads)), reference_split_heads(x, heads))
     params = {n: np.eye(2 * heads) for n in PARAM_NAMES}
     x_kv = np.ones(lead + (n_k, 2 * heads))
-    out, w = run(lambda: multi_head_attention(x, x_kv, params, heads))
+    out, w = run(lambda: attention.multi_head_attention(x, x_kv, params, heads))
     ref_out, ref_w = reference_multi_head(x, x_kv, params, heads)
     assert out.shape == ref_out.shape and w.shape == ref_w.shape
     np.testing.assert_allclose(out, ref_out, **F64)
 
 
 def test_empty_masks_and_batches():
-    np.testing.assert_array_equal(causal_mask(0), np.ones((0, 0), bool))
-    assert padding_mask([], 4).shape == (0, 1, 1, 4) and padding_mask([], 4).dtype == np.bool_
-    assert padding_mask([0, 0], 0).shape == (2, 1, 1, 0)
-    assert merge_heads(np.ones((0, 3, 2))).shape == (3, 0)
+    np.testing.assert_array_equal(attention.causal_mask(0), np.ones((0, 0), bool))
+    assert attention.padding_mask([], 4).shape == (0, 1, 1, 4) and attention.padding_mask([], 4).dtype == np.bool_
+    assert attention.padding_mask([0, 0], 0).shape == (2, 1, 1, 0)
+    assert attention.merge_heads(np.ones((0, 3, 2))).shape == (3, 0)
 
 
 # ---------------------------------------------------------------- 축 번호
@@ -322,14 +319,16 @@ def test_axis_is_an_axis_or_a_value_error(data, axis):
     )
     valid = isinstance(axis, (int, np.integer)) and not isinstance(axis, bool) and -x.ndim <= axis < x.ndim
     if not valid:
-        named_error(lambda: softmax(x, axis), ValueError, f"axis={axis!r}", f"x.shape={x.shape}")
+        named_error(lambda: attention.softmax(x, axis), ValueError, f"axis={axis!r}", f"x.shape={x.shape}")
         if x.ndim >= 1:
             mask = np.ones(x.shape, bool)
-            named_error(lambda: masked_softmax(x, mask, axis), ValueError, f"axis={axis!r}", x.shape)
+            named_error(lambda: attention.masked_softmax(x, mask, axis), ValueError, f"axis={axis!r}", x.shape)
         return
-    np.testing.assert_allclose(run(lambda: softmax(x, axis)), reference_softmax(x, axis), **F64)
+    np.testing.assert_allclose(run(lambda: attention.softmax(x, axis)), reference_softmax(x, axis), **F64)
     mask = data.draw(hnp.arrays(np.bool_, x.shape))
-    np.testing.assert_allclose(run(lambda: masked_softmax(x, mask, axis)), reference_softmax(x, axis, mask), **F64)
+    np.testing.assert_allclose(
+        run(lambda: attention.masked_softmax(x, mask, axis)), reference_softmax(x, axis, mask), **F64
+    )
 
 
 # ---------------------------------------------------------------- 헤드 수
@@ -347,8 +346,8 @@ def test_num_heads_is_a_divisor_of_d_model(num_heads, d_model, seed):
     x = rng.standard_normal((2, 3, d_model))
     params = {n: rng.standard_normal((d_model, d_model)) / np.sqrt(d_model) for n in PARAM_NAMES}
     calls = {
-        "split_heads": lambda: split_heads(x, num_heads),
-        "multi_head_attention": lambda: multi_head_attention(x, x, params, num_heads),
+        "split_heads": lambda: attention.split_heads(x, num_heads),
+        "multi_head_attention": lambda: attention.multi_head_attention(x, x, params, num_heads),
     }
     if isinstance(num_heads, bool) or not isinstance(num_heads, (int, np.integer)):
         for call in calls.values():
@@ -374,12 +373,12 @@ def test_num_heads_is_a_divisor_of_d_model(num_heads, d_model, seed):
 )
 def test_merge_heads_needs_a_head_axis(x):
     if x.ndim < 3:
-        named_error(lambda: merge_heads(x), ValueError, "x", f"x.shape={x.shape}", "h, n, d_head")
+        named_error(lambda: attention.merge_heads(x), ValueError, "x", f"x.shape={x.shape}", "h, n, d_head")
         return
-    merged = run(lambda: merge_heads(x))
+    merged = run(lambda: attention.merge_heads(x))
     np.testing.assert_array_equal(merged, reference_merge_heads(x))
     if x.shape[-3] > 0:  # 되돌리면 그대로
-        np.testing.assert_array_equal(split_heads(merged, x.shape[-3]), x)
+        np.testing.assert_array_equal(attention.split_heads(merged, x.shape[-3]), x)
 
 
 # ---------------------------------------------------------------- 마스크 만들기
@@ -398,11 +397,11 @@ def is_count(n):
 @given(n=SIZES)
 def test_causal_mask_size(n):
     if not is_count(n):
-        named_error(lambda: causal_mask(n), TypeError, "n", f"n={n!r}")
+        named_error(lambda: attention.causal_mask(n), TypeError, "n", f"n={n!r}")
     elif n < 0:
-        named_error(lambda: causal_mask(n), ValueError, f"n={n}")
+        named_error(lambda: attention.causal_mask(n), ValueError, f"n={n}")
     else:
-        m = run(lambda: causal_mask(n))
+        m = run(lambda: attention.causal_mask(n))
         assert m.dtype == np.bool_
         np.testing.assert_array_equal(m, np.array([[j <= i for j in range(n)] for i in range(n)], bool).reshape(n, n))
 
@@ -418,7 +417,7 @@ LENGTHS = st.one_of(
 
 @given(lengths=LENGTHS, n_k=SIZES)
 def test_padding_mask_sizes(lengths, n_k):
-    call = lambda: padding_mask(lengths, n_k)  # noqa: E731
+    call = lambda: attention.padding_mask(lengths, n_k)  # noqa: E731
     if not is_count(n_k):
         named_error(call, TypeError, "n_k", f"n_k={n_k!r}")
         return
@@ -467,7 +466,7 @@ def test_mask_meaning_depends_on_rank_not_on_sizes(data, seed):
     else:
         shape = (heads,) * (rank - 2) + (n_q, n_k)
     mask = rng.random(shape) < 0.7
-    call = lambda: multi_head_attention(x_q, x_kv, params, heads, mask)  # noqa: E731
+    call = lambda: attention.multi_head_attention(x_q, x_kv, params, heads, mask)  # noqa: E731
     if rank not in (2, len(lead) + 2, len(lead) + 3):
         named_error(call, ValueError, f"mask.shape={mask.shape}")
         return
@@ -478,7 +477,7 @@ def test_mask_meaning_depends_on_rank_not_on_sizes(data, seed):
     np.testing.assert_allclose(out, ref_out, **F64)
     if lead == (heads,) and rank == 3:  # 문장 b 의 마스크는 문장 b 에만: 하나씩 따로 계산한 것과 같습니다
         for b in range(heads):
-            alone, _ = multi_head_attention(x_q[b] if q_lead else x_q, x_kv[b], params, heads, mask[b])
+            alone, _ = attention.multi_head_attention(x_q[b] if q_lead else x_q, x_kv[b], params, heads, mask[b])
             np.testing.assert_allclose(out[b], alone, **F64)
 
 
@@ -493,7 +492,9 @@ def test_mask_shape_that_does_not_fit_is_named(data):
     i = data.draw(st.integers(0, len(shape) - 1))
     shape[i] += data.draw(st.integers(1, 2))  # 한 축을 어긋나게
     mask = np.ones(shape, bool)
-    named_error(lambda: multi_head_attention(x, x, params, heads, mask), ValueError, f"mask.shape={tuple(shape)}")
+    named_error(
+        lambda: attention.multi_head_attention(x, x, params, heads, mask), ValueError, f"mask.shape={tuple(shape)}"
+    )
 
 
 # ---------------------------------------------------------------- masked_softmax 에 바로 준 마스크
@@ -509,19 +510,19 @@ def test_masked_softmax_checks_its_mask(kind, data):
     if kind == "dtype":
         dtype = data.draw(st.sampled_from([np.int64, np.float64, np.uint8, object]))
         mask = np.ones(shape, dtype)
-        named_error(lambda: masked_softmax(scores, mask), ValueError, "mask", f"mask.dtype={np.dtype(dtype)}")
+        named_error(lambda: attention.masked_softmax(scores, mask), ValueError, "mask", f"mask.dtype={np.dtype(dtype)}")
     elif kind == "rank":
         rank = data.draw(st.integers(0, len(shape) + 2).filter(lambda r: r not in (2, len(shape))))
         mask = np.ones((1,) * rank, bool)
-        named_error(lambda: masked_softmax(scores, mask), ValueError, f"mask.shape={mask.shape}")
+        named_error(lambda: attention.masked_softmax(scores, mask), ValueError, f"mask.shape={mask.shape}")
     elif kind == "size":
         bad = list(shape)
         i = data.draw(st.integers(0, len(bad) - 1))
         bad[i] += data.draw(st.integers(1, 2))
         mask = np.ones(bad, bool)
-        named_error(lambda: masked_softmax(scores, mask), ValueError, f"mask.shape={tuple(bad)}", shape)
+        named_error(lambda: attention.masked_softmax(scores, mask), ValueError, f"mask.shape={tuple(bad)}", shape)
     elif kind == "ragged":
-        named_error(lambda: masked_softmax(scores, [[True], [True, False]]), ValueError, "mask")
+        named_error(lambda: attention.masked_softmax(scores, [[True], [True, False]]), ValueError, "mask")
     else:
         if kind == "ok-2d":
             assume(len(shape) >= 2)
@@ -530,7 +531,7 @@ def test_masked_softmax_checks_its_mask(kind, data):
             mask = data.draw(hnp.arrays(np.bool_, shape))
         if kind == "nan-hidden":  # 가린 자리의 NaN 은 읽지 않습니다
             scores = np.where(np.broadcast_to(mask, shape), scores, np.nan)
-        out = run(lambda: masked_softmax(scores, mask))
+        out = run(lambda: attention.masked_softmax(scores, mask))
         np.testing.assert_allclose(out, reference_softmax(scores, -1, mask), **F64)
 
 
@@ -544,11 +545,11 @@ def test_non_contiguous_views_give_the_same_answer(seed, heads):
     x = base[::2, ::-1].swapaxes(0, 1)  # (6, 4, 4h): 거꾸로, 건너뛰며, 축을 바꾼 뷰
     assert not x.flags.c_contiguous
     params = {n: rng.standard_normal((4 * heads, 4 * heads)).T for n in PARAM_NAMES}
-    out, w = run(lambda: multi_head_attention(x, x, params, heads))
+    out, w = run(lambda: attention.multi_head_attention(x, x, params, heads))
     ref_out, ref_w = reference_multi_head(np.ascontiguousarray(x), np.ascontiguousarray(x), params, heads)
     np.testing.assert_allclose(out, ref_out, **F64)
     q = base[:, ::2, ::3]
-    out, w = run(lambda: scaled_dot_product_attention(q, q, q))
+    out, w = run(lambda: attention.scaled_dot_product_attention(q, q, q))
     ref_out, _ = reference_attention(q, q, q)
     np.testing.assert_allclose(out, ref_out, **F64)
 

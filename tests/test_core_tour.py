@@ -32,23 +32,11 @@ def test_padding_and_causal_masks_combine(ct):
 
 
 @pytest.mark.reads("docs/core_tour.md")
-def test_page_output(ct):
-    from page_outputs import assert_prints, page_output
+def test_page_output():
+    from page_outputs import assert_prints
 
-    text = page_output("core_tour.md")
-    assert_prints(
-        "core_tour.md",
-        "출력: (2, 4, 5, 6)\n가중치: (2, 4, 5, 5)",
-        "크로스 어텐션 가중치: (3, 7)",
-        "가린 자리의 가중치가 정확히 0인가? True",
-        "첫 문장이 패딩(키 3, 4)에 준 가중치의 최댓값: 0.0",
-    )
-    assert "NaN 이 있는가? False" in text
-    assert "float32 입력 → float32 float32" in text
-    assert "길이 0 인 축의 소프트맥스: (2, 0)" in text
-    assert "키가 하나도 없을 때\n  가중치 (3, 0)\n  출력 (3, 2) 모두 0인가? True" in text
-    assert "문장 0개의 패딩 마스크: (0, 1, 1, 5)\ncausal_mask(0): (0, 0)" in text
-    for why in (
+    # 잘못된 입력을 하나씩 넣어 본 칸: 줄마다 [무엇이 잘못인지] 와 코어가 올린 오류
+    value_errors = (
         "쿼리/키 특성 크기가 다름",
         "키/밸류 길이가 다름",
         "마스크가 브로드캐스트되지 않음",
@@ -58,11 +46,23 @@ def test_page_output(ct):
         "헤드 수로 나누어떨어지지 않음",
         "W_O 에 NaN",
         "편향 이름의 철자가 틀림",
-    ):
-        assert f"[{why}] ValueError:" in text
-    assert "[복소수 입력] TypeError: q 는 실수 배열이어야 합니다: q.dtype=complex128" in text
-    assert "[헤드 수가 정수가 아님] TypeError: num_heads 는 정수여야 합니다: num_heads=2.0" in text
-    assert "[float32 범위를 넘는 투영] ValueError: 투영 x_kv @ W_V 가 float32 범위를 넘었습니다" in text
+    )
+    assert_prints(
+        "core_tour.md",
+        "출력: (2, 4, 5, 6)\n가중치: (2, 4, 5, 5)",
+        "크로스 어텐션 가중치: (3, 7)",
+        "가린 자리의 가중치가 정확히 0인가? True",
+        "첫 문장이 패딩(키 3, 4)에 준 가중치의 최댓값: 0.0",
+        "NaN 이 있는가? False",
+        "float32 입력 → float32 float32",
+        "길이 0 인 축의 소프트맥스: (2, 0)",
+        "키가 하나도 없을 때\n  가중치 (3, 0)\n  출력 (3, 2) 모두 0인가? True",
+        "문장 0개의 패딩 마스크: (0, 1, 1, 5)\ncausal_mask(0): (0, 0)",
+        *(f"[{why}] ValueError:" for why in value_errors),
+        "[복소수 입력] TypeError: q 는 실수 배열이어야 합니다: q.dtype=complex128",
+        "[헤드 수가 정수가 아님] TypeError: num_heads 는 정수여야 합니다: num_heads=2.0",
+        "[float32 범위를 넘는 투영] ValueError: 투영 x_kv @ W_V 가 float32 범위를 넘었습니다",
+    )
 
 
 def test_page_claims_about_checks():

@@ -92,7 +92,7 @@ def test_names_in_sees_calls_imports_and_definitions():
     assert "multi_head_attention" not in names_in("# multi_head_attention 은 주석일 뿐\nx = 'multi_head_attention'")
 
 
-@pytest.mark.reads("docs/*.md")
+@pytest.mark.reads("docs/*.md", "snippets/notebooks/*.md")
 @pytest.mark.parametrize("name", sorted(INTRODUCED_IN))
 def test_no_chapter_uses_a_core_function_before_it_is_introduced(name):
     first, per_page = first_use_table()

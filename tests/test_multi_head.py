@@ -75,6 +75,7 @@ def test_the_practice_exercise_cited_is_the_one_that_shrinks_the_weights():
     assert "W_Q와 W_K에" in exercise and "작게" in exercise, exercise
 
 
+@pytest.mark.reads("docs/multi_head.md")
 def test_the_memo_analogy_comes_before_the_formulas_and_stays_honest():
     """issue 41: 수식 앞에 일상의 비유(같은 메모에 사람마다 다른 곳에 밑줄)를 둡니다. 비유가 헤드의 역할을 누가 정해 준
     것처럼 말하지 않게, 역할은 학습으로 생기고, 4장에서 본 학습된 헤드의 무늬는 뜻보다 위치·특수 토큰의 습관일 때가 많다고 함께 적습니다."""

@@ -75,6 +75,7 @@ def test_built_notebook_is_the_generated_one(built_site, name):
     assert built.read_text(encoding="utf-8") == generated()[name]
 
 
+@pytest.mark.reads("snippets/notebooks/*.md")
 def test_editing_a_snippet_changes_the_notebook_and_its_cache_key(tmp_path):
     from mkdocs_jupyter.plugin import Plugin, _compute_cache_key
 
@@ -352,7 +353,11 @@ def test_part2_and_part3_learner_functions_match_the_core():
     np.testing.assert_allclose(p3.weights, w, rtol=1e-10)
 
 
-@pytest.mark.reads("snippets/notebooks/part1_numpy_attention.md")
+@pytest.mark.reads(
+    "snippets/notebooks/part1_numpy_attention.md",
+    "snippets/notebooks/part2_heatmap.md",
+    "snippets/notebooks/part3_multi_head.md",
+)
 def test_parts_2_and_3_put_the_lesson_first():
     """issue 22: 첫 결과가 나오기 전에 배우는 것이 아닌 코드(예제 입력, 그림 도우미)는 30줄 이하이고,
     코어(attention.py)는 노트북에 들어가지 않습니다. 파트 1 은 세 줄짜리 소프트맥스로 시작합니다."""
@@ -487,6 +492,7 @@ def code_before_first_figure(notebook_text):
     return None
 
 
+@pytest.mark.reads("snippets/notebooks/*.md")
 def test_grader_answers_and_solutions_are_folded():
     """채점 도구와 확인 함수(흔한 실수와 그 설명이 든 코드)와 풀이는 코드째, 연습 문제는 출력(확인 함수가 짚은 실수)이
     페이지에서 접혀 있습니다 (issue 41: 휴대전화에서 183줄 채점 도구가 3,500 px, 출력이 답을 알려 줌). 내려받은 노트북에서도

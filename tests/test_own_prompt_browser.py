@@ -17,19 +17,7 @@ import json
 import numpy as np
 import pytest
 
-from browser import (
-    B64_JS,
-    DESKTOP,
-    PHONE,
-    RecordingTab,
-    Tab,
-    assert_fits_phone_and_axe,
-    assert_no_model_before_the_button,
-    broken_download,
-    floats,
-    go_offline,
-)
-from browser import model_requests as requests_to
+from browser import B64_JS, ModelTool, assert_fits_phone_and_axe, broken_download, floats, go_offline
 from support import static
 
 pytestmark = pytest.mark.browser
@@ -37,6 +25,7 @@ pytestmark = pytest.mark.browser
 PAGE = "own_prompt/"
 ROOT = ".own-prompt"
 MODELS = "models/gemma-ko/"
+TOOL = ModelTool(PAGE, ROOT, MODELS, get=".own-prompt__get")
 # 허용 차이 (페이지의 "더 알아보기: 브라우저의 계산은 numpy와 같나요?" 가 말하는 값). 잰 최댓값은 이 10분의 1 안팎입니다:
 # numpy 도 float32 행렬 곱(BLAS, CPU 마다 더하는 차례가 다름)이라, 비트가 아니라 이만큼으로 견줍니다.
 LOGITS_TOL = 1e-3
@@ -68,16 +57,6 @@ def read_prompt(reader, text):
     return compute_text(reader.page, text)
 
 
-def model_requests(tab):
-    return requests_to(tab, MODELS)
-
-
-def open_tool(tab, scheme="light"):
-    page = tab.open(PAGE, scheme=scheme)
-    tab.read_through(whole_page=False)
-    return page
-
-
 def wait_ready(page):
     page.wait_for_function("() => document.querySelector('.own-prompt').dataset.state === 'ready'", timeout=120_000)
 
@@ -96,14 +75,9 @@ def compute_text(page, text, expect="ok"):
 @pytest.fixture(scope="module")
 def reader(browser, server):
     """데스크톱 독자 한 사람: 모델을 한 번 받아 둔 탭 (모듈의 테스트가 함께 씁니다)."""
-    tab = RecordingTab(browser, server, DESKTOP)
-    page = open_tool(tab)
-    assert not model_requests(tab)  # 단추를 누르기 전에는 모델 파일을 받지 않습니다
-    page.locator(f"{ROOT} .own-prompt__get").click()
-    page.wait_for_selector(f"{ROOT}[data-result=ok]", timeout=180_000)
-    wait_ready(page)
-    yield tab
-    tab.close()
+    with TOOL.downloaded(browser, server, timeout=180_000) as tab:
+        wait_ready(tab.page)
+        yield tab
 
 
 # ---------------------------------------------------------------- 토크나이저 ----
@@ -171,15 +145,9 @@ def test_input_the_model_cannot_take_gets_a_message_and_nothing_drawn(reader, te
     page = reader.page
     compute_text(page, "나는 학교에")
     compute_text(page, text, expect="error")
-    root = page.locator(ROOT)
-    assert root.get_attribute("data-error") == kind
-    message = page.locator(f"{ROOT} .own-prompt__error").inner_text()
-    assert all(w in message for w in words), message
-    assert (
-        root.get_attribute("data-result") == "none" and page.locator(f"{ROOT} .own-prompt__result").inner_text() == ""
-    )
+    TOOL.assert_refused(page, kind, words)
     compute_text(page, "봄이 오면")  # 페이지는 그대로 씁니다
-    assert root.get_attribute("data-error") is None
+    assert page.locator(ROOT).get_attribute("data-error") is None
     reader.assert_clean()
 
 
@@ -445,9 +413,8 @@ def test_computing_before_the_model_asks_with_the_size_and_checks_letters_first(
     manifest = json.loads((site / MODELS / "manifest.json").read_text(encoding="utf-8"))
     size = sum(manifest["files"][f]["bytes"] for f in manifest["packs"]["ko"])
     assert size <= 80e6
-    tab = RecordingTab(browser, server, PHONE)
-    try:
-        page = open_tool(tab)
+    with TOOL.tab(browser, server) as tab:
+        page = TOOL.open(tab)
         assert page.locator(f"{ROOT} .own-prompt__get").text_content() == f"모델 받기 (약 {size / 1e6:.0f} MB)"
         compute_text(page, "漢字", expect="error")  # 글자는 모델 없이도 봅니다
         assert page.locator(ROOT).get_attribute("data-error") == "hanja"
@@ -455,33 +422,27 @@ def test_computing_before_the_model_asks_with_the_size_and_checks_letters_first(
         page.locator(f"{ROOT} input[type=text]").press("Enter")
         page.wait_for_selector(f"{ROOT}[data-error=need-model]")
         page.wait_for_timeout(300)
-        assert not model_requests(tab)
+        assert not TOOL.requests(tab)
         assert f"약 {size / 1e6:.0f} MB" in page.locator(f"{ROOT} .own-prompt__error").inner_text()
         assert "own-prompt__get" in page.evaluate("() => document.activeElement.className")
         page.keyboard.press("Enter")  # 키보드로 받기 단추를
         page.wait_for_selector(f"{ROOT}[data-result=ok]", timeout=180_000)
         assert page.evaluate("() => document.activeElement.id").endswith("-text")
         tab.assert_clean()
-    finally:
-        tab.close()
 
 
 @pytest.mark.parametrize("how", ["refused", "missing", "cut", "corrupt"])
 def test_a_failed_download_says_so_and_the_page_still_works(browser, server, built_site, how):
     site, _ = built_site
-    data = (site / MODELS / "blocks-2.bin").read_bytes()
-    tab = RecordingTab(browser, server, PHONE)
-    broken = broken_download(data, how)
-
-    try:
-        page = open_tool(tab)
+    broken = broken_download((site / MODELS / "blocks-2.bin").read_bytes(), how)
+    with TOOL.tab(browser, server) as tab:
+        page = TOOL.open(tab)
         page.evaluate("async () => { await caches.delete('attention-gemma-ko'); }")
         page.route(f"**/{MODELS}blocks-2.bin", broken)
         page.locator(f"{ROOT} .own-prompt__get").click()
         page.wait_for_selector(f"{ROOT}[data-error]", timeout=120_000)
-        kind = {"refused": "network", "missing": "network", "cut": "cut", "corrupt": "corrupt"}[how]
-        assert page.locator(ROOT).get_attribute("data-error") == kind
-        message = page.locator(f"{ROOT} .own-prompt__error").inner_text()
+        kind, message = TOOL.error(page)
+        assert kind == {"refused": "network", "missing": "network", "cut": "cut", "corrupt": "corrupt"}[how]
         assert "blocks-2.bin" in message and "다시" in message
         assert (
             page.locator(f"{ROOT} .own-prompt__progress").is_hidden()
@@ -494,8 +455,6 @@ def test_a_failed_download_says_so_and_the_page_still_works(browser, server, bui
         assert page.locator(ROOT).get_attribute("data-error") is None
         own = [e for e in tab.errors if "status of 404" not in e and "ERR_CONNECTION_REFUSED" not in e]
         assert not own and not tab.foreign
-    finally:
-        tab.close()
 
 
 # 워커 스크립트 앞에 붙여, 저장소가 가득 찬 것처럼 (QuotaExceededError) 합니다
@@ -507,10 +466,9 @@ FULL_DISK = (
 def test_a_full_disk_still_computes_and_says_it_was_not_saved(browser, server, built_site):
     site, _ = built_site
     worker = (site / "assets" / "gemma-worker.js").read_text(encoding="utf-8")
-    tab = RecordingTab(browser, server, PHONE)
-    tab.context.add_init_script("navigator.storage.estimate = () => Promise.resolve({quota: 50e6, usage: 40e6});")
-    try:
-        page = open_tool(tab)
+    with TOOL.tab(browser, server) as tab:
+        tab.context.add_init_script("navigator.storage.estimate = () => Promise.resolve({quota: 50e6, usage: 40e6});")
+        page = TOOL.open(tab)
         page.evaluate("async () => { await caches.delete('attention-gemma-ko'); }")
         page.route(
             "**/assets/gemma-worker.js", lambda r: r.fulfill(body=FULL_DISK + worker, content_type="text/javascript")
@@ -525,24 +483,22 @@ def test_a_full_disk_still_computes_and_says_it_was_not_saved(browser, server, b
         stored = page.evaluate("async () => (await (await caches.open('attention-gemma-ko')).keys()).length")
         assert stored == 0
         tab.assert_clean()
-    finally:
-        tab.close()
 
 
 # ---------------------------------------------------------------- 저장과 네트워크 없이 ----
 def test_second_visit_starts_at_once_and_works_offline(browser, built_site):
     site, _ = built_site
     httpd, origin = static.serve(site)
-    tab = RecordingTab(browser, origin, PHONE)
+    tab = TOOL.tab(browser, origin)
     try:
-        page = open_tool(tab)
+        page = TOOL.open(tab)
         page.locator(f"{ROOT} .own-prompt__get").click()
         page.wait_for_selector(f"{ROOT}[data-result=ok]", timeout=180_000)
         page.wait_for_selector(f"{ROOT}[data-offline=yes]", timeout=30_000)
-        first = len(model_requests(tab))
-        page = open_tool(tab)
+        first = len(TOOL.requests(tab))
+        page = TOOL.open(tab)
         page.wait_for_selector(f"{ROOT}[data-state=ready][data-source=cache]", timeout=60_000)
-        assert len(model_requests(tab)) == first  # 다시 받지 않습니다
+        assert len(TOOL.requests(tab)) == first  # 다시 받지 않습니다
         # 네트워크 없이: 브라우저를 오프라인으로 두고, 서버도 끕니다. 페이지는 서비스 워커가, 모델 목록과 모델은 저장소가
         # 줍니다 ("여러분의 문장으로" 와 같은 길: tests/test_own_sentence_browser.py). 실패한 요청도 콘솔 오류도 없습니다:
         # 저장본으로 연 페이지(data-saved-copy)는 모델 목록을 네트워크에 먼저 묻지 않습니다 (model-tool.js 의 manifestOf).
@@ -568,9 +524,8 @@ def test_second_visit_starts_at_once_and_works_offline(browser, built_site):
 # ---------------------------------------------------------------- 휴대전화, 팔레트, 손가락 ----
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_tool_fits_a_phone_works_by_touch_and_passes_axe(browser, server, scheme):
-    tab = Tab(browser, server, PHONE, has_touch=True, is_mobile=True)
-    try:
-        page = open_tool(tab, scheme)
+    with TOOL.tab(browser, server, has_touch=True, is_mobile=True) as tab:
+        page = TOOL.open(tab, scheme)
         page.locator(f"{ROOT} .own-prompt__get").tap()
         page.wait_for_selector(f"{ROOT}[data-result=ok]", timeout=180_000)
         wait_ready(page)
@@ -581,13 +536,7 @@ def test_the_tool_fits_a_phone_works_by_touch_and_passes_axe(browser, server, sc
         page.wait_for_selector(f"{ROOT} .own-prompt__lens[data-lens]", timeout=60_000)
         assert_fits_phone_and_axe(page, ROOT, [".own-prompt__table", ".own-prompt__strip", ".own-prompt__lens-table"])
         tab.assert_clean()
-    finally:
-        tab.close()
 
 
 def test_no_model_file_before_the_button_and_no_third_party_requests(browser, server):
-    tab = RecordingTab(browser, server, PHONE)
-    try:
-        assert_no_model_before_the_button(tab, PAGE, MODELS, "gemma-worker", f"{ROOT} .own-prompt__get")
-    finally:
-        tab.close()
+    TOOL.assert_no_model_before_the_button(browser, server, scripts="gemma-worker")

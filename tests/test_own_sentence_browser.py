@@ -18,19 +18,7 @@ import json
 import numpy as np
 import pytest
 
-from browser import (
-    B64_JS,
-    DESKTOP,
-    PHONE,
-    RecordingTab,
-    Tab,
-    assert_fits_phone_and_axe,
-    assert_no_model_before_the_button,
-    broken_download,
-    floats,
-    go_offline,
-)
-from browser import model_requests as requests_to
+from browser import B64_JS, ModelTool, assert_fits_phone_and_axe, broken_download, floats, go_offline
 from conftest import SNIPPETS
 from head_explorer_reference import DIGITS, compute, step_values
 from sitebuild import snippets
@@ -42,6 +30,7 @@ pytestmark = pytest.mark.browser
 PAGE = "own_sentence/"
 ROOT = ".own-sentence"
 MODELS = "models/e5-ko/"
+TOOL = ModelTool(PAGE, ROOT, MODELS, get=".own-sentence__get[data-pack=ko]")
 
 
 @functools.cache
@@ -57,16 +46,6 @@ def tables():
     from e5_numpy import read_e5_file, weights_path
 
     return read_e5_file(weights_path())[3]
-
-
-def model_requests(tab):
-    return requests_to(tab, MODELS)
-
-
-def open_tool(tab, scheme="light"):
-    page = tab.open(PAGE, scheme=scheme)
-    tab.read_through(whole_page=False)
-    return page
 
 
 def compute_text(page, text, expect="ok"):
@@ -86,13 +65,8 @@ def compute_text(page, text, expect="ok"):
 @pytest.fixture(scope="module")
 def reader(browser, server):
     """데스크톱 독자 한 사람: 모델을 한 번 받아 둔 탭 (모듈의 테스트가 함께 씁니다)."""
-    tab = RecordingTab(browser, server, DESKTOP)
-    page = open_tool(tab)
-    assert not model_requests(tab)  # 단추를 누르기 전에는 모델 파일을 받지 않습니다
-    page.locator(f"{ROOT} .own-sentence__get[data-pack=ko]").click()
-    page.wait_for_selector(f"{ROOT}[data-result=ok]", timeout=120_000)
-    yield tab
-    tab.close()
+    with TOOL.downloaded(browser, server, timeout=120_000) as tab:
+        yield tab
 
 
 # 페이지 안에서 워커를 하나 더 띄웁니다 (화면의 도구와 같은 파일, 같은 저장소: 이미 받아 둔 파일을 씁니다).
@@ -327,16 +301,13 @@ def test_button_size_comes_from_the_manifest(reader, browser, server, built_site
     page = reader.page
     html = page.evaluate("() => document.querySelector('.own-sentence__get[data-pack=latin]').textContent")
     assert html == f"영어 조각 받기 (약 {latin / 1e6:.0f} MB)"
-    tab = Tab(browser, server, PHONE)
-    try:
-        page = open_tool(tab)
+    with TOOL.tab(browser, server) as tab:
+        page = TOOL.open(tab)
         assert (
             page.locator(f"{ROOT} .own-sentence__get[data-pack=ko]").text_content()
             == f"모델 받기 (약 {total / 1e6:.0f} MB)"
         )
         assert total <= 16_000_000
-    finally:
-        tab.close()
 
 
 def test_the_readers_sentence_feeds_the_head_explorer(reader):
@@ -448,12 +419,7 @@ def test_input_the_model_cannot_take_gets_a_message_and_nothing_drawn(reader, te
     page = reader.page
     compute_text(page, "나는 학교에 간다")
     compute_text(page, text, expect="error")
-    root = page.locator(ROOT)
-    assert root.get_attribute("data-error") == kind
-    message = page.locator(f"{ROOT} .own-sentence__error").inner_text()
-    assert all(w in message for w in words), message
-    assert root.get_attribute("data-result") == "none"
-    assert page.locator(f"{ROOT} .own-sentence__result").inner_text() == ""  # 앞의 결과도 남기지 않습니다
+    TOOL.assert_refused(page, kind, words)  # 앞의 결과도 남기지 않습니다
     assert not page.locator(f"{ROOT} .head-explorer, {ROOT} .own-sentence__table").count()
     reader.assert_clean()
 
@@ -477,10 +443,10 @@ def test_latin_letters_come_in_a_second_download(reader):
     message = page.locator(f"{ROOT} .own-sentence__error")
     assert "위의" in message.inner_text() and "아래" not in message.inner_text()
     assert button.bounding_box()["y"] + button.bounding_box()["height"] <= message.bounding_box()["y"]
-    before = len(model_requests(reader))
+    before = len(TOOL.requests(reader))
     button.click()
     page.wait_for_selector(f"{ROOT}[data-result=ok]", timeout=120_000)
-    new = [u.rsplit("/", 1)[1] for u in model_requests(reader)[before:]]
+    new = [u.rsplit("/", 1)[1] for u in TOOL.requests(reader)[before:]]
     assert sorted(new) == ["embed-latin.bin", "vocab-latin.json"]  # 첫 묶음은 다시 받지 않습니다
     tokens = page.evaluate(SHOWN_TOKENS_JS)
     assert tokens == load_e5().tokenizer.encode(PREFIX + text).tokens
@@ -494,18 +460,14 @@ def test_a_failed_or_cut_download_says_so_and_draws_nothing(browser, server, bui
     """encoder.bin 을 받지 못하거나(404), 중간에 끊기거나, 다른 바이트가 오면: 알림 한 줄, 그림 없음, 저장도 없음.
     다시 누르면 제대로 받아 계산합니다."""
     site, _ = built_site
-    data = (site / MODELS / "encoder.bin").read_bytes()
-    tab = RecordingTab(browser, server, PHONE)
-    broken = broken_download(data, how)
-
-    try:
-        page = open_tool(tab)
+    broken = broken_download((site / MODELS / "encoder.bin").read_bytes(), how)
+    with TOOL.tab(browser, server) as tab:
+        page = TOOL.open(tab)
         page.route("**/models/e5-ko/encoder.bin", broken)
         page.locator(f"{ROOT} .own-sentence__get[data-pack=ko]").click()
         page.wait_for_selector(f"{ROOT}[data-error]", timeout=60_000)
-        kind = {"missing": "network", "cut": "cut", "corrupt": "corrupt"}[how]
-        assert page.locator(ROOT).get_attribute("data-error") == kind
-        message = page.locator(f"{ROOT} .own-sentence__error").inner_text()
+        kind, message = TOOL.error(page)
+        assert kind == {"missing": "network", "cut": "cut", "corrupt": "corrupt"}[how]
         assert "encoder.bin" in message and ("다시" in message)
         assert not page.locator(f"{ROOT} .head-explorer").count()
         assert page.locator(f"{ROOT} .own-sentence__progress").is_hidden()
@@ -518,8 +480,6 @@ def test_a_failed_or_cut_download_says_so_and_draws_nothing(browser, server, bui
         assert page.locator(ROOT).get_attribute("data-error") is None
         own = [e for e in tab.errors if "status of 404" not in e]
         assert not own and not tab.foreign
-    finally:
-        tab.close()
 
 
 # ---------------------------------------------------------------- 저장과 네트워크 없이 ----
@@ -534,20 +494,20 @@ def own_server(built_site):
 
 def test_second_visit_starts_at_once_and_works_offline(browser, own_server):
     httpd, origin = own_server
-    tab = RecordingTab(browser, origin, PHONE)
+    tab = TOOL.tab(browser, origin)
     try:
-        page = open_tool(tab)
+        page = TOOL.open(tab)
         page.locator(f"{ROOT} .own-sentence__get[data-pack=ko]").click()
         page.wait_for_selector(f"{ROOT}[data-result=ok]", timeout=120_000)
         page.wait_for_selector(f"{ROOT}[data-offline=yes]")
-        first = len(model_requests(tab))
+        first = len(TOOL.requests(tab))
         assert first == 5  # 토크나이저, 층, 어휘, 단어 임베딩, 행렬 곱 커널 (이 chromium 은 WebAssembly SIMD 를 씁니다)
         assert page.locator(ROOT).get_attribute("data-kernel") == "wasm"
 
         # 다시 오면: 단추 없이 저장본으로 바로 열고 계산합니다. 모델 파일은 한 번도 더 받지 않습니다.
-        page = open_tool(tab)
+        page = TOOL.open(tab)
         page.wait_for_selector(f"{ROOT}[data-result=ok]", timeout=60_000)
-        assert len(model_requests(tab)) == first
+        assert len(TOOL.requests(tab)) == first
         assert page.locator(ROOT).get_attribute("data-source") == "cache"
         assert page.locator(f"{ROOT} .own-sentence__get[data-pack=ko]").is_hidden()
 
@@ -595,15 +555,14 @@ def test_computing_before_the_model_asks_first_and_loading_keeps_the_reader_in_p
     site, _ = built_site
     manifest = json.loads((site / MODELS / "manifest.json").read_text(encoding="utf-8"))
     size = f"약 {sum(manifest['files'][f]['bytes'] for f in manifest['packs']['ko']) / 1e6:.0f} MB"
-    tab = RecordingTab(browser, server, PHONE)
-    try:
-        page = open_tool(tab)
+    with TOOL.tab(browser, server) as tab:
+        page = TOOL.open(tab)
         text = "할머니께서 시장에서 사과 두 봉지를 사 오셨다"
         page.fill(f"{ROOT} input", text)
         page.locator(f"{ROOT} input").press("Enter")
         page.wait_for_selector(f"{ROOT}[data-error=need-model]")
         page.wait_for_timeout(500)
-        assert not model_requests(tab)  # 묻기만 하고 받지 않습니다
+        assert not TOOL.requests(tab)  # 묻기만 하고 받지 않습니다
         message = page.locator(f"{ROOT} .own-sentence__error").inner_text()
         assert size in message and "모델 받기" in message, message
         assert "own-sentence__get" in page.evaluate(FOCUSED_JS)
@@ -626,8 +585,6 @@ def test_computing_before_the_model_asks_first_and_loading_keeps_the_reader_in_p
         assert any("준비하고 있습니다" in t and not valued for t, valued, _ in after), after
         assert all(focus != "body" for _, _, focus in statuses), statuses
         tab.assert_clean()
-    finally:
-        tab.close()
 
 
 def test_particle_table_skips_particle_shaped_noun_endings_and_names_what_it_leaves_out(reader):
@@ -684,20 +641,19 @@ def test_a_new_sentence_reuses_the_explorer(reader):
 
 
 # ---------------------------------------------------------------- 휴대전화, 팔레트, 손가락 ----
-def phone_with_result(browser, server, scheme):
-    """375 px 휴대전화(손가락)에서 모델 받기를 누르고 첫 결과(예문)가 다 그려진 (탭, 페이지). 탭은 부른 쪽이 닫습니다."""
-    tab = Tab(browser, server, PHONE, has_touch=True, is_mobile=True)
-    page = open_tool(tab, scheme)
+def phone_with_result(tab, scheme):
+    """375 px 휴대전화(손가락) tab 에서 모델 받기를 누르고 첫 결과(예문)가 다 그려진 페이지."""
+    page = TOOL.open(tab, scheme)
     page.locator(f"{ROOT} .own-sentence__get[data-pack=ko]").tap()
     page.wait_for_selector(f"{ROOT}[data-result=ok]", timeout=120_000)
     page.wait_for_selector(f"{ROOT} .head-explorer__grid[data-atlas=ok]")
-    return tab, page
+    return page
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_result_fits_a_phone_and_passes_axe_in_both_palettes(browser, server, scheme):
-    tab, page = phone_with_result(browser, server, scheme)
-    try:
+    with TOOL.tab(browser, server, has_touch=True, is_mobile=True) as tab:
+        page = phone_with_result(tab, scheme)
         assert_fits_phone_and_axe(
             page,
             ROOT,
@@ -712,14 +668,8 @@ def test_result_fits_a_phone_and_passes_axe_in_both_palettes(browser, server, sc
         assert state[1:3] == ["5", "11"]
         assert page.locator(f"{ROOT} .head-explorer__step[data-what=head][data-step='+']").is_disabled()
         tab.assert_clean()
-    finally:
-        tab.close()
 
 
 def test_no_model_file_before_the_button_and_no_third_party_requests(browser, server):
     """페이지를 끝까지 읽어도 모델 파일은 받지 않고(목록 manifest.json 만), 다른 출처로 가는 요청은 하나도 없습니다."""
-    tab = RecordingTab(browser, server, PHONE)
-    try:
-        assert_no_model_before_the_button(tab, PAGE, MODELS, r"e5-(worker|tokenizer)\.js", f"{ROOT} .own-sentence__get")
-    finally:
-        tab.close()
+    TOOL.assert_no_model_before_the_button(browser, server, scripts=r"e5-(worker|tokenizer)\.js")

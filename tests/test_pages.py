@@ -72,7 +72,7 @@ def source_of(doc):
     return DOCS / doc
 
 
-@pytest.mark.reads("docs/*.md")
+@pytest.mark.reads("docs/*.md", "snippets/notebooks/*.md")
 def test_pages_end_with_next_link():
     """nav 순서대로, 마지막 페이지를 빼고는 다음 페이지로 가는 링크로 끝납니다."""
     pages = nav_pages()

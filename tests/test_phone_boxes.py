@@ -76,7 +76,7 @@ def comments_out_of_sight(doc):
     ]
 
 
-@pytest.mark.reads("docs/*.md")
+@pytest.mark.reads("docs/*.md", "snippets/notebooks/*.md")
 @pytest.mark.parametrize("doc", [d for d in nav_pages() if not d.startswith("http")])
 def test_trailing_comments_stay_on_a_phone_screen(doc):
     """줄 끝 주석은 그 줄 전체가 375 px 화면의 코드 상자에 들어갈 때만 씁니다. 아니면 주석을 코드 위의 제 줄로 옮깁니다."""

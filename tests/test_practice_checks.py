@@ -67,30 +67,6 @@ def heads(scores_of, axis=-1):
     return fn
 
 
-def online_without_fix(x, block):
-    m, total = -np.inf, 0.0
-    for j in range(0, len(x), block):
-        m = max(m, x[j : j + block].max())
-        total += np.exp(x[j : j + block] - m).sum()
-    return np.exp(x - m) / total
-
-
-def online_without_max(x, block):
-    return np.exp(x) / sum(np.exp(x[j : j + block]).sum() for j in range(0, len(x), block))
-
-
-def row_without_acc_fix(scores, V, block):
-    m, total, acc = -np.inf, 0.0, np.zeros(V.shape[1])
-    for j in range(0, len(scores), block):
-        s = scores[j : j + block]
-        m_new = max(m, s.max())
-        w = np.exp(s - m_new)
-        total = total * np.exp(m - m_new) + w.sum()
-        acc += w @ V[j : j + block]
-        m = m_new
-    return acc / total
-
-
 def merge_backwards(a, b):
     (m_a, l_a), (m_b, l_b) = a, b
     m = max(m_a, m_b)
@@ -107,24 +83,27 @@ def attention_weights_transposed(Q, K, V):
     return w.T @ V, w
 
 
-def online_from_zero(x, block):
-    m, total = 0.0, 0.0
+# 배우는 사람의 온라인 계산: 한 곳을 바꿔 틀리게 만들 수 있습니다 (기본값은 맞는 계산). start: 최댓값 m 의 처음 값,
+# subtract=False: 최댓값을 빼지 않음, fix_total / fix_acc=False: 최댓값이 바뀔 때 예전 합 / acc 를 새 기준으로 고치지 않음.
+def online(x, block, start=-np.inf, subtract=True, fix_total=True):
+    """온라인 소프트맥스: 블록마다 최댓값 m 과 합 total 을 이어 가고, 끝에서 한 번에 나눕니다."""
+    m, total = start, 0.0
     for j in range(0, len(x), block):
-        m_new = max(m, x[j : j + block].max())
-        total = total * np.exp(m - m_new) + np.exp(x[j : j + block] - m_new).sum()
-        m = m_new
+        m_new = max(m, x[j : j + block].max()) if subtract else 0.0
+        fix = np.exp(m - m_new) if subtract and fix_total else 1.0
+        total, m = total * fix + np.exp(x[j : j + block] - m_new).sum(), m_new
     return np.exp(x - m) / total
 
 
-def row_online(scores, V, block, start=-np.inf, subtract=True):
-    """한 행의 온라인 어텐션. start: 최댓값의 처음 값, subtract=False: 최댓값을 빼지 않음"""
+def row_online(scores, V, block, start=-np.inf, subtract=True, fix_acc=True):
+    """한 행의 온라인 어텐션: 합 total 과 함께 가중합 acc 도 이어 갑니다."""
     m, total, acc = start, 0.0, np.zeros(V.shape[1])
     for j in range(0, len(scores), block):
         s = scores[j : j + block]
         m_new = max(m, s.max()) if subtract else 0.0
         fix = np.exp(m - m_new) if subtract else 1.0
         w = np.exp(s - m_new)
-        total, acc, m = total * fix + w.sum(), acc * fix + w @ V[j : j + block], m_new
+        total, acc, m = total * fix + w.sum(), acc * (fix if fix_acc else 1.0) + w @ V[j : j + block], m_new
     return acc / total
 
 
@@ -276,15 +255,27 @@ WRONG = {
         heads(lambda Qh, Kh: Qh @ Kh.transpose(0, 2, 1) / 8.0),
         "모델의 폭 d_model(64)의 제곱근으로 나눴습니다",
     ),
-    "online: 고치지 않은 합": (p4.check_online, online_without_fix, "예전 합 l 을 새 기준으로 고치지 않았습니다"),
-    "online: 최댓값": (p4.check_online, online_without_max, "최댓값을 빼지 않아 큰 점수에서 exp 가 넘쳐 nan"),
+    "online: 고치지 않은 합": (
+        p4.check_online,
+        lambda x, b: online(x, b, fix_total=False),
+        "예전 합 l 을 새 기준으로 고치지 않았습니다",
+    ),
+    "online: 최댓값": (
+        p4.check_online,
+        lambda x, b: online(x, b, subtract=False),
+        "최댓값을 빼지 않아 큰 점수에서 exp 가 넘쳐 nan",
+    ),
     "merge: 그대로 더함": (
         p4.check_merge,
         lambda a, b: (max(a[0], b[0]), a[1] + b[1]),
         "두 l 을 그대로 더했습니다",
     ),
     "merge: 거꾸로 고침": (p4.check_merge, merge_backwards, "고치는 값의 부호가 거꾸로입니다"),
-    "row: acc": (p4.check_attention_row, row_without_acc_fix, "acc 를 새 최댓값에 맞게 고치지 않았습니다"),
+    "row: acc": (
+        p4.check_attention_row,
+        lambda s, V, b: row_online(s, V, b, fix_acc=False),
+        "acc 를 새 최댓값에 맞게 고치지 않았습니다",
+    ),
     # issue 39: 예전에는 통과했거나 다른 실수의 말을 들은 구현들
     "softmax: 파이썬 max": (p1.check_softmax, softmax_python_max, "파이썬의 max() 를 썼습니다"),
     "attention: 가중치 전치": (p1.check_attention, attention_weights_transposed, "가중치를 전치해 곱했습니다"),
@@ -293,7 +284,7 @@ WRONG = {
         heads(lambda Qh, Kh: np.matmul(Qh, Kh) / np.sqrt(Kh.shape[-1])),
         "Kh 를 전치하지 않았습니다(Qh @ Kh)",
     ),
-    "online: 0 에서 시작": (p4.check_online, online_from_zero, "최댓값 m 을 0 에서 시작했습니다"),
+    "online: 0 에서 시작": (p4.check_online, lambda x, b: online(x, b, start=0.0), "최댓값 m 을 0 에서 시작했습니다"),
     "row: 최댓값": (
         p4.check_attention_row,
         lambda s, V, b: row_online(s, V, b, subtract=False),

@@ -10,11 +10,13 @@
 코드(`…`)와 수식($…$) 속의 수, 출력과 붙어 있지 않은 문단(그림 설명, 도입), 실습 노트북(커널이 출력을 만듭니다),
 그리고 뜻: 글이 0.356 을 "세 개 가운데 하나꼴" 이라고 부르는지는 각 장의 테스트가 이름 붙여 봅니다.
 
-출력에 없어도 되는 수(곱하는 재료의 모양, 논문이 보고한 수, 비교 기준으로 든 수)는 NOT_IN_THE_OUTPUT 에 줄의 글 일부와
-까닭을 함께 적습니다. 그 글이 페이지에서 사라지면 목록에서도 지우라고 실패합니다.
+출력에 없어도 되는 수(곱하는 재료의 모양, 논문이 보고한 수, 비교 기준으로 든 수)는 tests/data/not_in_the_output.toml 에
+줄의 글 일부와 까닭을 함께 적습니다. 그 글이 페이지에서 사라지면 목록에서도 지우라고 실패합니다.
 """
 
 import re
+import tomllib
+from pathlib import Path
 
 import pytest
 
@@ -33,62 +35,12 @@ FENCE = re.compile(r"^(\s*)(```|~~~)")
 # 문단이 끝나는 줄: 제목, 접힌/안 접힌 상자의 머리, 가로줄, 다음 장 링크, HTML, 그림, 각주 정의
 NOT_PROSE = re.compile(r"^\s*(?:#|\?\?\?|!!!|---|다음 장:|<|!\[|\[\^)")
 
-# (페이지, 글의 수, 그 줄에 있는 글, 출력에 없어도 되는 까닭)
+# 출력에 없어도 되는 수: [(페이지, 글의 수, 그 줄에 있는 글, 까닭)]. 표는 데이터라서 한 줄에 한 항목씩 TOML 로 적습니다.
+NOT_IN_THE_OUTPUT_FILE = Path(__file__).parent / "data" / "not_in_the_output.toml"
 NOT_IN_THE_OUTPUT = [
-    ("four_steps.md", "(3, 4)", "(4, 3)을 곱했으니", "곱하는 재료 Q 의 모양 (Q 는 블록 1 이 찍습니다)"),
-    ("four_steps.md", "(4, 3)", "(4, 3)을 곱했으니", "곱하는 재료 Kᵀ 의 모양 (찍지 않습니다)"),
-    ("four_steps.md", "(3, 3)", "(3, 3) 가중치에 (3, 4) 밸류를 곱해", "곱하는 재료 가중치의 모양 (블록 6 이 찍습니다)"),
-    (
-        "library_analogy.md",
-        "(16, 8)",
-        "@ (16, 8)에서",
-        "곱하는 재료 W_k 의 모양: 글은 안쪽의 16 이 맞아야 한다는 것을 말합니다",
-    ),
-    ("multi_head.md", "(64, 64)", "(64, 64) 행렬의 열을", "투영 행렬의 모양: 헤드로 나누기 전의 재료입니다"),
-    (
-        "multi_head.md",
-        "(6, 8, 8)",
-        "(6, 8, 8)로 reshape",
-        "split_heads 안의 중간 모양: 출력은 축을 옮긴 (8, 6, 8) 입니다",
-    ),
-    ("multi_head.md", "(6, 8, 8)", "(6, 8, 8)로 나눈 뒤", "잘못 나눈 예가 거쳐야 했던 중간 모양을 말합니다"),
-    ("why_scale.md", "0.1", "고르게 나눌 때(0.1)", "비교 기준: 키 10개에 고르게 나누면 1/10 (계산할 필요가 없는 수)"),
-    ("real_model.md", "76.3", "Clark 외(2019)", "논문(Clark 외 2019)이 보고한 정확도: 이 사이트가 잰 수가 아닙니다"),
-    ("real_model.md", "34.6", "Clark 외(2019)", "논문(Clark 외 2019)이 보고한 기준선"),
-    (
-        "real_model.md",
-        "1.29",
-        "평균 엔트로피(1.29 나트)",
-        "앞 절의 출력(학습된 헤드의 평균 엔트로피)을 견주려고 다시 부릅니다",
-    ),
-    (
-        "efficient.md",
-        "1.5",
-        "FlashAttention-3",
-        "논문(Shah 외 2024)이 보고한 속도: 출력은 논문의 표를 찍은 것이고 이 수는 글에만",
-    ),
-    ("efficient.md", "7.6", "7.6배", "논문(Dao 외 2022)의 그림 1 이 보고한 속도: 출력은 그림 2 의 값을 찍습니다"),
-    ("korean_model.md", "0.44", "위 표를 보면", "앞 절의 표(헤드 5-4 의 위치별 가중치)를 다시 부릅니다"),
-    (
-        "why_scale.md",
-        "2.303",
-        "ln 10 ≈ 2.303",
-        "비교 기준: 키 10개에 고르게 나눌 때의 엔트로피 ln 10 (계산할 필요가 없는 수)",
-    ),
-    (
-        "why_scale.md",
-        "9.9",
-        "99에서 9.9로",
-        "원래 글의 예 [100, 1, 1] 과 [10, 0.1, 0.1] 의 점수 차이 (입력에서 바로 나오는 수)",
-    ),
-    ("next_token.md", "0.9", "0.9에 닿으려면", "문제에 준 설정값 top-p: 출력은 그 결과(남은 토큰 수)를 찍습니다"),
-    ("next_token.md", "0.6", "1 − 0.6 = 0.4", "문제에 준 <bos> 의 가중치: 출력은 다시 나눈 결과를 찍습니다"),
-    (
-        "next_token.md",
-        "0.4",
-        "1 − 0.6 = 0.4",
-        "문제에 준 가중치에서 바로 나오는 분모: 출력은 다시 나눈 결과를 찍습니다",
-    ),
+    (page, row["claim"], row["line"], row["why"])
+    for page, rows in tomllib.loads(NOT_IN_THE_OUTPUT_FILE.read_text(encoding="utf-8")).items()
+    for row in rows
 ]
 
 
@@ -162,7 +114,7 @@ def allowed(page, claim, line):
     )
 
 
-@pytest.mark.reads("docs/*.md")
+@pytest.mark.reads("docs/*.md", "tests/data/not_in_the_output.toml")
 @pytest.mark.parametrize("page", PAGES)
 def test_numbers_and_shapes_in_the_prose_are_in_the_output_beside_them(page):
     lines = (DOCS / page).read_text(encoding="utf-8").split("\n")
@@ -181,11 +133,12 @@ def test_numbers_and_shapes_in_the_prose_are_in_the_output_beside_them(page):
         )
     stale = [k for k in NOT_IN_THE_OUTPUT if k[0] == page and k not in used]
     problems += [
-        f"NOT_IN_THE_OUTPUT 의 {k} 에 맞는 글이 docs/{page} 에 이제 없습니다: 목록에서 지우세요" for k in stale
+        f"tests/data/not_in_the_output.toml 의 {k} 에 맞는 글이 docs/{page} 에 이제 없습니다: 목록에서 지우세요"
+        for k in stale
     ]
     assert not problems, (
         "\n".join(problems)
-        + "\n글을 출력에 맞게 고치거나, 출력에 없는 것이 맞으면 까닭과 함께 NOT_IN_THE_OUTPUT 에 적으세요."
+        + "\n글을 출력에 맞게 고치거나, 출력에 없는 것이 맞으면 까닭과 함께 tests/data/not_in_the_output.toml 에 적으세요."
     )
 
 

@@ -354,3 +354,30 @@ def test_the_quick_loop_fails_whenever_make_check_fails(copy, already_failing, n
     missed = broken - _failed(quick.stdout)
     assert not missed, f"{name}: make quick 이 놓친 실패 {sorted(missed)}\n{quick.stdout[:4000]}"
     print(f"\n{name}: make check 에서 실패 {len(broken)}개, make quick 이 모두 잡음 {sorted(broken)}")
+
+
+def test_a_test_that_reads_a_page_it_does_not_declare_fails(tmp_path):
+    """stop 44 의 CI 실패: 6장의 문장을 보는 테스트에 reads 표시가 없어, 그 문장을 고친 make quick 이 그 테스트를 고르지
+    않았습니다. 플러그인은 실행 중에 연 저장소의 .md 가운데 표시에 없는 것을 찾아 테스트를 실패시킵니다."""
+    root = tmp_path
+    (root / "docs").mkdir()
+    page, notebook = root / "docs" / "multi_head.md", root / "snippets" / "notebooks" / "part3.md"
+    opened = {
+        str(page),
+        str(notebook),
+        str(root / "tests" / "__snapshots__" / "x.md"),
+        "/elsewhere/a.md",
+        str(root / "snippets" / "lib" / "attention.py"),  # import 닫힘이 고르는 것
+        str(root / "docs" / "assets" / "own-prompt.js"),
+        str(root / "README.md"),
+        "relative.md",
+    }
+    everything = ["docs/assets/own-prompt.js", "docs/multi_head.md", "snippets/notebooks/part3.md"]
+    assert changes.undeclared(opened, [], root) == everything
+    assert changes.undeclared(opened, ["docs/multi_head.md"], root) == everything[::2]
+    assert changes.undeclared(opened, ["docs/*", "snippets/notebooks/*.md"], root) == []
+    assert changes.undeclared(opened, ["*"], root) == []
+
+
+def test_the_unchecked_marks_are_the_ones_make_quick_never_runs():
+    assert set(changes.UNCHECKED) == set(check.LEFT_OUT) | {"loop"}

@@ -39,6 +39,7 @@ def test_every_guide_line_after_the_chapters_says_what_it_builds_on():
     assert len(chapters) == 7
 
 
+@pytest.mark.reads("docs/index.md")
 def test_the_guide_says_how_to_run_the_notebooks_without_promising_a_link_it_lacks():
     """issue 41: 읽는 법이 "Colab에서도 돕니다" 라고 약속했지만 링크가 없었습니다. Colab 링크는 저장소의 GitHub 경로가
     있어야 만들 수 있는데 이 사이트에는 없으므로(mkdocs.yml 에 repo_url 이 없습니다), 약속 대신 내려받아 실행한다고 씁니다.

@@ -154,6 +154,7 @@ def test_quiz_1_answer_holds_on_other_seeds(seed):
     assert spread[256] / spread[64] == pytest.approx(2.0, rel=0.05)
 
 
+@pytest.mark.reads("docs/why_scale.md")
 def test_the_chapter_opens_with_chapter_1s_tenfold_request():
     """issue 41: 3장은 분산 이야기 전에 1장 문제 3 의 직관(요청을 열 배로 키우면 고르는 책은 그대로, 가중치는 한 권에 몰림)으로
     엽니다. 글의 두 숫자는 1장 스니펫의 값입니다."""
@@ -168,6 +169,7 @@ def test_the_chapter_opens_with_chapter_1s_tenfold_request():
     assert intro.index("열 배") < text.index("분산")
 
 
+@pytest.mark.reads("docs/why_scale.md")
 def test_the_title_draws_a_real_radical_over_d_k():
     """issue 41: 제목의 "√d_k" 가 본문 글꼴의 √ 한 글자여서 근호의 가로줄이 d_k 를 덮지 못했습니다. 제목도 본문의 수식처럼
     빌드가 MathML(<msqrt>, STIX Two Math 의 MATH 표로 늘여 그림)로 그립니다. 앵커와 목차 이름은 예전 그대로입니다."""

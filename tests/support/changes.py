@@ -28,6 +28,7 @@ import fnmatch
 import re
 import subprocess
 import sys
+import threading
 import tomllib
 from dataclasses import dataclass, field
 from importlib.machinery import PathFinder
@@ -478,3 +479,67 @@ def pytest_sessionfinish(session):
         import json
 
         Path(path).write_text(json.dumps(_durations, indent=1, sort_keys=True), encoding="utf-8")
+
+
+# 밝히지 않은 읽기 잡기 -----------------------------------------------------------------------------------------------
+# make quick 은 페이지(.md)를 고치면 그 페이지를 reads 표시로 밝힌 테스트만 고릅니다. 표시 없이 페이지를 읽는 테스트는
+# 그 페이지를 고쳐도 make quick 에서 돌지 않고, 깨끗한 클론의 CI 에서야 실패합니다 (stop 44: 6장의 비유 문장을 고쳤는데
+# 그 문장을 보는 test_multi_head 의 테스트에는 표시가 없었습니다). 그래서 테스트가 실행(call) 중에 여는 docs/, snippets/
+# 아래의 파일(페이지, 노트북 원고, js, css, 데이터; .py 는 import 닫힘이 맡습니다)을 파이썬의 감사 훅(audit hook, "open"
+# 사건)으로 모아, 그 테스트의 reads 표시에 맞지 않는 것이 있으면 실패시킵니다.
+# 준비(setup) 중의 읽기는 모으지 않습니다: 모듈·세션 범위 픽스처는 처음 그것을 쓰는 테스트의 준비에서 한 번 돌기 때문입니다.
+# 테스트를 돌리는 스레드의 읽기만 셉니다: 감사 훅은 프로세스 전체의 것이라, 뒤에서 도는 일(conftest 의 background, 예:
+# 노트북 빌드)이 읽는 파일이 그때 돌던 아무 테스트에 붙습니다.
+_opened = None  # 지금 실행 중인 테스트가 연 경로들 (실행 중이 아니면 None)
+_thread = None  # 그 테스트를 돌리는 스레드
+
+
+def _audit(event, args):
+    if _opened is not None and event == "open" and threading.get_ident() == _thread:
+        if isinstance(args[0], (str, Path)):
+            _opened.add(str(args[0]))
+
+
+WATCHED = ("docs/", "snippets/")  # make quick 이 이 아래의 파일 하나만 바뀐 것으로 고를 수 있는 곳
+
+
+def undeclared(opened, patterns, root=ROOT):
+    """opened 가운데 root 의 docs/, snippets/ 아래 파일(.py 밖)로서 patterns(reads 표시) 어느 것에도 맞지 않는 것의 저장소 기준 경로."""
+    out = set()
+    for path in opened:
+        p = Path(path)
+        # .py 는 보지 않습니다: import 도 파일을 여는데(io.open_code), 그 파일은 import 닫힘이 이미 고릅니다
+        if p.suffix in (".py", ".pyc") or not p.is_absolute() or not p.is_relative_to(root):
+            continue
+        rel = p.relative_to(root).as_posix()
+        if rel.startswith(WATCHED) and not any(matches(pat, rel) for pat in patterns):
+            out.add(rel)
+    return sorted(out)
+
+
+def pytest_configure(config):
+    sys.addaudithook(_audit)  # 지울 수 없는 훅이라 한 번만 답니다; 테스트 밖에서는 _opened 가 None 이라 일하지 않습니다
+
+
+# make quick 이 고를 수 없는 테스트(tools/check.py 의 LEFT_OUT 과 loop)는 보지 않습니다: 그것들은 make test 에서 늘 모두 돕니다.
+UNCHECKED = ("site", "browser", "engine", "model", "loop")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    global _opened, _thread
+    if any(item.get_closest_marker(m) for m in UNCHECKED):
+        return (yield)
+    _opened, _thread = set(), threading.get_ident()
+    try:
+        result = yield
+    finally:
+        opened, _opened = _opened, None
+    missing = undeclared(opened, item_reads(item))
+    if missing:
+        pytest.fail(
+            f"이 테스트는 {missing} 를 읽지만 reads 표시에 없습니다: @pytest.mark.reads({', '.join(map(repr, missing))})"
+            " 를 붙이세요 (없으면 make quick 이 그 파일을 고쳤을 때 이 테스트를 고르지 않습니다)",
+            pytrace=False,
+        )
+    return result

@@ -17,14 +17,7 @@ import numpy as np
 import pytest
 
 from browser import B64_JS, DESKTOP, PHONE, RecordingTab, floats
-from test_own_sentence_browser import (
-    ROOT,
-    WORKER_JS,
-    close_to,
-    compute_text,
-    open_tool,
-    phone_with_result,
-)
+from test_own_sentence_browser import ROOT, TOOL, WORKER_JS, close_to, compute_text, phone_with_result
 
 pytestmark = pytest.mark.browser
 
@@ -73,7 +66,7 @@ def runs_of(reference):
 @pytest.fixture(scope="module")
 def tab(browser, server):
     tab = RecordingTab(browser, server, DESKTOP)
-    page = open_tool(tab)
+    page = TOOL.open(tab)
     page.locator(f"{ROOT} .own-sentence__get[data-pack=ko]").click()
     page.wait_for_selector(f"{ROOT}[data-result=ok]", timeout=120_000)
     yield tab

@@ -381,3 +381,21 @@ def test_a_test_that_reads_a_page_it_does_not_declare_fails(tmp_path):
 
 def test_the_unchecked_marks_are_the_ones_make_quick_never_runs():
     assert set(changes.UNCHECKED) == set(check.LEFT_OUT) | {"loop"}
+
+
+@pytest.mark.reads("tests/*.py")  # `*` 는 / 도 넘습니다: 하위 폴더의 테스트 도구도
+def test_every_test_module_is_collected_even_those_make_quick_leaves_out():
+    """make quick 과 make check 은 브라우저·사이트 테스트 파일을 모으지도 않습니다 (LEFT_OUT). 그런 파일이 다른 테스트
+    모듈의 이름을 import 하면, 그 이름을 지운 수정은 make check 을 통과하고 make test 의 모으기에서야 멈춥니다 (stop 45:
+    test_ablation_browser 가 test_own_sentence_browser 의 open_tool 을 불렀습니다). 그래서 모든 테스트 파일을 모으기만 합니다.
+    syrupy 는 빼고 모읍니다: 모으기만 하면 모든 스냅숏이 "쓰이지 않음" 으로 보여 끝 코드가 1 이 됩니다."""
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", "-p", "no:syrupy", "tests"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    errors = re.findall(r"^ERROR (\S+)", done.stdout, flags=re.M)
+    assert done.returncode == 0 and not errors, f"모으지 못한 테스트 파일: {errors}\n{done.stdout[-3000:]}"
+    assert re.search(r"^\d{4,} tests collected", done.stdout, flags=re.M), done.stdout[-500:]

@@ -316,8 +316,8 @@ def test_switching_a_head_off_on_the_page_shows_numpys_numbers(tab):
 def test_switch_works_by_touch_on_a_phone_and_passes_axe(browser, server, scheme):
     from axe_playwright_python.sync_playwright import Axe
 
-    phone, page = phone_with_result(browser, server, scheme)
-    try:
+    with TOOL.tab(browser, server, has_touch=True, is_mobile=True) as phone:
+        page = phone_with_result(phone, scheme)
         page.locator(f"{ROOT} .own-sentence__switch select[data-what=layer]").select_option(index=10)
         page.locator(f"{ROOT} .own-sentence__switch input[data-what=whole]").tap()
         assert page.locator(f"{ROOT} .own-sentence__switch select[data-what=head]").is_disabled()
@@ -336,5 +336,3 @@ def test_switch_works_by_touch_on_a_phone_and_passes_axe(browser, server, scheme
             (v["id"], [(n["target"], n.get("failureSummary")) for n in v["nodes"][:3]]) for v in violations
         ]
         phone.assert_clean()
-    finally:
-        phone.close()

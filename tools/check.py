@@ -31,9 +31,9 @@ from support import changes
 sys.path[:0] = changes.pythonpath(ROOT)  # pytest 와 같은 import 경로 (changes 가 공용 캐시 disk_cache 를 씁니다)
 
 MARKERS = "not site and not engine and not model and not loop"
-# 모듈의 pytestmark 가 이 표시를 붙이는 파일은 모으지도 않습니다 (browser 는 conftest 가 site 표시도 붙입니다):
-# test_browser_model 처럼 모듈을 읽자마자 모델을 import 하는 파일을 모으는 데만 몇 초가 듭니다.
-LEFT_OUT = {"site", "browser", "engine", "model"}
+# 모듈의 pytestmark 가 이 표시를 붙이는 파일은 모으지도 않습니다 (정의와 까닭은 support/changes.py 의 LEFT_OUT:
+# 읽기 검사도 같은 표를 씁니다)
+LEFT_OUT = changes.LEFT_OUT
 DURATIONS = ROOT / ".cache" / "tests" / "durations.json"
 # 이 파일의 시간은 대부분 작업 프로세스가 그림을 그리는 동안 기다린 시간입니다
 DRAWN_ELSEWHERE = {"tests/test_figure_legibility.py"}
